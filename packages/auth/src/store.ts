@@ -1,0 +1,83 @@
+import type pg from 'pg'
+import { fileURLToPath } from 'node:url'
+import { generateKey, hashKey, keyHint, newId, type Service } from './credential.js'
+
+export const authMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
+
+export interface Project { id: string, name: string, created_at: string }
+export interface KeyInfo {
+  id: string
+  project_id: string
+  service: Service
+  username: string
+  hint: string
+  created_at: string
+  revoked_at: string | null
+}
+export interface CreatedKey { id: string, key: string, project_id: string, service: Service, username: string }
+export interface Principal { projectId: string, keyId: string, service: Service, username: string }
+
+type Queryable = Pick<pg.Pool, 'query'>
+const iso = (d: Date | null) => d === null ? null : d.toISOString()
+
+export async function createProject (db: Queryable, name: string): Promise<Project> {
+  const { rows } = await db.query<{ id: string, name: string, created_at: Date }>(
+    'INSERT INTO projects (id, name) VALUES ($1, $2) RETURNING id, name, created_at', [newId('prj'), name])
+  const row = rows[0]!
+  return { id: row.id, name: row.name, created_at: row.created_at.toISOString() }
+}
+
+export async function listProjects (db: Queryable): Promise<Project[]> {
+  const { rows } = await db.query<{ id: string, name: string, created_at: Date }>(
+    'SELECT id, name, created_at FROM projects ORDER BY created_at, id')
+  return rows.map((r) => ({ id: r.id, name: r.name, created_at: r.created_at.toISOString() }))
+}
+
+export async function getProject (db: Queryable, id: string): Promise<Project | undefined> {
+  const { rows } = await db.query<{ id: string, name: string, created_at: Date }>(
+    'SELECT id, name, created_at FROM projects WHERE id = $1', [id])
+  const row = rows[0]
+  return row === undefined ? undefined : { id: row.id, name: row.name, created_at: row.created_at.toISOString() }
+}
+
+/** Issues a key; the secret exists only in the returned value, the database keeps its hash. */
+export async function createKey (db: Queryable, projectId: string, service: Service, username: string): Promise<CreatedKey> {
+  const id = newId('key')
+  const key = generateKey(service)
+  await db.query(
+    `INSERT INTO api_keys (id, project_id, service, username, key_hash, key_hint)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [id, projectId, service, username, hashKey(key), keyHint(key)])
+  return { id, key, project_id: projectId, service, username }
+}
+
+export async function listKeys (db: Queryable, projectId: string): Promise<KeyInfo[]> {
+  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string, key_hint: string, created_at: Date, revoked_at: Date | null }>(
+    `SELECT id, project_id, service, username, key_hint, created_at, revoked_at
+     FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId])
+  return rows.map((r) => ({
+    id: r.id,
+    project_id: r.project_id,
+    service: r.service,
+    username: r.username,
+    hint: r.key_hint,
+    created_at: r.created_at.toISOString(),
+    revoked_at: iso(r.revoked_at)
+  }))
+}
+
+/** Revokes a key; false when no such key exists. Revoking twice keeps the first revocation time. */
+export async function revokeKey (db: Queryable, keyId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1', [keyId])
+  return rowCount === 1
+}
+
+/** The principal of a live key with this hash, for this service. */
+export async function findPrincipal (db: Queryable, hash: Buffer, service: Service): Promise<Principal | undefined> {
+  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string }>(
+    `SELECT id, project_id, service, username FROM api_keys
+     WHERE key_hash = $1 AND service = $2 AND revoked_at IS NULL`, [hash, service])
+  const row = rows[0]
+  return row === undefined ? undefined : { projectId: row.project_id, keyId: row.id, service: row.service, username: row.username }
+}

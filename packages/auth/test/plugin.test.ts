@@ -1,0 +1,99 @@
+import t, { type Test } from 'tap'
+import Fastify from 'fastify'
+import { databasePlugin, installErrorHandler, migrate } from '@chatsearch/shell'
+import { testDatabase } from '@chatsearch/shell/testing'
+import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey } from '../src/index.js'
+
+/** The plugin on a bare Fastify instance with one dummy route that echoes the principal. */
+async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number) {
+  const app = Fastify()
+  installErrorHandler(app)
+  await app.register(databasePlugin, { databaseUrl })
+  await migrate(app.pg, 'auth', authMigrations)
+  await app.register(authPlugin, { service, cacheTtlMs })
+  await app.register(async (api) => {
+    api.addHook('onRequest', api.authenticate)
+    api.get('/whoami', async (request) => request.principal)
+  })
+  app.get('/open', async () => 'open')
+  t.teardown(() => app.close())
+  return app
+}
+
+t.test('auth plugin', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const app = await bareApp(t, databaseUrl, 'chat', 200)
+  const shop = await createProject(app.pg, 'Shop')
+  const other = await createProject(app.pg, 'Other')
+  const key = await createKey(app.pg, shop.id, 'chat', 'alice')
+  const whoami = (authorization?: string) => app.inject({ url: '/whoami', headers: authorization === undefined ? {} : { authorization } })
+
+  t.test('a valid key resolves to its project, service and username', async (t) => {
+    const res = await whoami(`Bearer ${key.key}`)
+    t.equal(res.statusCode, 200)
+    t.same(res.json(), { projectId: shop.id, keyId: key.id, service: 'chat', username: 'alice' })
+    const theirs = await createKey(app.pg, other.id, 'chat', 'bob')
+    t.equal((await whoami(`Bearer ${theirs.key}`)).json().projectId, other.id)
+  })
+
+  t.test('routes outside the guarded scope stay open', async (t) => {
+    t.equal((await app.inject('/open')).statusCode, 200)
+  })
+
+  t.test('missing, malformed, unknown and wrong-service credentials get the 401 body', async (t) => {
+    const searchKey = await createKey(app.pg, shop.id, 'search', 'alice')
+    for (const [name, header] of [
+      ['missing', undefined],
+      ['empty', ''],
+      ['basic', `Basic ${key.key}`],
+      ['lowercase scheme and no key', 'bearer'],
+      ['malformed', 'Bearer not-a-key'],
+      ['unknown', `Bearer csk_chat_${'Z'.repeat(40)}`],
+      ['search key on a chat service', `Bearer ${searchKey.key}`]
+    ] as const) {
+      const res = await whoami(header)
+      t.equal(res.statusCode, 401, name)
+      t.same(Object.keys(res.json()).sort(), ['code', 'error', 'message', 'statusCode'], name)
+      t.equal(res.json().code, 'unauthorized', name)
+    }
+  })
+
+  t.test('revocation takes effect once the cache time has passed', async (t) => {
+    const temp = await createKey(app.pg, shop.id, 'chat', 'temp')
+    t.equal((await whoami(`Bearer ${temp.key}`)).statusCode, 200)
+    t.equal(await revokeKey(app.pg, temp.id), true)
+    t.equal(await revokeKey(app.pg, 'key_missing'), false)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    t.equal((await whoami(`Bearer ${temp.key}`)).statusCode, 401)
+    const listed = (await listKeys(app.pg, shop.id)).find((k) => k.id === temp.id)
+    t.type(listed?.revoked_at, 'string')
+  })
+
+  t.test('listings never hold a secret', async (t) => {
+    const keys = await listKeys(app.pg, shop.id)
+    t.ok(keys.length >= 3)
+    const text = JSON.stringify(keys)
+    t.notMatch(text, key.key)
+    t.notOk(keys.some((k) => 'key' in k))
+    t.same((await listProjects(app.pg)).map((p) => p.name), ['Shop', 'Other'])
+    const { rows } = await app.pg.query('SELECT key_hash FROM api_keys WHERE id = $1', [key.id])
+    t.equal(rows[0].key_hash.length, 32, 'the database holds a 32-byte hash')
+  })
+
+  t.test('the database being down is a 503, not a 401 or a 500', async (t) => {
+    const broken = await bareApp(t, 'postgres://nobody:x@127.0.0.1:1/none', 'chat', 200).catch((err: Error) => err)
+    t.type(broken, Error, 'migrations fail loudly at start-up')
+    const res = await (async () => {
+      const app2 = Fastify()
+      installErrorHandler(app2)
+      await app2.register(databasePlugin, { databaseUrl: 'postgres://nobody:x@127.0.0.1:1/none' })
+      await app2.register(authPlugin, { service: 'chat' })
+      app2.addHook('onRequest', app2.authenticate)
+      app2.get('/x', async () => 'x')
+      t.teardown(() => app2.close())
+      return await app2.inject({ url: '/x', headers: { authorization: `Bearer ${key.key}` } })
+    })()
+    t.equal(res.statusCode, 503)
+    t.equal(res.json().code, 'service_unavailable')
+  })
+})

@@ -1,0 +1,43 @@
+import { Type } from 'typebox'
+import closeWithGrace from 'close-with-grace'
+import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
+import { buildApp as buildSearch, searchConfig, SearchEnvSchema } from '@chatsearch/search'
+import { createPool, loadConfig, resolveDatabase } from '@chatsearch/shell'
+import { banner, ensureDemoProject } from './demo.js'
+
+/** The whole service in one process on embedded defaults: what `pnpm start` runs. */
+const StartEnvSchema = Type.Object({
+  ...ChatEnvSchema.properties,
+  ...SearchEnvSchema.properties,
+  DEMO: Type.Boolean({ default: true })
+})
+
+const env = loadConfig(StartEnvSchema, process.env)
+const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n')
+if (env.DATABASE_URL === undefined) log(`starting embedded PostgreSQL in ${env.DATA_DIR} on port ${env.PG_PORT}…`)
+const database = await resolveDatabase(env)
+const chat = await buildChat(chatConfig(env, database.url))
+const search = await buildSearch(searchConfig(env, database.url))
+
+closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  if (err !== undefined) log(`stopping after an error: ${err.stack ?? String(err)}`)
+  else log(`received ${signal ?? 'shutdown'}, stopping…`)
+  await Promise.all([chat.close(), search.close()])
+  await database.stop()
+  log('stopped')
+})
+
+const chatUrl = await chat.listen({ host: env.HOST, port: env.CHAT_PORT })
+const searchUrl = await search.listen({ host: env.HOST, port: env.SEARCH_PORT })
+
+if (env.DEMO) {
+  const pool = createPool(database.url, 1)
+  try {
+    const { demo } = await ensureDemoProject(pool, env.DATA_DIR)
+    process.stdout.write(banner(demo, chatUrl, searchUrl))
+  } finally {
+    await pool.end()
+  }
+} else {
+  process.stdout.write(`chat ${chatUrl}, search ${searchUrl}\n`)
+}

@@ -1,0 +1,90 @@
+import t from 'tap'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { openForPostgresUser, startEmbeddedPostgres } from '@chatsearch/shell'
+import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { cli } from './run.js'
+
+t.test('admin CLI on DATABASE_URL', async (t) => {
+  const env = { DATABASE_URL: await testDatabase(t) }
+  const run = (...args: string[]) => cli(args, env)
+
+  const created = await run('project', 'create', 'Acme Outdoor', '--json')
+  t.equal(created.code, 0, created.stderr)
+  const project = JSON.parse(created.stdout)
+  t.same(Object.keys(project).sort(), ['created_at', 'id', 'name'])
+  t.equal(project.name, 'Acme Outdoor')
+
+  const listed = JSON.parse((await run('project', 'list', '--json')).stdout)
+  t.same(listed.map((p: { id: string }) => p.id), [project.id])
+
+  const key = JSON.parse((await run('key', 'create', project.id, '--service', 'chat', '--username', 'ops', '--json')).stdout)
+  t.same(Object.keys(key).sort(), ['id', 'key', 'project_id', 'service', 'username'])
+  t.match(key.key, /^csk_chat_[0-9A-Za-z]{40}$/)
+  t.equal(key.project_id, project.id)
+  t.equal(key.username, 'ops')
+  const searchKey = JSON.parse((await run('key', 'create', project.id, '--service', 'search', '--json')).stdout)
+  t.equal(searchKey.service, 'search')
+  t.equal(searchKey.username, 'admin', 'default username')
+
+  const keys = await run('key', 'list', project.id, '--json')
+  t.notMatch(keys.stdout, key.key, 'no secret in a listing')
+  const keyList = JSON.parse(keys.stdout)
+  t.same(keyList.map((k: { id: string }) => k.id).sort(), [key.id, searchKey.id].sort())
+  t.ok(keyList.every((k: { revoked_at: null }) => k.revoked_at === null))
+
+  const revoked = await run('key', 'revoke', key.id, '--json')
+  t.same(JSON.parse(revoked.stdout), { id: key.id, revoked: true })
+  const after = JSON.parse((await run('key', 'list', project.id, '--json')).stdout)
+  t.type(after.find((k: { id: string }) => k.id === key.id).revoked_at, 'string')
+
+  const human = await run('key', 'list', project.id)
+  t.match(human.stdout, /revoked/)
+  t.match(human.stdout, /active/)
+
+  t.test('mistakes are explained, with exit codes', async (t) => {
+    const cases: Array<[string[], number, RegExp]> = [
+      [['key', 'create', 'prj_nope', '--service', 'chat'], 1, /no project prj_nope/],
+      [['key', 'create', project.id, '--service', 'mail'], 2, /chat or search/],
+      [['key', 'create', project.id], 2, /--service/],
+      [['key', 'revoke', 'key_nope'], 1, /no key key_nope/],
+      [['key', 'list', 'prj_nope'], 1, /no project/],
+      [['project', 'create'], 2, /missing <name>/],
+      [['project', 'create', 'x'.repeat(201)], 2, /200/],
+      [['frobnicate'], 2, /unknown command/],
+      [['project', 'create', 'a', '--bogus'], 2, /bogus/]
+    ]
+    for (const [args, code, message] of cases) {
+      const res = await run(...args)
+      t.equal(res.code, code, args.join(' '))
+      t.match(res.stderr, message, args.join(' '))
+      t.equal(res.stdout, '', 'nothing on stdout')
+    }
+    const json = await run('key', 'revoke', 'key_nope', '--json')
+    t.same(JSON.parse(json.stderr), { error: 'no key key_nope' })
+  })
+})
+
+t.test('admin CLI on the embedded database, whether or not the services run', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'chatsearch-cli-'))
+  await openForPostgresUser(dataDir)
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }))
+  const env = { DATA_DIR: dataDir, PG_PORT: String(await freePort()), DATABASE_URL: '' }
+
+  const first = await cli(['project', 'create', 'Offline', '--json'], env)
+  t.equal(first.code, 0, first.stderr)
+  const { id } = JSON.parse(first.stdout)
+
+  // As when `pnpm start` is running: the CLI joins that cluster and leaves it running.
+  const running = await startEmbeddedPostgres({ dataDir, port: Number(env.PG_PORT) })
+  t.teardown(() => running.stop())
+  t.equal(running.owned, true)
+  const listed = await cli(['project', 'list', '--json'], env)
+  t.same(JSON.parse(listed.stdout).map((p: { id: string }) => p.id), [id], 'the same data')
+  const client = new pg.Client({ connectionString: running.url })
+  await client.connect()
+  t.equal((await client.query('SELECT count(*)::int AS n FROM projects')).rows[0].n, 1, 'cluster still up after the CLI')
+  await client.end()
+})

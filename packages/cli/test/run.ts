@@ -1,0 +1,49 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const packageDir = fileURLToPath(new URL('..', import.meta.url))
+
+export interface CliResult { code: number, stdout: string, stderr: string }
+
+/** Runs the admin CLI as a user would, in its own process. */
+export function cli (args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: packageDir, env: { ...process.env, ...env } },
+      (err, stdout, stderr) => resolve({ code: err === null ? 0 : Number(err.code ?? 1), stdout, stderr }))
+  })
+}
+
+export function startStack (env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
+    cwd: packageDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe']
+  })
+}
+
+/** Resolves with everything printed once `text` has appeared on stdout, rejects after `ms`. */
+export function waitForOutput (child: ChildProcess, text: string, ms: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => reject(new Error(`no "${text}" within ${ms} ms:\n${out}\n${err}`)), ms)
+    child.stderr?.on('data', (c: Buffer) => { err += c.toString() })
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString()
+      if (out.includes(text)) {
+        clearTimeout(timer)
+        resolve(out)
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`exited with ${code} before "${text}":\n${out}\n${err}`))
+    })
+  })
+}
+
+export function exited (child: ChildProcess, ms: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) { resolve(child.exitCode); return }
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`did not exit within ${ms} ms`)) }, ms)
+    child.once('exit', (code) => { clearTimeout(timer); resolve(code) })
+  })
+}

@@ -1,0 +1,58 @@
+import t from 'tap'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connect } from 'node:net'
+import { openForPostgresUser } from '@chatsearch/shell'
+import { freePort } from '@chatsearch/shell/testing'
+import { exited, startStack, waitForOutput } from './run.js'
+
+const portOpen = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = connect(port, '127.0.0.1')
+  socket.once('connect', () => { socket.destroy(); resolve(true) })
+  socket.once('error', () => resolve(false))
+})
+
+t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'chatsearch-start-'))
+  await openForPostgresUser(dataDir)
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }))
+  const env = {
+    DATA_DIR: dataDir,
+    PG_PORT: String(await freePort()),
+    CHAT_PORT: String(await freePort()),
+    SEARCH_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: ''
+  }
+
+  const first = startStack(env)
+  t.teardown(() => { first.kill('SIGKILL') })
+  const out = await waitForOutput(first, 'Press Ctrl-C to stop.', 90_000)
+  const chatKey = /chat key\s+(csk_chat_\w+)/.exec(out)?.[1]
+  const projectId = /Demo project (prj_\w+)/.exec(out)?.[1]
+  t.ok(chatKey, 'banner shows the chat key')
+  t.match(out, /search key\s+csk_search_\w+/)
+  t.match(out, /curl -s http:\/\/127\.0\.0\.1:\d+\/newUserMessage/)
+
+  const res = await fetch(`http://127.0.0.1:${env.CHAT_PORT}/newUserMessage`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${chatKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ user_message: 'Hello!', consumer_id: 'starter' })
+  })
+  t.equal(res.status, 200)
+  t.equal((await fetch(`http://127.0.0.1:${env.SEARCH_PORT}/healthz`)).status, 200)
+
+  first.kill('SIGINT')
+  t.equal(await exited(first, 30_000), 0, 'Ctrl-C exits cleanly')
+  t.equal(await portOpen(Number(env.PG_PORT)), false, 'PostgreSQL stopped too')
+
+  const second = startStack(env)
+  t.teardown(() => { second.kill('SIGKILL') })
+  const again = await waitForOutput(second, 'Press Ctrl-C to stop.', 90_000)
+  t.equal(/Demo project (prj_\w+)/.exec(again)?.[1], projectId, 'second start reuses the data')
+  const latest = await fetch(`http://127.0.0.1:${env.CHAT_PORT}/latestConsumerChatId?consumer_id=starter`, { headers: { authorization: `Bearer ${chatKey}` } })
+  t.type(((await latest.json()) as { chat_id: unknown }).chat_id, 'string', 'the chat of the first run is still there')
+  second.kill('SIGTERM')
+  t.equal(await exited(second, 30_000), 0)
+})

@@ -1,0 +1,7 @@
+export * from './limits.js'
+export * from './error.js'
+export * from './citation.js'
+export * from './message.js'
+export * from './chat.js'
+export * from './search.js'
+export * from './health.js'

@@ -1,0 +1,15 @@
+/** Limits the spec leaves open, decided in ARCHITECTURE.md (decision 4). */
+export const limits = {
+  userMessageMaxChars: 8000,
+  termMaxChars: 1000,
+  idMaxChars: 128,
+  consumerIdMaxChars: 256,
+  filterMaxChars: 4096,
+  facetsMax: 100,
+  searchLimitDefault: 20,
+  searchLimitMax: 1000,
+  searchWindowMax: 10_000,
+  autocompleteLimitDefault: 10,
+  autocompleteLimitMax: 100,
+  bodyMaxBytes: 1024 * 1024
+} as const

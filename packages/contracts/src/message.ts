@@ -1,0 +1,27 @@
+import { Type, type Static } from 'typebox'
+import { Citation } from './citation.js'
+
+export const Classification = Type.Union([
+  Type.Literal('question'),
+  Type.Literal('request'),
+  Type.Literal('greeting'),
+  Type.Literal('complaint'),
+  Type.Literal('feedback'),
+  Type.Literal('other')
+], { description: 'Kind of user message' })
+export type Classification = Static<typeof Classification>
+export const classifications: readonly Classification[] = ['question', 'request', 'greeting', 'complaint', 'feedback', 'other']
+
+export const Role = Type.Union([Type.Literal('user'), Type.Literal('assistant')])
+export type Role = Static<typeof Role>
+
+/** One message of a conversation; user messages carry a classification, assistant messages citations. */
+export const Message = Type.Object({
+  msg_id: Type.String(),
+  role: Role,
+  content: Type.String(),
+  timestamp: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
+  classification: Type.Optional(Classification),
+  citations: Type.Optional(Type.Array(Citation))
+}, { additionalProperties: false })
+export type Message = Static<typeof Message>

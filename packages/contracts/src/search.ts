@@ -1,0 +1,61 @@
+import { Type, type Static } from 'typebox'
+import { limits } from './limits.js'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
+const Term = (description: string) => Type.String({ maxLength: limits.termMaxChars, description })
+const ConsumerId = Type.String({ maxLength: limits.consumerIdMaxChars, description: 'Recorded for analytics' })
+
+export const SearchBody = Type.Object({
+  search_term: Term('Query string; an empty one browses'),
+  search_type: Type.Optional(Type.Union([Type.Literal('keyword'), Type.Literal('hybrid')], { default: 'keyword' })),
+  consumer_id: Type.Optional(Nullable(ConsumerId)),
+  filters: Type.Optional(Nullable(Type.String({ maxLength: limits.filterMaxChars, description: 'Meilisearch filter expression' }))),
+  facets: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: limits.facetsMax }))),
+  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchLimitMax }))),
+  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchWindowMax }))),
+  semantic_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.7 }))
+}, { additionalProperties: false })
+export type SearchBody = Static<typeof SearchBody>
+
+/** A catalog item as indexed; the sample fields are listed, any other field of the document is kept. */
+export const SearchHit = Type.Object({
+  id: Type.String(),
+  title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  price: Type.Optional(Type.Number()),
+  category: Type.Optional(Type.String()),
+  brand: Type.Optional(Type.String()),
+  in_stock: Type.Optional(Type.Boolean()),
+  rating: Type.Optional(Type.Number())
+}, { additionalProperties: true })
+export type SearchHit = Static<typeof SearchHit>
+
+export const FacetDistribution = Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })))
+
+export const SearchResponse = Type.Object({
+  hits: Type.Array(SearchHit),
+  query: Type.String({ description: 'The processed query that was executed' }),
+  processingTimeMs: Type.Integer({ minimum: 0 }),
+  limit: Type.Integer({ minimum: 0 }),
+  offset: Type.Integer({ minimum: 0 }),
+  estimatedTotalHits: Type.Integer({ minimum: 0 }),
+  facetDistribution: Type.Optional(FacetDistribution)
+})
+export type SearchResponse = Static<typeof SearchResponse>
+
+export const AutocompleteBody = Type.Object({
+  autocomplete_term: Term('The partial term'),
+  consumer_id: Type.Optional(Nullable(ConsumerId)),
+  limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.autocompleteLimitMax }))),
+  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchWindowMax })))
+}, { additionalProperties: false })
+export type AutocompleteBody = Static<typeof AutocompleteBody>
+
+export const AutocompleteResponse = Type.Object({
+  suggestions: Type.Array(Type.String()),
+  query: Type.String(),
+  processingTimeMs: Type.Integer({ minimum: 0 }),
+  limit: Type.Integer({ minimum: 0 }),
+  offset: Type.Integer({ minimum: 0 })
+}, { additionalProperties: false })
+export type AutocompleteResponse = Static<typeof AutocompleteResponse>

@@ -1,0 +1,40 @@
+import t from 'tap'
+import { Value } from 'typebox/value'
+import { ErrorBody, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits } from '../src/index.js'
+
+t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
+  t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', consumer_id: 'c' }))
+  t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', chat_id: '', consumer_id: 'c', test: false }))
+  t.notOk(Value.Check(NewUserMessageBody, { user_message: '' }), 'empty message')
+  t.notOk(Value.Check(NewUserMessageBody, { user_message: '   ' }), 'blank message')
+  t.notOk(Value.Check(NewUserMessageBody, { user_message: 'x'.repeat(limits.userMessageMaxChars + 1) }))
+  t.ok(Value.Check(NewUserMessageBody, { user_message: 'x'.repeat(limits.userMessageMaxChars) }))
+  t.notOk(Value.Check(NewUserMessageBody, { user_message: 'hi', extra: 1 }), 'unknown fields')
+})
+
+t.test('messages carry classification or citations', async (t) => {
+  const user = { msg_id: 'm1', role: 'user', content: 'hi', timestamp: '2026-01-01T00:00:00.000Z', classification: 'greeting' }
+  t.ok(Value.Check(Message, user))
+  t.notOk(Value.Check(Message, { ...user, classification: 'rant' }), 'only the six labels')
+  t.notOk(Value.Check(Message, { ...user, role: 'system' }))
+  t.ok(Value.Check(Message, { msg_id: 'm2', role: 'assistant', content: 'hello', timestamp: '2026-01-01T00:00:01.000Z', citations: [{ source: 'catalog', reference: 'sku-1', confidence: 0.8 }] }))
+  t.notOk(Value.Check(Message, { msg_id: 'm2', role: 'assistant', content: 'x', timestamp: 't', citations: [{ source: 'catalog', reference: 'sku-1', confidence: 1.5 }] }))
+})
+
+t.test('latestConsumerChatId allows a null chat id', async (t) => {
+  t.ok(Value.Check(LatestConsumerChatIdResponse, { chat_id: null, message: 'no chats' }))
+  t.ok(Value.Check(LatestConsumerChatIdResponse, { chat_id: 'c', last_updated_at: '2026-01-01T00:00:00.000Z' }))
+})
+
+t.test('search body follows the spec defaults and limits', async (t) => {
+  t.ok(Value.Check(SearchBody, { search_term: '' }))
+  t.ok(Value.Check(SearchBody, { search_term: 'x', filters: null, facets: null, limit: null, offset: null, consumer_id: null }))
+  t.notOk(Value.Check(SearchBody, { search_term: 'x', search_type: 'semantic' }))
+  t.notOk(Value.Check(SearchBody, { search_term: 'x', limit: limits.searchLimitMax + 1 }))
+  t.notOk(Value.Check(SearchBody, {}))
+})
+
+t.test('error body', async (t) => {
+  t.ok(Value.Check(ErrorBody, { statusCode: 404, error: 'Chat Not Found', code: 'chat_not_found', message: 'no chat x' }))
+  t.notOk(Value.Check(ErrorBody, { statusCode: 200, error: 'x', code: 'x', message: 'x' }))
+})

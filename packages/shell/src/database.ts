@@ -1,0 +1,30 @@
+import fp from 'fastify-plugin'
+import pg from 'pg'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pg: pg.Pool
+  }
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string
+  poolSize?: number
+}
+
+// pg returns timestamptz as Date and bigint (COUNT) as string; counts here stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10))
+
+export function createPool (databaseUrl: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 })
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on('error', () => {})
+  return pool
+}
+
+/** The PostgreSQL pool, shared by every plugin of the app and ended when the app closes. */
+export const databasePlugin = fp<DatabaseOptions>(async (app, opts) => {
+  const pool = createPool(opts.databaseUrl, opts.poolSize)
+  app.decorate('pg', pool)
+  app.addHook('onClose', async () => { await pool.end() })
+}, { name: '@chatsearch/database', fastify: '5.x' })

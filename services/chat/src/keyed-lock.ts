@@ -1,0 +1,23 @@
+/**
+ * Runs tasks one at a time per key, in arrival order. Turns of one chat wait for each other in
+ * this process, so each turn sees the previous reply; the database row lock covers other processes.
+ */
+export class KeyedLock {
+  readonly #tails = new Map<string, Promise<unknown>>()
+
+  async run<T> (key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve()
+    const current = previous.then(task, task)
+    const tail = current.catch(() => {})
+    this.#tails.set(key, tail)
+    try {
+      return await current
+    } finally {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key)
+    }
+  }
+
+  get size () {
+    return this.#tails.size
+  }
+}

@@ -1,0 +1,51 @@
+import { Readable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import fastJson from 'fast-json-stringify'
+import { ChatSummary, ConsumerQuery, ListAllProjectChatsResponse, ListAllProjectConsumerChatsResponse, errorResponses } from '@chatsearch/contracts'
+import { consumerChatsQuery, projectChatsQuery, toSummary, type ChatRow } from '../store/chats.js'
+import { readInBatches } from '../store/cursor.js'
+
+const stringifyChat = fastJson(ChatSummary)
+
+/**
+ * Streams `{"chats":[…]<tail>}` from the database a batch at a time: a project with 100k chats is
+ * sent without holding them in memory. `tail` receives the number of chats written.
+ */
+async function streamChats (app: FastifyInstance, query: { text: string, values: unknown[] }, tail: (count: number) => string) {
+  const batches = await readInBatches<ChatRow>(app.pg, query)
+  async function * body () {
+    let count = 0
+    const encode = (rows: ChatRow[]) => rows.map((r) => (count++ === 0 ? '' : ',') + stringifyChat(toSummary(r))).join('')
+    yield '{"chats":[' + encode(batches.first)
+    for await (const rows of batches.rest()) yield encode(rows)
+    yield ']' + tail(count) + '}'
+  }
+  return Readable.from(body(), { objectMode: false })
+}
+
+export async function listChatsRoutes (app: FastifyInstance) {
+  app.get('/listAllProjectChats', {
+    schema: {
+      tags: ['chat'],
+      summary: 'List the chats of the project (metadata only)',
+      response: { 200: ListAllProjectChatsResponse, ...errorResponses }
+    }
+  }, async (request, reply) => {
+    const stream = await streamChats(app, projectChatsQuery(request.principal.projectId), () => '')
+    return reply.type('application/json; charset=utf-8').send(stream)
+  })
+
+  app.get<{ Querystring: ConsumerQuery }>('/listAllProjectConsumerChats', {
+    schema: {
+      tags: ['chat'],
+      summary: 'List the chats of one consumer',
+      querystring: ConsumerQuery,
+      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses }
+    }
+  }, async (request, reply) => {
+    const consumerId = request.query.consumer_id
+    const stream = await streamChats(app, consumerChatsQuery(request.principal.projectId, consumerId),
+      (count) => `,"consumer_id":${JSON.stringify(consumerId)},"total_count":${count}`)
+    return reply.type('application/json; charset=utf-8').send(stream)
+  })
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import { ErrorBody, ReadConversationQuery, ReadConversationResponse, errorResponses } from '@chatsearch/contracts'
+import { chatNotFound } from '@chatsearch/shell'
+import { readMessages } from '../store/messages.js'
+
+export async function readConversationRoutes (app: FastifyInstance) {
+  app.get<{ Querystring: ReadConversationQuery }>('/readConversation', {
+    schema: {
+      tags: ['chat'],
+      summary: 'The whole message history of one conversation, earliest first',
+      querystring: ReadConversationQuery,
+      response: { 200: ReadConversationResponse, 404: ErrorBody, ...errorResponses }
+    }
+  }, async (request) => {
+    const { projectId } = request.principal
+    const chatId = request.query.chat_id
+    // A chat is created with its first turn, so no messages means no such chat in this project;
+    // another project's chat is answered exactly like a missing one, revealing nothing.
+    const messages = await readMessages(app.pg, projectId, chatId)
+    if (messages.length === 0) throw chatNotFound(`chat ${chatId} does not exist`)
+    return messages
+  })
+}

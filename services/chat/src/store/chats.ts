@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto'
+import type pg from 'pg'
+import type { ChatSummary, Citation, Classification } from '@chatsearch/contracts'
+
+type Queryable = Pick<pg.Pool, 'query'>
+
+export interface ChatRow {
+  id: string
+  consumer_id: string
+  created_at: Date
+  last_updated_at: Date
+}
+
+export const toSummary = (row: ChatRow): ChatSummary => ({
+  id: row.id,
+  created_at: row.created_at.toISOString(),
+  last_updated_at: row.last_updated_at.toISOString(),
+  consumer_id: row.consumer_id
+})
+
+/** One exchange: the user's message, as received, and the assistant's answer to it. */
+export interface Turn {
+  userMessage: string
+  classification: Classification
+  reply: string
+  citations: Citation[]
+  /** When the turn started; the stored times are moved later if needed to keep them in order. */
+  startedAt: Date
+  test: boolean
+}
+
+export async function findChat (db: Queryable, projectId: string, chatId: string): Promise<ChatRow | undefined> {
+  const { rows } = await db.query<ChatRow>(
+    'SELECT id, consumer_id, created_at, last_updated_at FROM chats WHERE project_id = $1 AND id = $2',
+    [projectId, chatId])
+  return rows[0]
+}
+
+export async function latestConsumerChat (db: Queryable, projectId: string, consumerId: string): Promise<ChatRow | undefined> {
+  const { rows } = await db.query<ChatRow>(
+    `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+     WHERE project_id = $1 AND consumer_id = $2
+     ORDER BY last_updated_at DESC, id DESC LIMIT 1`, [projectId, consumerId])
+  return rows[0]
+}
+
+/** SQL of the two listings, newest activity first; both are one index range scan. */
+export const projectChatsQuery = (projectId: string) => ({
+  text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+         WHERE project_id = $1 ORDER BY last_updated_at DESC, id DESC`,
+  values: [projectId]
+})
+export const consumerChatsQuery = (projectId: string, consumerId: string) => ({
+  text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+         WHERE project_id = $1 AND consumer_id = $2 ORDER BY last_updated_at DESC, id DESC`,
+  values: [projectId, consumerId]
+})
+
+const later = (a: Date, b: Date) => (a.getTime() > b.getTime() ? a : b)
+const plusMs = (d: Date, ms: number) => new Date(d.getTime() + ms)
+
+async function insertTurn (client: pg.PoolClient, projectId: string, chatId: string, seq: number, turn: Turn, userAt: Date, replyAt: Date) {
+  await client.query(
+    `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at) VALUES
+     ($1, $2, $3, $4, 'user', $5, $6, NULL, $7),
+     ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11)`,
+    [projectId, chatId, seq, randomUUID(), turn.userMessage, turn.classification, userAt,
+      randomUUID(), turn.reply, JSON.stringify(turn.citations), replyAt])
+}
+
+async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw err
+  } finally {
+    client.release()
+  }
+}
+
+/** Creates a chat holding its first turn, all or nothing. */
+export async function createChatWithTurn (pool: pg.Pool, projectId: string, consumerId: string, turn: Turn): Promise<string> {
+  const chatId = randomUUID()
+  const replyAt = later(new Date(), plusMs(turn.startedAt, 1))
+  await inTransaction(pool, async (client) => {
+    await client.query(
+      `INSERT INTO chats (project_id, id, consumer_id, is_test, message_count, created_at, last_updated_at)
+       VALUES ($1, $2, $3, $4, 2, $5, $6)`, [projectId, chatId, consumerId, turn.test, turn.startedAt, replyAt])
+    await insertTurn(client, projectId, chatId, 0, turn, turn.startedAt, replyAt)
+  })
+  return chatId
+}
+
+/**
+ * Appends a turn to an existing chat, all or nothing. The chat's row lock serialises turns across
+ * processes, so the two messages of a turn are always adjacent and no turn is lost; timestamps are
+ * kept strictly increasing in conversation order. Returns false when the chat does not exist.
+ */
+export async function appendTurn (pool: pg.Pool, projectId: string, chatId: string, turn: Turn): Promise<boolean> {
+  return await inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ message_count: number, last_updated_at: Date }>(
+      'SELECT message_count, last_updated_at FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
+      [projectId, chatId])
+    const chat = rows[0]
+    if (chat === undefined) return false
+    const userAt = later(turn.startedAt, plusMs(chat.last_updated_at, 1))
+    const replyAt = later(new Date(), plusMs(userAt, 1))
+    await insertTurn(client, projectId, chatId, chat.message_count, turn, userAt, replyAt)
+    await client.query(
+      `UPDATE chats SET message_count = message_count + 2, last_updated_at = $3, is_test = is_test OR $4
+       WHERE project_id = $1 AND id = $2`, [projectId, chatId, replyAt, turn.test])
+    return true
+  })
+}

@@ -1,0 +1,39 @@
+import type pg from 'pg'
+import type { Citation, Classification, Message } from '@chatsearch/contracts'
+
+type Queryable = Pick<pg.Pool, 'query'>
+
+interface MessageRow {
+  id: string
+  role: 'user' | 'assistant'
+  content: string
+  classification: Classification | null
+  citations: Citation[] | null
+  created_at: Date
+}
+
+function toMessage (row: MessageRow): Message {
+  const message: Message = { msg_id: row.id, role: row.role, content: row.content, timestamp: row.created_at.toISOString() }
+  if (row.classification !== null) message.classification = row.classification
+  if (row.citations !== null) message.citations = row.citations
+  return message
+}
+
+/** The whole conversation, earliest first. */
+export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<Message[]> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT id, role, content, classification, citations, created_at FROM messages
+     WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`, [projectId, chatId])
+  return rows.map(toMessage)
+}
+
+/** The last `count` messages, earliest first: the context the assistant sees. */
+export async function recentMessages (db: Queryable, projectId: string, chatId: string, count: number): Promise<Message[]> {
+  if (count === 0) return []
+  const { rows } = await db.query<MessageRow>(
+    `SELECT * FROM (
+       SELECT seq, id, role, content, classification, citations, created_at FROM messages
+       WHERE project_id = $1 AND chat_id = $2 ORDER BY seq DESC LIMIT $3
+     ) recent ORDER BY seq`, [projectId, chatId, count])
+  return rows.map(toMessage)
+}

@@ -1,0 +1,108 @@
+import t from 'tap'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { classifications } from '@chatsearch/contracts'
+import type { Classification } from '@chatsearch/contracts'
+import { loadEmbedder } from '../src/assistant/embedder.js'
+import { loadClassifier, readCorpus, trainClassifier } from '../src/assistant/classifier.js'
+import type { LabelledMessage } from '../src/assistant/classifier.js'
+
+const corpus = await readCorpus()
+const normalise = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase()
+
+/** Deterministic stratified split: the 5th, 10th, 15th … message of each label is held out. */
+function holdOutEveryFifth (messages: LabelledMessage[]): { train: LabelledMessage[], test: LabelledMessage[] } {
+  const seen = new Map<Classification, number>()
+  const train: LabelledMessage[] = []
+  const test: LabelledMessage[] = []
+  for (const message of messages) {
+    const position = (seen.get(message.label) ?? 0) + 1
+    seen.set(message.label, position)
+    ;(position % 5 === 0 ? test : train).push(message)
+  }
+  return { train, test }
+}
+
+t.test('the corpus is large, balanced and free of duplicates', async (t) => {
+  t.ok(corpus.length >= 480, `${corpus.length} messages`)
+  for (const label of classifications) {
+    const count = corpus.filter((m) => m.label === label).length
+    t.ok(count >= 75, `${label}: ${count} messages`)
+  }
+  const texts = corpus.map((m) => normalise(m.text))
+  const duplicates = texts.filter((text, i) => texts.indexOf(text) !== i)
+  t.same(duplicates, [], 'no message appears twice (ignoring case and spacing)')
+})
+
+t.test('held-out accuracy on a stratified split', async (t) => {
+  const { train, test } = holdOutEveryFifth(corpus)
+  const trainTexts = new Set(train.map((m) => normalise(m.text)))
+  t.notOk(test.some((m) => trainTexts.has(normalise(m.text))), 'no held-out message is in the training split')
+
+  const classifier = await trainClassifier(await loadEmbedder(), train)
+  const confusion = new Map<Classification, Map<Classification, number>>(classifications.map((label) => [label, new Map()]))
+  let correct = 0
+  for (const { text, label } of test) {
+    const predicted = (await classifier.classify(text)).label
+    const row = confusion.get(label)!
+    row.set(predicted, (row.get(predicted) ?? 0) + 1)
+    if (predicted === label) correct++
+  }
+  const accuracy = correct / test.length
+
+  t.comment(`held-out accuracy: ${(accuracy * 100).toFixed(1)}% (${correct}/${test.length}), trained on ${train.length}`)
+  for (const [label, row] of confusion) {
+    const total = [...row.values()].reduce((a, b) => a + b, 0)
+    const mistakes = [...row].filter(([predicted]) => predicted !== label).map(([predicted, n]) => `${predicted} ${n}`)
+    t.comment(`  ${label.padEnd(9)} ${row.get(label) ?? 0}/${total}${mistakes.length > 0 ? `  (confused with: ${mistakes.join(', ')})` : ''}`)
+  }
+  t.ok(accuracy >= 0.9, `accuracy ${accuracy.toFixed(3)} >= 0.90`)
+})
+
+t.test('the trained classifier handles unseen messages', async (t) => {
+  const classifier = await loadClassifier()
+  t.equal(await loadClassifier(), classifier, 'the classifier is built once per process')
+
+  const cases: Array<[string, Classification]> = [
+    ['hi there!', 'greeting'],
+    ['good evening, anyone around to help?', 'greeting'],
+    ['my parcel arrived smashed and the lamp inside is broken', 'complaint'],
+    ['do you sell bike helmets for kids?', 'question'],
+    ['how much does delivery to Spain cost?', 'question'],
+    ['show me some cheap noise cancelling headphones', 'request'],
+    ['thank you, that was super helpful!', 'feedback'],
+    ['who won the football match yesterday', 'other']
+  ]
+  const known = new Set(corpus.map((m) => normalise(m.text)))
+  for (const [text, expected] of cases) {
+    t.notOk(known.has(normalise(text)), `"${text}" is not in the corpus`)
+    const { label, confidence } = await classifier.classify(text)
+    t.equal(label, expected, `"${text}" → ${expected}`)
+    t.ok(confidence > 0 && confidence <= 1, `confidence ${confidence.toFixed(2)} is in (0, 1]`)
+  }
+  for (const blank of ['', '   ', '\n\t ']) {
+    t.same(await classifier.classify(blank), { label: 'other', confidence: 1 }, `${JSON.stringify(blank)} → other`)
+  }
+})
+
+t.test('readCorpus rejects a malformed line and names it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'classifier-corpus-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const good = JSON.stringify({ text: 'hello', label: 'greeting' })
+  const bad: Record<string, string> = {
+    'unknown label': JSON.stringify({ text: 'where is my stuff', label: 'angry' }),
+    'empty text': JSON.stringify({ text: '   ', label: 'other' }),
+    'missing text': JSON.stringify({ label: 'other' }),
+    'invalid JSON': '{"text": "oops", "label": "other"'
+  }
+  for (const [problem, line] of Object.entries(bad)) {
+    const file = join(dir, `${problem.replace(/ /g, '-')}.jsonl`)
+    await writeFile(file, `${good}\n${good.replace('hello', 'hey')}\n${line}\n`)
+    await t.rejects(readCorpus(file), /line 3\b/, `${problem} on line 3 is reported`)
+  }
+
+  const file = join(dir, 'ok.jsonl')
+  await writeFile(file, `${good}\n\n${JSON.stringify({ text: 'my order is late', label: 'complaint' })}\n`)
+  t.same(await readCorpus(file), [{ text: 'hello', label: 'greeting' }, { text: 'my order is late', label: 'complaint' }])
+})

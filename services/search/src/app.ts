@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify'
+import { authMigrations, authPlugin } from '@chatsearch/auth'
+import { createServer, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
+import type { SearchConfig } from './config.js'
+import { searchRoutes } from './routes/search.js'
+
+async function register (app: FastifyInstance, config: SearchConfig) {
+  await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
+  await migrate(app.pg, 'auth', authMigrations)
+  await app.register(authPlugin, { service: 'search', cacheTtlMs: config.authCacheTtlMs })
+  await app.register(openApiPlugin, {
+    title: 'Search Service API',
+    description: 'Catalog search scoped to a project: keyword and hybrid search, filters, facets, autocomplete.',
+    version: '1.0.0'
+  })
+  await app.register(healthRoutes, { service: 'search' })
+  await app.register(async (api) => {
+    api.addHook('onRequest', api.authenticate)
+    await api.register(searchRoutes)
+  })
+}
+
+/** The search service as a Fastify app, ready to listen or inject. */
+export async function buildApp (config: SearchConfig): Promise<FastifyInstance> {
+  const app = createServer({ name: 'search', logLevel: config.logLevel })
+  try {
+    await register(app, config)
+    await app.ready()
+  } catch (err) {
+    await app.close()
+    throw err
+  }
+  return app
+}

@@ -1,0 +1,22 @@
+import { Type, type Static } from 'typebox'
+import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
+
+/** Every environment variable the search service reads; README's configuration table mirrors it. */
+export const SearchEnvSchema = Type.Object({
+  ...commonEnv,
+  SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 })
+})
+export type SearchEnv = Static<typeof SearchEnvSchema>
+
+export interface SearchConfig {
+  databaseUrl: string
+  logLevel: LogLevel
+  dbPoolSize: number
+  authCacheTtlMs: number
+}
+
+export const readSearchEnv = (env: NodeJS.ProcessEnv = process.env): SearchEnv => loadConfig(SearchEnvSchema, env)
+
+export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig {
+  return { databaseUrl, logLevel: env.LOG_LEVEL, dbPoolSize: env.DB_POOL_SIZE, authCacheTtlMs: env.AUTH_CACHE_TTL_MS }
+}

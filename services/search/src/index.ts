@@ -1,0 +1,2 @@
+export { buildApp } from './app.js'
+export { readSearchEnv, searchConfig, SearchEnvSchema, type SearchConfig, type SearchEnv } from './config.js'
