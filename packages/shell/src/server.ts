@@ -55,3 +55,19 @@ export async function rejectNul (request: { body: unknown, query: unknown }) {
     throw invalidRequest('text must not contain the NUL character (\\u0000)')
   }
 }
+
+/**
+ * Builds a service: a server with the shared conventions, `register` adding its plugins and routes,
+ * then ready to listen or inject. A failure on the way closes what was opened.
+ */
+export async function buildService (opts: ServerOptions, register: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
+  const app = createServer(opts)
+  try {
+    await register(app)
+    await app.ready()
+  } catch (err) {
+    await app.close()
+    throw err
+  }
+  return app
+}

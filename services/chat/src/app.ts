@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin } from '@chatsearch/auth'
-import { createServer, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
+import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
@@ -43,13 +43,5 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
 
 /** The chat service as a Fastify app: migrations applied, routes registered, ready to listen or inject. */
 export async function buildApp (config: ChatConfig, parts: ChatParts = {}): Promise<FastifyInstance> {
-  const app = createServer({ name: 'chat', logLevel: config.logLevel })
-  try {
-    await register(app, config, parts)
-    await app.ready()
-  } catch (err) {
-    await app.close()
-    throw err
-  }
-  return app
+  return await buildService({ name: 'chat', logLevel: config.logLevel }, (app) => register(app, config, parts))
 }

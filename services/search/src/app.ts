@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin } from '@chatsearch/auth'
-import { createServer, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
+import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 
@@ -22,13 +22,5 @@ async function register (app: FastifyInstance, config: SearchConfig) {
 
 /** The search service as a Fastify app, ready to listen or inject. */
 export async function buildApp (config: SearchConfig): Promise<FastifyInstance> {
-  const app = createServer({ name: 'search', logLevel: config.logLevel })
-  try {
-    await register(app, config)
-    await app.ready()
-  } catch (err) {
-    await app.close()
-    throw err
-  }
-  return app
+  return await buildService({ name: 'search', logLevel: config.logLevel }, (app) => register(app, config))
 }

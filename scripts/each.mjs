@@ -1,0 +1,52 @@
+// Runs one package script (`test`, `typecheck`) in every workspace package in turn, showing its output
+// as it comes (pnpm's recursive runs would hide it: .npmrc makes pnpm's own reporter silent).
+// For `test` it ends with one line for the whole run: "tests: N passed, N failed".
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const script = process.argv[2]
+if (script === undefined) {
+  process.stderr.write('usage: node scripts/each.mjs <script>\n')
+  process.exit(2)
+}
+const root = new URL('..', import.meta.url).pathname
+const packages = ['packages', 'services']
+  .flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)))
+  .filter((dir) => existsSync(join(dir, 'package.json')) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.[script])
+
+function run (dir) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [process.env.npm_execpath, 'run', script], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] })
+    let tail = ''
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk)
+      tail = (tail + chunk.toString()).slice(-4000)
+    })
+    child.on('close', (code) => {
+      // tap's closing summary: "# { total: 12, pass: 11, fail: 1 }"
+      const summary = /# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?/.exec(tail)
+      const pass = Number(summary?.[2] ?? 0)
+      const reported = Number(summary?.[3] ?? 0)
+      // A suite that failed without reporting a failed assertion (a crash) still counts as one failure.
+      const fail = reported + (code !== 0 && reported === 0 ? 1 : 0)
+      resolve({ name: dir.slice(root.length), code, pass, fail })
+    })
+  })
+}
+
+const results = []
+for (const dir of packages) {
+  process.stdout.write(`\n=== ${script}: ${dir.slice(root.length)} ===\n`)
+  results.push(await run(dir))
+}
+process.stdout.write('\n')
+for (const r of results) {
+  const counts = script === 'test' ? `: ${r.pass} passed, ${r.fail} failed` : ''
+  process.stdout.write(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name}${counts}\n`)
+}
+if (script === 'test') {
+  const sum = (key) => results.reduce((n, r) => n + r[key], 0)
+  process.stdout.write(`tests: ${sum('pass')} passed, ${sum('fail')} failed\n`)
+}
+process.exitCode = results.every((r) => r.code === 0) ? 0 : 1
