@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util'
 import { createKey, createProject, getProject, listKeys, listProjects, revokeKey, services, type Service } from '@chatsearch/auth'
+import { Type } from 'typebox'
+import { commonEnv, loadConfig } from '@chatsearch/shell'
 import { withDatabase } from './database.js'
+import { catalogSettings, importCatalog } from './catalog.js'
 
 const usage = `Usage: pnpm cli <command> [--json]
 
@@ -10,13 +13,18 @@ const usage = `Usage: pnpm cli <command> [--json]
                                                           issue a credential (the secret is shown only once)
   key list <projectId>                                    list a project's credentials (no secrets)
   key revoke <keyId>                                      revoke a credential
+  catalog import <projectId> <file.json|.jsonl|.csv>      add or replace catalog items (progress on stderr)
+  catalog settings <projectId> [--set settings.json]      show or replace the catalog's index settings
 
-Data: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (default ./.data).`
+Data: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (default ./.data);
+catalogs: DATA_DIR/search. EMBEDDINGS=false skips embeddings on import.`
 
 /** A mistake in how the command was called: exit code 2 and the usage text. */
 class UsageError extends Error {}
 /** The command was understood but cannot be done (unknown project or key): exit code 1. */
 class CommandError extends Error {}
+
+const CatalogEnvSchema = Type.Object({ DATA_DIR: commonEnv.DATA_DIR, EMBEDDINGS: Type.Boolean({ default: true }) })
 
 interface Output { json: boolean, lines: string[] }
 
@@ -41,7 +49,7 @@ async function run (argv: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, service: { type: 'string' }, username: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
+    options: { json: { type: 'boolean', default: false }, service: { type: 'string' }, username: { type: 'string' }, set: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
   })
   const out: Output = { json: values.json, lines: [] }
   const [group, action] = positionals
@@ -90,6 +98,20 @@ async function run (argv: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
       const revoked = await withDatabase(env, (db) => revokeKey(db, keyId))
       if (!revoked) throw new CommandError(`no key ${keyId}`)
       print(out, { id: keyId, revoked: true }, `revoked ${keyId}; services stop accepting it within 5 seconds`)
+      break
+    }
+    case 'catalog import': {
+      const projectId = positionals[2]
+      const file = argument(positionals, 3, 'file')
+      if (projectId === undefined) throw new UsageError('missing <projectId>')
+      const result = await importCatalog(env, loadConfig(CatalogEnvSchema, env), projectId, file)
+      print(out, result, `imported ${result.received} items into ${projectId} in ${result.seconds}s: ${result.indexed} new or changed, ${result.unchanged} unchanged; ${result.total} in the catalog`)
+      break
+    }
+    case 'catalog settings': {
+      const projectId = argument(positionals, 2, 'projectId')
+      const settings = await catalogSettings(env, loadConfig(CatalogEnvSchema, env), projectId, values.set)
+      print(out, settings, Object.entries(settings).map(([k, v]) => `${k}: ${(v as string[]).join(', ') || '(none)'}`).join('\n'))
       break
     }
     default:

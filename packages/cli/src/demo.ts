@@ -50,6 +50,9 @@ Try it:
   curl -s '${chatUrl}/listAllProjectConsumerChats?consumer_id=demo-user' ${auth(demo.chatKey)}
   curl -s '${chatUrl}/readConversation?chat_id=<chat_id from above>' ${auth(demo.chatKey)}
   curl -s ${chatUrl}/listAllProjectChats ${auth(demo.chatKey)}
+  curl -s ${searchUrl}/search ${auth(demo.searchKey)} ${json} \\
+    -d '{"search_term":"waterproof hiking boots","filters":"price < 150 AND in_stock = true","facets":["brand","category"],"limit":5}'
+  curl -s ${searchUrl}/autocomplete ${auth(demo.searchKey)} ${json} -d '{"autocomplete_term":"head"}'
 
 Press Ctrl-C to stop.
 `

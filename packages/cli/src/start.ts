@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import closeWithGrace from 'close-with-grace'
 import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
-import { buildApp as buildSearch, searchConfig, SearchEnvSchema } from '@chatsearch/search'
+import { buildApp as buildSearch, demoCatalogFile, ingestDocuments, searchConfig, SearchEnvSchema } from '@chatsearch/search'
+import { readFile } from 'node:fs/promises'
 import { createPool, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { banner, ensureDemoProject } from './demo.js'
 
@@ -34,6 +35,13 @@ if (env.DEMO) {
   const pool = createPool(database.url, 1)
   try {
     const { demo } = await ensureDemoProject(pool, env.DATA_DIR)
+    const index = await search.engine.index(demo.projectId)
+    if (await index.count() === 0) {
+      log('importing the demo catalog…')
+      const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
+      const result = await ingestDocuments(index, items, search.embedder)
+      log(`demo catalog: ${result.total} items`)
+    }
     process.stdout.write(banner(demo, chatUrl, searchUrl))
   } finally {
     await pool.end()

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { classifications } from '@chatsearch/contracts'
 import type { Classification } from '@chatsearch/contracts'
-import { loadEmbedder } from '../src/assistant/embedder.js'
+import { loadEmbedder } from '@chatsearch/embeddings'
 import { loadClassifier, readCorpus, trainClassifier } from '../src/assistant/classifier.js'
 import type { LabelledMessage } from '../src/assistant/classifier.js'
 

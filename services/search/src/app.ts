@@ -1,12 +1,18 @@
+import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin } from '@chatsearch/auth'
 import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
+import { documentRoutes } from './routes/documents.js'
+import { enginePlugin } from './engine-plugin.js'
+
+export const searchMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
 async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
   await migrate(app.pg, 'auth', authMigrations)
+  await migrate(app.pg, 'search', searchMigrations)
   await app.register(authPlugin, { service: 'search', cacheTtlMs: config.authCacheTtlMs })
   await app.register(openApiPlugin, {
     title: 'Search Service API',
@@ -14,9 +20,11 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     version: '1.0.0'
   })
   await app.register(healthRoutes, { service: 'search' })
+  await app.register(enginePlugin, { dataDir: config.dataDir, embeddings: config.embeddings })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)
+    await api.register(documentRoutes)
   })
 }
 

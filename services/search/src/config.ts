@@ -4,12 +4,17 @@ import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
   ...commonEnv,
-  SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 })
+  SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
+  EMBEDDINGS: Type.Boolean({ default: true })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
 export interface SearchConfig {
   databaseUrl: string
+  /** Where the embedded engine keeps one SQLite index per project (under search/). */
+  dataDir: string
+  /** Compute embeddings at ingestion and allow hybrid search. */
+  embeddings: boolean
   logLevel: LogLevel
   dbPoolSize: number
   authCacheTtlMs: number
@@ -18,5 +23,12 @@ export interface SearchConfig {
 export const readSearchEnv = (env: NodeJS.ProcessEnv = process.env): SearchEnv => loadConfig(SearchEnvSchema, env)
 
 export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig {
-  return { databaseUrl, logLevel: env.LOG_LEVEL, dbPoolSize: env.DB_POOL_SIZE, authCacheTtlMs: env.AUTH_CACHE_TTL_MS }
+  return {
+    databaseUrl,
+    dataDir: env.DATA_DIR,
+    embeddings: env.EMBEDDINGS,
+    logLevel: env.LOG_LEVEL,
+    dbPoolSize: env.DB_POOL_SIZE,
+    authCacheTtlMs: env.AUTH_CACHE_TTL_MS
+  }
 }

@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { classifications } from '@chatsearch/contracts'
 import type { Classification } from '@chatsearch/contracts'
-import { loadEmbedder } from './embedder.js'
-import type { Embedder } from './embedder.js'
+import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
 
 export interface LabelledMessage { text: string, label: Classification }
 

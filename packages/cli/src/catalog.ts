@@ -1,0 +1,94 @@
+import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { Value } from 'typebox/value'
+import { CatalogSettings } from '@chatsearch/contracts'
+import { getProject } from '@chatsearch/auth'
+import { loadEmbedder } from '@chatsearch/embeddings'
+import { EmbeddedEngine, ingestDocuments, validateDocument, type IndexSettings } from '@chatsearch/search'
+import { withDatabase } from './database.js'
+import { readCatalogFile } from './catalog-file.js'
+import { Progress } from './progress.js'
+
+export interface CatalogEnv { DATA_DIR: string, EMBEDDINGS: boolean }
+
+/** The admin CLI's errors that are the user's to fix (exit code 1). */
+export class CatalogError extends Error {}
+
+const BATCH = 500
+
+async function ensureProject (env: NodeJS.ProcessEnv, projectId: string) {
+  const exists = await withDatabase(env, async (db) => await getProject(db, projectId) !== undefined)
+  if (!exists) throw new CatalogError(`no project ${projectId}`)
+}
+
+async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: Awaited<ReturnType<EmbeddedEngine['index']>>, embedder: Awaited<ReturnType<typeof loadEmbedder>> | undefined) => Promise<T>): Promise<T> {
+  const embedder = embeddings ? await loadEmbedder() : undefined
+  const engine = new EmbeddedEngine(join(config.DATA_DIR, 'search'), embedder?.dimensions ?? 512)
+  try {
+    return await work(await engine.index(projectId), embedder)
+  } finally {
+    await engine.close()
+  }
+}
+
+/**
+ * Imports a catalog file into a project's index. The file is read twice: once to check every item
+ * (so a bad item stops the import before anything is written, and the total is known for the
+ * progress bar), then to write it in batches.
+ */
+export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, file: string) {
+  await ensureProject(env, projectId)
+  let total = 0
+  for await (const item of readCatalogFile(file)) {
+    try {
+      validateDocument(item, total)
+    } catch (err) {
+      throw new CatalogError(`${file}: ${(err as Error).message.replace(/^document (\d+)/, (_m, n: string) => `item ${Number(n) + 1}`)}; nothing was imported`)
+    }
+    total++
+  }
+  const started = Date.now()
+  const progress = new Progress('importing', total)
+  const result = { project_id: projectId, received: 0, indexed: 0, unchanged: 0, total: 0, seconds: 0 }
+  await withIndex(config, projectId, config.EMBEDDINGS, async (index, embedder) => {
+    let batch: unknown[] = []
+    const flush = async () => {
+      const r = await ingestDocuments(index, batch, embedder)
+      result.received += r.received
+      result.indexed += r.indexed
+      result.unchanged += r.unchanged
+      result.total = r.total
+      batch = []
+      progress.update(result.received)
+    }
+    for await (const item of readCatalogFile(file)) {
+      batch.push(item)
+      if (batch.length >= BATCH) await flush()
+    }
+    if (batch.length > 0) await flush()
+    result.total = await index.count()
+  })
+  progress.finish(result.received)
+  result.seconds = Math.round((Date.now() - started) / 100) / 10
+  return result
+}
+
+/** Shows a project's index settings, or replaces them from a JSON file (the catalog is re-indexed). */
+export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, setFile: string | undefined): Promise<IndexSettings> {
+  await ensureProject(env, projectId)
+  let wanted: IndexSettings | undefined
+  if (setFile !== undefined) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(await readFile(setFile, 'utf8'))
+    } catch (err) {
+      throw new CatalogError(`${setFile}: ${(err as Error).message}`)
+    }
+    if (!Value.Check(CatalogSettings, parsed)) {
+      const first = [...Value.Errors(CatalogSettings, parsed)][0]
+      throw new CatalogError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}`)
+    }
+    wanted = parsed
+  }
+  return await withIndex(config, projectId, false, async (index) => wanted === undefined ? await index.settings() : await index.updateSettings(wanted))
+}

@@ -1,0 +1,68 @@
+import t from 'tap'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { testDatabase } from '@chatsearch/shell/testing'
+import { cli } from './run.js'
+
+t.test('catalog import and settings', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'chatsearch-catalog-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const env = { DATABASE_URL: await testDatabase(t), DATA_DIR: dir, EMBEDDINGS: 'false' }
+  const run = (...args: string[]) => cli(args, env)
+  const project = JSON.parse((await run('project', 'create', 'Shop', '--json')).stdout)
+
+  const jsonl = join(dir, 'items.jsonl')
+  await writeFile(jsonl, [
+    { id: 'a1', title: 'Trail Boot', brand: 'Acme', price: 99, in_stock: true },
+    { id: 'a2', title: 'Road Shoe', brand: 'Acme', price: 79, in_stock: false },
+    { id: 3, title: 'Camp Stove', brand: 'Blaze', price: 45, in_stock: true }
+  ].map((i) => JSON.stringify(i)).join('\n') + '\n')
+  const imported = await run('catalog', 'import', project.id, jsonl, '--json')
+  t.equal(imported.code, 0, imported.stderr)
+  const result = JSON.parse(imported.stdout)
+  t.match(result, { project_id: project.id, received: 3, indexed: 3, unchanged: 0, total: 3 })
+  t.match(imported.stderr, /importing \[#+\] 100% 3\/3 items/, 'progress on stderr')
+
+  const again = JSON.parse((await run('catalog', 'import', project.id, jsonl, '--json')).stdout)
+  t.match(again, { indexed: 0, unchanged: 3, total: 3 }, 'an unchanged re-import writes nothing')
+
+  const csv = join(dir, 'more.csv')
+  await writeFile(csv, 'id,title,brand,price,in_stock\nc1,"Tent, two person",Blaze,199.5,true\nc2,Sleeping Bag,Blaze,89,false\n')
+  const fromCsv = JSON.parse((await run('catalog', 'import', project.id, csv, '--json')).stdout)
+  t.match(fromCsv, { indexed: 2, total: 5 })
+
+  const json = join(dir, 'one.json')
+  await writeFile(json, JSON.stringify([{ id: 'j1', title: 'Headlamp', brand: 'Lumo', price: 25, in_stock: true }]))
+  t.match(JSON.parse((await run('catalog', 'import', project.id, json, '--json')).stdout), { indexed: 1, total: 6 })
+
+  const settings = JSON.parse((await run('catalog', 'settings', project.id, '--json')).stdout)
+  t.equal(settings.searchableAttributes[0], 'title')
+  t.ok(settings.filterableAttributes.includes('price'))
+
+  const wanted = join(dir, 'settings.json')
+  await writeFile(wanted, JSON.stringify({ searchableAttributes: ['title', 'brand'], filterableAttributes: ['price'], facetableAttributes: ['brand'] }))
+  const set = JSON.parse((await run('catalog', 'settings', project.id, '--set', wanted, '--json')).stdout)
+  t.same(set.searchableAttributes, ['title', 'brand'])
+
+  t.test('mistakes', async (t) => {
+    const bad = join(dir, 'bad.jsonl')
+    await writeFile(bad, '{"id":"ok","title":"fine"}\n{"title":"no id"}\n')
+    const rejected = await run('catalog', 'import', project.id, bad)
+    t.equal(rejected.code, 1)
+    t.match(rejected.stderr, /item 2: missing field "id"; nothing was imported/)
+    const broken = join(dir, 'broken.jsonl')
+    await writeFile(broken, '{"id":"x"}\n{oops\n')
+    t.match((await run('catalog', 'import', project.id, broken)).stderr, /line 2: not valid JSON/)
+    t.match((await run('catalog', 'import', project.id, join(dir, 'items.xml'))).stderr, /unsupported file type/)
+    t.match((await run('catalog', 'import', 'prj_nope', jsonl)).stderr, /no project prj_nope/)
+    t.equal((await run('catalog', 'import', project.id)).code, 2)
+    const badSettings = join(dir, 'bad-settings.json')
+    await writeFile(badSettings, JSON.stringify({ searchableAttributes: 'title' }))
+    const refused = await run('catalog', 'settings', project.id, '--set', badSettings)
+    t.equal(refused.code, 1)
+    t.match(refused.stderr, /searchableAttributes/)
+    const total = JSON.parse((await run('catalog', 'import', project.id, json, '--json')).stdout).total
+    t.equal(total, 6, 'nothing of the refused imports was written')
+  })
+})

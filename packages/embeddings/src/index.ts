@@ -1,0 +1,1 @@
+export { loadEmbedder, type Embedder } from './use-lite.js'

@@ -1,0 +1,69 @@
+import type { FilterNode } from '../filter/index.js'
+
+/** A catalog item as stored: any JSON object with an `id` (kept as a string). */
+export type Document = Record<string, unknown> & { id: string }
+
+/** Index settings, named as in Meilisearch. */
+export interface IndexSettings {
+  /** Attributes searched by keyword, highest priority first. */
+  searchableAttributes: string[]
+  /** Attributes a filter may use. */
+  filterableAttributes: string[]
+  /** Attributes facet counts may be asked for. */
+  facetableAttributes: string[]
+}
+
+export interface HybridQuery {
+  /** 0 = the keyword result exactly, 1 = semantic only. */
+  semanticRatio: number
+  /** The query's embedding, unit length. */
+  vector: Float32Array
+}
+
+export interface SearchQuery {
+  /** The processed query text; empty to browse. */
+  q: string
+  filter: FilterNode | null
+  facets: string[]
+  limit: number
+  offset: number
+  hybrid?: HybridQuery
+}
+
+export interface SearchResult {
+  hits: Document[]
+  estimatedTotalHits: number
+  facetDistribution?: Record<string, Record<string, number>>
+}
+
+/** A document ready to store, with the embedding of its text when hybrid search is on. */
+export interface PreparedDocument {
+  document: Document
+  vector?: Float32Array
+}
+
+/**
+ * One project's index. The port keeps Meilisearch's concepts (an index per project, settings,
+ * documents, search request and response) so that its Meilisearch adapter is a translation.
+ */
+export interface EngineIndex {
+  settings (): Promise<IndexSettings>
+  updateSettings (settings: IndexSettings): Promise<IndexSettings>
+  /** Adds or replaces documents by id, all or nothing. */
+  upsert (documents: PreparedDocument[]): Promise<{ indexed: number }>
+  remove (id: string): Promise<boolean>
+  get (id: string): Promise<Document | undefined>
+  count (): Promise<number>
+  /** Content hashes of the stored documents with these ids (see engine/hash.ts). */
+  storedHashes (ids: string[]): Promise<Map<string, string>>
+  search (query: SearchQuery): Promise<SearchResult>
+  /** Suggestions for a partial term, most popular first. */
+  suggest (term: string, limit: number, offset: number): Promise<string[]>
+  /** Records a search so that popular searches feed the suggestions. */
+  recordQuery (query: string, hits: number): Promise<void>
+}
+
+export interface SearchEngine {
+  index (projectId: string): Promise<EngineIndex>
+  close (): Promise<void>
+}

@@ -1,0 +1,62 @@
+import type { Document, IndexSettings } from './port.js'
+
+/** Attributes people search by, in the order they matter when they are present. */
+const SEARCH_PRIORITY = ['title', 'name', 'brand', 'category', 'categories', 'tags', 'color', 'colour', 'description']
+const FACET_MAX_DISTINCT = 200
+/** Strings longer than this on average are prose (descriptions), not values to filter on. */
+const FILTER_MAX_LENGTH = 40
+const PROSE = new Set(['title', 'name', 'description', 'summary', 'body', 'content', 'text'])
+
+interface Observed { strings: number, numbers: number, booleans: number, totalLength: number, distinct: Set<string>, order: number }
+
+function observe (documents: Document[]): Map<string, Observed> {
+  const seen = new Map<string, Observed>()
+  const note = (attr: string, value: unknown) => {
+    let o = seen.get(attr)
+    if (o === undefined) {
+      o = { strings: 0, numbers: 0, booleans: 0, totalLength: 0, distinct: new Set(), order: seen.size }
+      seen.set(attr, o)
+    }
+    if (typeof value === 'string') { o.strings++; o.totalLength += value.length; o.distinct.add(value) }
+    if (typeof value === 'number') { o.numbers++; o.distinct.add(String(value)) }
+    if (typeof value === 'boolean') { o.booleans++; o.distinct.add(String(value)) }
+  }
+  for (const doc of documents) {
+    for (const [attr, value] of Object.entries(doc)) {
+      if (attr === 'id' || attr.startsWith('_')) continue
+      for (const v of Array.isArray(value) ? value : [value]) note(attr, v)
+    }
+  }
+  return seen
+}
+
+/**
+ * Settings for an index that has none yet, guessed from its first documents: text attributes are
+ * searchable (titles and names first, long descriptions last); numbers, booleans and short strings are
+ * filterable; those with few distinct values are facetable.
+ */
+export function inferSettings (documents: Document[]): IndexSettings {
+  const seen = observe(documents)
+  const rank = (attr: string) => {
+    const i = SEARCH_PRIORITY.indexOf(attr)
+    return i === -1 ? SEARCH_PRIORITY.length - 1 : i
+  }
+  const text = [...seen].filter(([, o]) => o.strings > 0)
+  const searchable = text
+    .sort(([a, oa], [b, ob]) => rank(a) - rank(b) || oa.order - ob.order)
+    .map(([attr]) => attr)
+  const filterable = [...seen]
+    .filter(([attr, o]) => o.numbers + o.booleans > 0 || (o.strings > 0 && o.totalLength / o.strings <= FILTER_MAX_LENGTH && !PROSE.has(attr)))
+    .sort(([, a], [, b]) => a.order - b.order)
+    .map(([attr]) => attr)
+  const facetable = filterable.filter((attr) => {
+    const o = seen.get(attr)!
+    return o.numbers === 0 && o.distinct.size <= FACET_MAX_DISTINCT
+  })
+  return { searchableAttributes: searchable, filterableAttributes: filterable, facetableAttributes: facetable }
+}
+
+/** The attributes whose values go into the fields table: whatever a filter or a facet can use. */
+export function fieldAttributes (settings: IndexSettings): string[] {
+  return [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes])]
+}

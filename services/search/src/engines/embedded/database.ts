@@ -1,0 +1,64 @@
+import Database from 'better-sqlite3'
+import * as sqliteVec from 'sqlite-vec'
+
+export type Db = Database.Database
+
+/** Bumped when the layout below changes; an index of another version is rebuilt from its documents. */
+export const LAYOUT_VERSION = 1
+
+/**
+ * One SQLite file per project. `documents` holds each item as JSON; `fields` holds the filterable
+ * and facetable values, one row per attribute and value (see filter/flatten.ts); `fts` is the
+ * keyword index over the searchable attributes (one column each, in priority order); `vectors`
+ * holds the embeddings (sqlite-vec); `suggestions` (catalog phrases: titles, brands,
+ * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete.
+ */
+export function openDatabase (file: string, dimensions: number): Db {
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  // The admin CLI may write while the service runs: wait for the other writer rather than fail.
+  db.pragma('busy_timeout = 10000')
+  db.pragma('foreign_keys = ON')
+  db.pragma('cache_size = -65536')
+  db.pragma('temp_store = MEMORY')
+  sqliteVec.load(db)
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS documents (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      body TEXT NOT NULL,
+      hash TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS fields (doc INTEGER NOT NULL, attr TEXT NOT NULL, kind INTEGER NOT NULL, str TEXT, num REAL);
+    CREATE INDEX IF NOT EXISTS fields_str ON fields (attr, str, doc);
+    CREATE INDEX IF NOT EXISTS fields_num ON fields (attr, num, doc);
+    CREATE INDEX IF NOT EXISTS fields_doc ON fields (doc);
+    CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
+    CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS suggestions (folded TEXT PRIMARY KEY, phrase TEXT NOT NULL, weight INTEGER NOT NULL);
+    CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine);
+  `)
+  return db
+}
+
+/** (Re)creates the keyword index with one column per searchable attribute. */
+export function createFts (db: Db, columns: number) {
+  const names = Array.from({ length: Math.max(columns, 1) }, (_, i) => `c${i}`).join(', ')
+  db.exec(`
+    DROP TABLE IF EXISTS fts_vocab;
+    DROP TABLE IF EXISTS fts;
+    CREATE VIRTUAL TABLE fts USING fts5(${names}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE fts_vocab USING fts5vocab(fts, 'row');
+  `)
+}
+
+export function readMeta (db: Db, key: string): string | undefined {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined
+  return row?.value
+}
+
+export function writeMeta (db: Db, key: string, value: string) {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
+}

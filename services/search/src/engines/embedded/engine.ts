@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SearchEngine } from '../../engine/port.js'
+import { EmbeddedIndex } from './index.js'
+
+const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** The default engine: one SQLite index file per project under `dir`, opened on first use. */
+export class EmbeddedEngine implements SearchEngine {
+  readonly #dir: string
+  readonly #dimensions: number
+  readonly #indexes = new Map<string, EmbeddedIndex>()
+
+  constructor (dir: string, dimensions: number) {
+    this.#dir = dir
+    this.#dimensions = dimensions
+    mkdirSync(dir, { recursive: true })
+  }
+
+  async index (projectId: string): Promise<EmbeddedIndex> {
+    // Project ids come from our own credential store, but a file name is no place to trust that.
+    if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
+    let index = this.#indexes.get(projectId)
+    if (index === undefined) {
+      index = new EmbeddedIndex(join(this.#dir, `${projectId}.sqlite`), this.#dimensions)
+      this.#indexes.set(projectId, index)
+    }
+    return index
+  }
+
+  async close () {
+    for (const index of this.#indexes.values()) index.close()
+    this.#indexes.clear()
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Text is split the way FTS5's unicode61 tokenizer (remove_diacritics 2) splits documents, so a
+ * query word and an indexed term compare equal: compatibility-normalised, accents removed,
+ * lower-cased, cut at every character that is not a letter or a digit.
+ */
+const SEPARATOR = /[^\p{L}\p{N}]+/u
+const MARKS = /\p{M}+/gu
+
+export function foldText (text: string): string {
+  return text.normalize('NFKD').replace(MARKS, '').toLowerCase()
+}
+
+export function tokenize (text: string): string[] {
+  return foldText(text).split(SEPARATOR).filter((w) => w.length > 0)
+}
+
+/** The query as the response reports it: Unicode-normalised, trimmed, white space collapsed. */
+export function processQuery (text: string): string {
+  return text.normalize('NFC').trim().replace(/\s+/gu, ' ')
+}
+
+/** Typos Meilisearch tolerates for a word of this length: 0 under 5 letters, 1 from 5, 2 from 9. */
+export function allowedTypos (word: string): number {
+  const length = [...word].length
+  return length >= 9 ? 2 : length >= 5 ? 1 : 0
+}
+
+/** A term as an FTS5 string literal: inside double quotes, a double quote is doubled. */
+export const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`

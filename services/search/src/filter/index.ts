@@ -1,0 +1,26 @@
+export type {
+  AndNode,
+  CompareNode,
+  CompareOperator,
+  ConditionNode,
+  ContainsNode,
+  ExistsNode,
+  FilterNode,
+  InNode,
+  IsEmptyNode,
+  IsNullNode,
+  NotNode,
+  OrNode,
+  RangeNode,
+  StartsWithNode
+} from './ast.js'
+export { conditions } from './ast.js'
+export { FilterError } from './errors.js'
+export { FIELDS_TABLE_SQL, FieldKind, flattenDocument, type FieldRow } from './flatten.js'
+export { FILTER_LIMITS } from './limits.js'
+export { normalizeString, parseNumber } from './normalize.js'
+export { parseFilter } from './parse.js'
+export { matchPattern, matchPatterns, type PatternMatch } from './patterns.js'
+export { filterToMeilisearch, quoteAttribute, quoteValue } from './to-meilisearch.js'
+export { escapeLike, filterToSql, prefixUpperBound, type FilterToSqlOptions, type SqlFragment } from './to-sql.js'
+export { checkFilterable, filterAttributes } from './validate.js'

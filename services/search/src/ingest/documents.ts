@@ -1,0 +1,38 @@
+import type { Embedder } from '@chatsearch/embeddings'
+import type { Document, EngineIndex, PreparedDocument } from '../engine/port.js'
+import { documentHash } from '../engine/hash.js'
+import { searchableText } from '../engine/document-values.js'
+import { validateBatch } from './validate.js'
+
+export interface IngestResult {
+  received: number
+  indexed: number
+  unchanged: number
+  total: number
+}
+
+/** Attributes whose text is embedded when the index has no searchable settings yet. */
+const DEFAULT_EMBEDDED = ['title', 'name', 'brand', 'category', 'tags', 'description']
+
+export function embeddingText (document: Document, attributes: string[]): string {
+  const list = attributes.length > 0 ? attributes : DEFAULT_EMBEDDED
+  return list.map((attr) => searchableText(document, attr)).filter((t) => t !== '').join('. ').slice(0, 2000)
+}
+
+/**
+ * Adds or replaces a batch: validated whole first (a bad item rejects the batch, nothing written),
+ * items identical to the stored ones skipped, embeddings computed only for what changed.
+ */
+export async function ingestDocuments (index: EngineIndex, items: unknown[], embedder: Embedder | undefined): Promise<IngestResult> {
+  const documents = validateBatch(items)
+  const stored = await index.storedHashes(documents.map((d) => d.id))
+  const changed = documents.filter((d) => stored.get(d.id) !== documentHash(d))
+  let prepared: PreparedDocument[] = changed.map((document) => ({ document }))
+  if (embedder !== undefined && changed.length > 0) {
+    const { searchableAttributes } = await index.settings()
+    const vectors = await embedder.embed(changed.map((d) => embeddingText(d, searchableAttributes)))
+    prepared = changed.map((document, i) => ({ document, vector: vectors[i]! }))
+  }
+  if (prepared.length > 0) await index.upsert(prepared)
+  return { received: items.length, indexed: changed.length, unchanged: documents.length - changed.length, total: await index.count() }
+}

@@ -1,0 +1,51 @@
+import type { Document } from '../engine/port.js'
+
+const STRING_ID = /^[A-Za-z0-9_-]{1,511}$/
+const MAX_DEPTH = 16
+
+/** A document the catalog refused; the message names the item and the field. */
+export class DocumentError extends Error {}
+
+function depth (value: unknown, level = 0): number {
+  if (level > MAX_DEPTH || value === null || typeof value !== 'object') return level
+  let deepest = level
+  for (const v of Object.values(value)) deepest = Math.max(deepest, depth(v, level + 1))
+  return deepest
+}
+
+/**
+ * Checks one incoming item and returns it with its id as a string (ids may be sent as integers,
+ * as in Meilisearch). `position` is the item's place in the batch, for the error message.
+ */
+export function validateDocument (item: unknown, position: number): Document {
+  const where = `document ${position}`
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new DocumentError(`${where}: must be a JSON object`)
+  const { id } = item as { id?: unknown }
+  if (id === undefined) throw new DocumentError(`${where}: missing field "id"`)
+  let stringId: string
+  if (typeof id === 'number') {
+    if (!Number.isSafeInteger(id) || id < 0) throw new DocumentError(`${where}: field "id" must be a non-negative integer or a string`)
+    stringId = String(id)
+  } else if (typeof id === 'string') {
+    if (!STRING_ID.test(id)) throw new DocumentError(`${where} (id ${JSON.stringify(id.slice(0, 40))}): field "id" may hold only letters, digits, - and _, 1 to 511 of them`)
+    stringId = id
+  } else {
+    throw new DocumentError(`${where}: field "id" must be a string or an integer, not ${id === null ? 'null' : typeof id}`)
+  }
+  for (const key of Object.keys(item)) {
+    if (key === '' || key.length > 256) throw new DocumentError(`${where} (id ${stringId}): field names must have 1 to 256 characters`)
+  }
+  if (depth(item) > MAX_DEPTH) throw new DocumentError(`${where} (id ${stringId}): nested deeper than ${MAX_DEPTH} levels`)
+  return { ...(item as Record<string, unknown>), id: stringId }
+}
+
+/** Validates a whole batch before anything is written; of repeated ids the last one wins. */
+export function validateBatch (items: unknown[]): Document[] {
+  const byId = new Map<string, Document>()
+  items.forEach((item, i) => {
+    const document = validateDocument(item, i)
+    byId.delete(document.id)
+    byId.set(document.id, document)
+  })
+  return [...byId.values()]
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, ErrorBody, errorResponses } from '@chatsearch/contracts'
+import { ApiError } from '@chatsearch/shell'
+import { ingestDocuments } from '../ingest/documents.js'
+import { DocumentError } from '../ingest/validate.js'
+
+/** Catalog imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
+export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
+
+const notFound = (id: string) => new ApiError(404, 'Document Not Found', 'document_not_found', `no document ${id} in this catalog`)
+
+/** NDJSON: one JSON item per line; a bad line is named in the 400. */
+function parseNdjson (text: string): unknown[] {
+  const items: unknown[] = []
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return
+    try {
+      items.push(JSON.parse(line))
+    } catch {
+      throw new ApiError(400, 'Bad Request', 'invalid_document', `line ${i + 1} is not valid JSON`)
+    }
+  })
+  return items
+}
+
+export async function documentRoutes (app: FastifyInstance) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, parseNdjson(body as string))
+    } catch (err) {
+      done(err as Error, undefined)
+    }
+  })
+
+  api.post('/documents', {
+    bodyLimit: IMPORT_BODY_LIMIT,
+    schema: {
+      tags: ['catalog'],
+      summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
+      body: DocumentsBody,
+      response: { 200: DocumentsResponse, ...errorResponses }
+    }
+  }, async (request) => {
+    const index = await app.engine.index(request.principal.projectId)
+    try {
+      return await ingestDocuments(index, request.body, app.embedder)
+    } catch (err) {
+      if (err instanceof DocumentError) throw new ApiError(400, 'Bad Request', 'invalid_document', err.message)
+      throw err
+    }
+  })
+
+  api.get('/documents/:id', {
+    schema: { tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, 404: ErrorBody, ...errorResponses } }
+  }, async (request) => {
+    const document = await (await app.engine.index(request.principal.projectId)).get(request.params.id)
+    if (document === undefined) throw notFound(request.params.id)
+    return document
+  })
+
+  api.delete('/documents/:id', {
+    schema: { tags: ['catalog'], summary: 'Remove a catalog item', params: DocumentParams, response: { 200: DeletedResponse, 404: ErrorBody, ...errorResponses } }
+  }, async (request) => {
+    const removed = await (await app.engine.index(request.principal.projectId)).remove(request.params.id)
+    if (!removed) throw notFound(request.params.id)
+    return { id: request.params.id, deleted: true as const }
+  })
+
+  api.get('/settings', {
+    schema: { tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses } }
+  }, async (request) => await (await app.engine.index(request.principal.projectId)).settings())
+
+  api.put('/settings', {
+    schema: {
+      tags: ['catalog'],
+      summary: 'Replace the index settings; the catalog is re-indexed with them',
+      body: CatalogSettings,
+      response: { 200: CatalogSettings, ...errorResponses }
+    }
+  }, async (request) => await (await app.engine.index(request.principal.projectId)).updateSettings(request.body))
+}

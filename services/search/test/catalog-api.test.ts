@@ -1,0 +1,94 @@
+import t from 'tap'
+import { searchHarness, send } from './helpers.js'
+
+t.test('catalog management', async (t) => {
+  const h = await searchHarness(t, false)
+  const shop = await h.tenant()
+  const items = await h.catalog()
+
+  t.test('a JSON array is indexed; unchanged items cost nothing on re-import', async (t) => {
+    const first = await send(h.app, shop.key, 'POST', '/documents', items)
+    t.equal(first.statusCode, 200)
+    t.same(first.json(), { received: 12, indexed: 12, unchanged: 0, total: 12 })
+    const again = await send(h.app, shop.key, 'POST', '/documents', items)
+    t.same(again.json(), { received: 12, indexed: 0, unchanged: 12, total: 12 })
+    const changed = items.map((item) => item.id === 'pan-1' ? { ...item, price: 59 } : item)
+    t.same((await send(h.app, shop.key, 'POST', '/documents', changed)).json(), { received: 12, indexed: 1, unchanged: 11, total: 12 })
+    t.equal((await send(h.app, shop.key, 'GET', '/documents/pan-1')).json().price, 59, 'upsert by id')
+  })
+
+  t.test('settings are inferred from the first documents', async (t) => {
+    const settings = (await send(h.app, shop.key, 'GET', '/settings')).json()
+    t.equal(settings.searchableAttributes[0], 'title', 'titles first')
+    t.ok(settings.searchableAttributes.includes('description'))
+    t.ok(settings.filterableAttributes.includes('price'))
+    t.ok(settings.filterableAttributes.includes('in_stock'))
+    t.ok(settings.facetableAttributes.includes('brand'))
+    t.notOk(settings.filterableAttributes.includes('description'), 'long text is not filterable')
+  })
+
+  t.test('NDJSON and integer ids', async (t) => {
+    const ndjson = '{"id": 7, "title": "Numbered Lamp", "price": 12}\n\n{"id": "lamp-2", "title": "Desk Lamp", "price": 30}\n'
+    const res = await send(h.app, shop.key, 'POST', '/documents', ndjson, { 'content-type': 'application/x-ndjson' })
+    t.equal(res.statusCode, 200)
+    t.equal(res.json().indexed, 2)
+    t.equal((await send(h.app, shop.key, 'GET', '/documents/7')).json().id, '7', 'integer ids come back as strings')
+    const bad = await send(h.app, shop.key, 'POST', '/documents', '{"id": 8}\n{"id": 9,,}\n', { 'content-type': 'application/x-ndjson' })
+    t.equal(bad.statusCode, 400)
+    t.match(bad.json().message, /line 2/)
+  })
+
+  t.test('a bad item rejects the whole batch, naming the item and field', async (t) => {
+    const before = (await send(h.app, shop.key, 'POST', '/documents', [])).json().total
+    const cases: Array<[unknown[], RegExp]> = [
+      [[{ id: 'ok-1', title: 'fine' }, { title: 'no id' }], /document 1: missing field "id"/],
+      [[{ id: 'has space' }], /document 0 .*"id"/],
+      [[{ id: -3 }], /non-negative integer/],
+      [[{ id: 1.5 }], /non-negative integer/],
+      [[{ id: null }], /string or an integer, not null/],
+      [[{ id: { a: 1 } }], /not object/],
+      [['just a string'], /document 0: must be a JSON object/],
+      [[{ id: 'x'.repeat(512) }], /511/]
+    ]
+    for (const [batch, message] of cases) {
+      const res = await send(h.app, shop.key, 'POST', '/documents', batch)
+      t.equal(res.statusCode, 400, String(message))
+      t.equal(res.json().code, 'invalid_document')
+      t.match(res.json().message, message)
+    }
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', [])).json().total, before, 'nothing half-applied')
+    t.equal((await send(h.app, shop.key, 'GET', '/documents/ok-1')).statusCode, 404)
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', { id: 'not-an-array' })).statusCode, 400)
+  })
+
+  t.test('get and delete', async (t) => {
+    t.equal((await send(h.app, shop.key, 'GET', '/documents/boot-1')).json().title, 'Trailmark Ridge Waterproof Hiking Boot')
+    t.same((await send(h.app, shop.key, 'DELETE', '/documents/lamp-2')).json(), { id: 'lamp-2', deleted: true })
+    const gone = await send(h.app, shop.key, 'GET', '/documents/lamp-2')
+    t.equal(gone.statusCode, 404)
+    t.equal(gone.json().code, 'document_not_found')
+    t.equal((await send(h.app, shop.key, 'DELETE', '/documents/lamp-2')).statusCode, 404)
+    const search = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'desk lamp' })).json()
+    t.equal(search.estimatedTotalHits, 0, 'a deleted item is no longer found')
+  })
+
+  t.test('PUT /settings re-indexes', async (t) => {
+    const settings = { searchableAttributes: ['title'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand'] }
+    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), settings)
+    t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), settings)
+    const byDescription = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'gooseneck' })).json()
+    t.equal(byDescription.estimatedTotalHits, 0, 'description is no longer searchable')
+    const notFilterable = await send(h.app, shop.key, 'POST', '/search', { search_term: '', filters: 'in_stock = true' })
+    t.equal(notFilterable.statusCode, 400)
+    t.equal(notFilterable.json().code, 'invalid_filter')
+    t.equal((await send(h.app, shop.key, 'PUT', '/settings', { searchableAttributes: ['title'] })).statusCode, 400)
+  })
+
+  t.test('catalogs are isolated between projects', async (t) => {
+    const other = await h.tenant('other')
+    t.equal((await send(h.app, other.key, 'GET', '/documents/boot-1')).statusCode, 404)
+    t.equal((await send(h.app, other.key, 'POST', '/search', { search_term: 'boot' })).json().estimatedTotalHits, 0)
+    t.equal((await send(h.app, other.key, 'DELETE', '/documents/boot-1')).statusCode, 404)
+    t.equal((await send(h.app, shop.key, 'GET', '/documents/boot-1')).statusCode, 200, 'still there for its owner')
+  })
+})

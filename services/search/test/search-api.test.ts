@@ -1,0 +1,162 @@
+import t from 'tap'
+import { ids, searchHarness, send } from './helpers.js'
+
+t.test('search', async (t) => {
+  const h = await searchHarness(t)
+  const shop = await h.tenant()
+  t.equal((await send(h.app, shop.key, 'POST', '/documents', await h.catalog())).statusCode, 200)
+  const search = async (body: Record<string, unknown>) => {
+    const res = await send(h.app, shop.key, 'POST', '/search', body)
+    t.equal(res.statusCode, 200, JSON.stringify(body))
+    return res.json()
+  }
+
+  t.test('response fields per spec', async (t) => {
+    const body = await search({ search_term: '  Hiking   boot ' })
+    t.same(Object.keys(body).sort(), ['estimatedTotalHits', 'hits', 'limit', 'offset', 'processingTimeMs', 'query'])
+    t.equal(body.query, 'Hiking boot', 'processed: trimmed, white space collapsed')
+    t.equal(body.limit, 20)
+    t.equal(body.offset, 0)
+    t.type(body.processingTimeMs, 'number')
+    t.same(Object.keys(body.hits[0]).sort(), ['brand', 'category', 'color', 'description', 'id', 'in_stock', 'price', 'rating', 'tags', 'title'])
+  })
+
+  t.test('all words must match, the last one also as a prefix', async (t) => {
+    t.same(ids(await search({ search_term: 'trailmark boot' })).sort(), ['boot-1', 'boot-3'])
+    t.same(ids(await search({ search_term: 'noise canc' })), ['audio-1'], 'prefix on the last word')
+    t.same(ids(await search({ search_term: 'noise cancelling kettle' })), [], 'every word must match')
+    t.equal((await search({ search_term: 'usb-c' })).estimatedTotalHits, 1, 'punctuation in a query is safe')
+    for (const odd of ['c++', '50%', 'NOT', '(laptop', 'brand:x', 'a OR b', '"quoted', '*', '-', 'NEAR(a b)']) {
+      await search({ search_term: odd })
+    }
+  })
+
+  t.test('typo tolerance follows word length', async (t) => {
+    t.same(ids(await search({ search_term: 'hikng boots' })).length, 3, 'one typo from 5 letters')
+    t.same(ids(await search({ search_term: 'hikign' })).length, 3, 'a swap of two letters is one typo')
+    t.same(ids(await search({ search_term: 'headphnoes' })).length, 3)
+    t.same(ids(await search({ search_term: 'tnet' })), [], 'no typo under 5 letters')
+    t.same(ids(await search({ search_term: 'grnider coffee' })), ['coffee-1'])
+    const exactFirst = ids(await search({ search_term: 'pacer trail' }))
+    t.equal(exactFirst[0], 'shoe-2', 'an exact match ranks before a typo match')
+  })
+
+  t.test('attribute ranking: a title match before a description match', async (t) => {
+    const hits = ids(await search({ search_term: 'waterproof' }))
+    t.equal(hits[0], 'boot-1', 'waterproof in the title')
+    t.ok(hits.includes('boot-2'), 'waterproof in the description only')
+  })
+
+  t.test('empty term browses, totals are exact, pagination works', async (t) => {
+    const all = await search({ search_term: '', limit: 5 })
+    t.equal(all.estimatedTotalHits, 12)
+    t.equal(all.hits.length, 5)
+    const next = await search({ search_term: '', limit: 5, offset: 5 })
+    t.equal(next.hits.length, 5)
+    t.same(ids(all).filter((id: string) => ids(next).includes(id)), [], 'pages do not overlap')
+    t.equal((await search({ search_term: '', offset: 10, limit: 5 })).hits.length, 2)
+    t.equal((await search({ search_term: '', limit: 0 })).hits.length, 0)
+    const tooFar = await send(h.app, shop.key, 'POST', '/search', { search_term: '', offset: 9990, limit: 20 })
+    t.equal(tooFar.statusCode, 400)
+  })
+
+  t.test('filters', async (t) => {
+    const cases: Array<[string, string[]]> = [
+      ['brand = trailmark', ['boot-1', 'boot-3']],
+      ['price < 60', ['audio-2', 'coffee-2']],
+      ['price 60 TO 80', ['boot-3', 'pan-1']],
+      ['in_stock = false', ['audio-2', 'boot-2']],
+      ['tags = "stainless steel"', ['pan-1']],
+      ['brand IN [Sonora, Basswave] AND NOT in_stock = false', ['audio-1', 'audio-3']],
+      ['(brand = pacer OR brand = ferro) AND price > 90', ['shoe-1', 'shoe-2']],
+      ['category = "Hiking Boots" AND rating >= 4.6', ['boot-1', 'boot-2']]
+    ]
+    for (const [filters, expected] of cases) {
+      t.same(ids(await search({ search_term: '', filters, limit: 50 })).sort(), expected.sort(), filters)
+    }
+    t.same(ids(await search({ search_term: 'boot', filters: 'price < 150' })).sort(), ['boot-1', 'boot-3'], 'keyword + filter')
+    const bad = await send(h.app, shop.key, 'POST', '/search', { search_term: '', filters: 'price >' })
+    t.equal(bad.statusCode, 400)
+    t.equal(bad.json().code, 'invalid_filter')
+    t.match(bad.json().message, /position/)
+    const notFilterable = await send(h.app, shop.key, 'POST', '/search', { search_term: '', filters: 'description = x' })
+    t.equal(notFilterable.json().code, 'invalid_filter')
+    t.match(notFilterable.json().message, /description/)
+  })
+
+  t.test('facets count over all matches', async (t) => {
+    const body = await search({ search_term: '', facets: ['brand', 'in_stock'], limit: 1 })
+    t.same(body.facetDistribution.brand, { Trailmark: 2, Summitline: 1, Pacer: 2, Sonora: 2, Basswave: 1, Brewmaster: 2, Ferro: 1, Northwind: 1 })
+    t.same(body.facetDistribution.in_stock, { true: 10, false: 2 })
+    const narrowed = await search({ search_term: 'headphones', facets: ['brand'], filters: 'in_stock = true' })
+    t.same(narrowed.facetDistribution, { brand: { Sonora: 1, Basswave: 1 } })
+    t.notOk('facetDistribution' in (await search({ search_term: 'x' })), 'absent unless asked')
+    const unknown = await send(h.app, shop.key, 'POST', '/search', { search_term: '', facets: ['description'] })
+    t.equal(unknown.statusCode, 400)
+    t.equal(unknown.json().code, 'invalid_facet')
+  })
+
+  t.test('hybrid search', async (t) => {
+    const paraphrase = 'something to grind beans in my kitchen'
+    t.equal((await search({ search_term: paraphrase })).estimatedTotalHits, 0, 'keyword alone finds nothing')
+    const semantic = await search({ search_term: paraphrase, search_type: 'hybrid', semantic_ratio: 1, limit: 3 })
+    t.ok(ids(semantic).slice(0, 2).includes('coffee-1'), 'the meaning is found')
+    const keyword = await search({ search_term: 'pacer shoe', limit: 10 })
+    const ratioZero = await search({ search_term: 'pacer shoe', search_type: 'hybrid', semantic_ratio: 0, limit: 10 })
+    t.same(ids(ratioZero), ids(keyword), 'ratio 0 is the keyword result exactly')
+    t.equal(ratioZero.estimatedTotalHits, keyword.estimatedTotalHits)
+    const mixed = await search({ search_term: 'quiet headphones for flights', search_type: 'hybrid', limit: 3 })
+    t.equal(mixed.hits[0].id, 'audio-1')
+    const filtered = await search({ search_term: paraphrase, search_type: 'hybrid', semantic_ratio: 1, filters: 'brand = ferro' })
+    t.same(ids(filtered), ['pan-1'], 'filters apply to the semantic side')
+  })
+
+  t.test('autocomplete', async (t) => {
+    const complete = async (body: Record<string, unknown>) => {
+      const res = await send(h.app, shop.key, 'POST', '/autocomplete', body)
+      t.equal(res.statusCode, 200)
+      return res.json()
+    }
+    const body = await complete({ autocomplete_term: 'Trail' })
+    t.same(Object.keys(body).sort(), ['limit', 'offset', 'processingTimeMs', 'query', 'suggestions'])
+    t.equal(body.limit, 10)
+    t.ok(body.suggestions.includes('Trailmark'), 'brands complete')
+    t.ok(body.suggestions.length <= 10)
+    t.ok((await complete({ autocomplete_term: 'hedph' })).suggestions.some((s: string) => /headphones/i.test(s)), 'typo-tolerant')
+    const paged = await complete({ autocomplete_term: 'b', limit: 2, offset: 1 })
+    t.equal(paged.suggestions.length, 2)
+    t.same((await complete({ autocomplete_term: 'zzzzqx' })).suggestions, [])
+    for (let i = 0; i < 3; i++) await search({ search_term: 'sonora quiet', consumer_id: 'fan' })
+    await h.app.analytics.flush()
+    t.equal((await complete({ autocomplete_term: 'sono' })).suggestions[0], 'sonora quiet', 'popular searches rank first')
+  })
+
+  t.test('searches are recorded for analytics', async (t) => {
+    await search({ search_term: 'tent', consumer_id: 'camper-1' })
+    await h.app.analytics.flush()
+    const { rows } = await h.db.query("SELECT kind, consumer_id, query, hits, latency_ms FROM search_events WHERE consumer_id = 'camper-1'")
+    t.equal(rows.length, 1)
+    t.same({ ...rows[0], latency_ms: undefined }, { kind: 'search', consumer_id: 'camper-1', query: 'tent', hits: 1, latency_ms: undefined })
+  })
+
+  t.test('hostile input', async (t) => {
+    const cases: Array<[unknown, number]> = [
+      [{}, 400],
+      [{ search_term: 5 }, 400],
+      [{ search_term: 'x', limit: -1 }, 400],
+      [{ search_term: 'x', limit: '5' }, 400],
+      [{ search_term: 'x', facets: 'brand' }, 400],
+      [{ search_term: 'x', filters: '('.repeat(500) }, 400],
+      [{ search_term: 'x', filters: "brand = '" }, 400],
+      [{ search_term: 'x'.repeat(1001) }, 400],
+      [{ search_term: 'é'.repeat(1000) }, 200],
+      [{ search_term: "' OR 1=1 --", filters: "brand = \"' OR 1=1 --\"" }, 200]
+    ]
+    for (const [body, status] of cases) {
+      const res = await send(h.app, shop.key, 'POST', '/search', body)
+      t.equal(res.statusCode, status, JSON.stringify(body).slice(0, 60))
+      if (status === 400) t.same(Object.keys(res.json()).sort(), ['code', 'error', 'message', 'statusCode'])
+    }
+    t.equal((await send(h.app, shop.key, 'POST', '/autocomplete', { autocomplete_term: 'x', limit: 101 })).statusCode, 400)
+  })
+})
