@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises'
 import { Value } from 'typebox/value'
 import { CatalogSettings } from '@chatsearch/contracts'
 import { getProject } from '@chatsearch/auth'
-import { loadEmbedder } from '@chatsearch/embeddings'
-import { EmbeddedEngine, ingestDocuments, validateDocument, type IndexSettings } from '@chatsearch/search'
+import type { Embedder } from '@chatsearch/embeddings'
+import { createEmbedder, EmbeddedEngine, ingestDocuments, validateDocument, type IndexSettings, type SearchConfig } from '@chatsearch/search'
 import { withDatabase } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
 import { Progress } from './progress.js'
 
-export interface CatalogEnv { DATA_DIR: string, EMBEDDINGS: boolean }
+/** Where catalogs live and how items are embedded: the search service's own settings. */
+export type CatalogEnv = SearchConfig
 
 /** The admin CLI's errors that are the user's to fix (exit code 1). */
 export class CatalogError extends Error {}
@@ -21,9 +22,11 @@ async function ensureProject (env: NodeJS.ProcessEnv, projectId: string) {
   if (!exists) throw new CatalogError(`no project ${projectId}`)
 }
 
-async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: Awaited<ReturnType<EmbeddedEngine['index']>>, embedder: Awaited<ReturnType<typeof loadEmbedder>> | undefined) => Promise<T>): Promise<T> {
-  const embedder = embeddings ? await loadEmbedder() : undefined
-  const engine = new EmbeddedEngine(join(config.DATA_DIR, 'search'), embedder?.dimensions ?? 512)
+type Index = Awaited<ReturnType<EmbeddedEngine['index']>>
+
+async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: Index, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
+  const { embedder, id } = await createEmbedder({ ...config, embeddings: embeddings && config.embeddings })
+  const engine = new EmbeddedEngine(join(config.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 })
   try {
     return await work(await engine.index(projectId), embedder)
   } finally {
@@ -50,7 +53,7 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
   const started = Date.now()
   const progress = new Progress('importing', total)
   const result = { project_id: projectId, received: 0, indexed: 0, unchanged: 0, total: 0, seconds: 0 }
-  await withIndex(config, projectId, config.EMBEDDINGS, async (index, embedder) => {
+  await withIndex(config, projectId, true, async (index, embedder) => {
     let batch: unknown[] = []
     const flush = async () => {
       const r = await ingestDocuments(index, batch, embedder)

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util'
 import { createKey, createProject, getProject, listKeys, listProjects, revokeKey, services, type Service } from '@chatsearch/auth'
-import { Type } from 'typebox'
-import { commonEnv, loadConfig } from '@chatsearch/shell'
+import { readSearchEnv, searchConfig } from '@chatsearch/search'
 import { withDatabase } from './database.js'
 import { catalogSettings, importCatalog } from './catalog.js'
 
@@ -24,7 +23,8 @@ class UsageError extends Error {}
 /** The command was understood but cannot be done (unknown project or key): exit code 1. */
 class CommandError extends Error {}
 
-const CatalogEnvSchema = Type.Object({ DATA_DIR: commonEnv.DATA_DIR, EMBEDDINGS: Type.Boolean({ default: true }) })
+/** The catalog commands read the search service's variables (DATA_DIR, EMBEDDINGS, EMBEDDINGS_URL…). */
+const catalogConfig = (env: NodeJS.ProcessEnv) => searchConfig(readSearchEnv(env), '')
 
 interface Output { json: boolean, lines: string[] }
 
@@ -104,13 +104,13 @@ async function run (argv: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
       const projectId = positionals[2]
       const file = argument(positionals, 3, 'file')
       if (projectId === undefined) throw new UsageError('missing <projectId>')
-      const result = await importCatalog(env, loadConfig(CatalogEnvSchema, env), projectId, file)
+      const result = await importCatalog(env, catalogConfig(env), projectId, file)
       print(out, result, `imported ${result.received} items into ${projectId} in ${result.seconds}s: ${result.indexed} new or changed, ${result.unchanged} unchanged; ${result.total} in the catalog`)
       break
     }
     case 'catalog settings': {
       const projectId = argument(positionals, 2, 'projectId')
-      const settings = await catalogSettings(env, loadConfig(CatalogEnvSchema, env), projectId, values.set)
+      const settings = await catalogSettings(env, catalogConfig(env), projectId, values.set)
       print(out, settings, Object.entries(settings).map(([k, v]) => `${k}: ${(v as string[]).join(', ') || '(none)'}`).join('\n'))
       break
     }

@@ -1,1 +1,2 @@
 export { loadEmbedder, type Embedder } from './use-lite.js'
+export { openAiEmbedder, type OpenAiEmbedderOptions } from './openai.js'

@@ -20,7 +20,11 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     version: '1.0.0'
   })
   await app.register(healthRoutes, { service: 'search' })
-  await app.register(enginePlugin, { dataDir: config.dataDir, embeddings: config.embeddings })
+  await app.register(enginePlugin, {
+    dataDir: config.dataDir,
+    embeddings: config.embeddings,
+    ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings })
+  })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)

@@ -5,7 +5,10 @@ import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
 export const SearchEnvSchema = Type.Object({
   ...commonEnv,
   SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
-  EMBEDDINGS: Type.Boolean({ default: true })
+  EMBEDDINGS: Type.Boolean({ default: true }),
+  EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  EMBEDDINGS_MODEL: Type.String({ default: 'text-embedding-3-small' }),
+  EMBEDDINGS_API_KEY: Type.Optional(Type.String())
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -15,6 +18,8 @@ export interface SearchConfig {
   dataDir: string
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
+  /** An OpenAI-compatible embeddings API instead of the bundled model. */
+  remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
   logLevel: LogLevel
   dbPoolSize: number
   authCacheTtlMs: number
@@ -27,6 +32,9 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     databaseUrl,
     dataDir: env.DATA_DIR,
     embeddings: env.EMBEDDINGS,
+    ...(env.EMBEDDINGS_URL === undefined
+      ? {}
+      : { remoteEmbeddings: { baseUrl: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, ...(env.EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: env.EMBEDDINGS_API_KEY }) } }),
     logLevel: env.LOG_LEVEL,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
-import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
+import { loadEmbedder, openAiEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from './engines/embedded/engine.js'
 import type { SearchEngine } from './engine/port.js'
 import { SearchAnalytics } from './analytics.js'
@@ -17,12 +17,25 @@ declare module 'fastify' {
 export interface EngineOptions {
   dataDir: string
   embeddings: boolean
+  /** An OpenAI-compatible embeddings API instead of the bundled model. */
+  remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
+}
+
+/** The embedder and a name for it: vectors of different embedders never mix in one index. */
+export async function createEmbedder (opts: EngineOptions): Promise<{ embedder: Embedder | undefined, id: string }> {
+  if (!opts.embeddings) return { embedder: undefined, id: 'none' }
+  if (opts.remoteEmbeddings !== undefined) {
+    const embedder = await openAiEmbedder(opts.remoteEmbeddings)
+    return { embedder, id: `openai:${opts.remoteEmbeddings.model}:${embedder.dimensions}` }
+  }
+  const embedder = await loadEmbedder()
+  return { embedder, id: `use-lite:${embedder.dimensions}` }
 }
 
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
-  const embedder = opts.embeddings ? await loadEmbedder() : undefined
-  const engine = new EmbeddedEngine(join(opts.dataDir, 'search'), embedder?.dimensions ?? 512)
+  const { embedder, id } = await createEmbedder(opts)
+  const engine = new EmbeddedEngine(join(opts.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 })
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)

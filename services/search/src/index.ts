@@ -5,3 +5,4 @@ export { ingestDocuments, type IngestResult } from './ingest/documents.js'
 export { validateDocument, DocumentError } from './ingest/validate.js'
 export type { IndexSettings } from './engine/port.js'
 export const demoCatalogFile = new URL('../catalog/demo-catalog.json', import.meta.url)
+export { createEmbedder } from './engine-plugin.js'

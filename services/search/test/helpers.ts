@@ -7,28 +7,39 @@ import { createPool } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/shell/testing'
 import { createKey, createProject } from '@chatsearch/auth'
 import { buildApp } from '../src/app.js'
+import type { SearchConfig } from '../src/config.js'
 
 interface TestLike { teardown: (fn: () => unknown) => void }
 
 export interface SearchHarness {
   app: FastifyInstance
+  /** Another app on the same database and data directory, as a restart with other settings. */
+  restart: (extra: Partial<SearchConfig>) => Promise<FastifyInstance>
   db: pg.Pool
   tenant: (name?: string) => Promise<{ projectId: string, key: string }>
   catalog: () => Promise<Array<Record<string, unknown>>>
 }
 
 /** A search app on a fresh PostgreSQL database and a fresh data directory for its SQLite indexes. */
-export async function searchHarness (t: TestLike, embeddings = true): Promise<SearchHarness> {
+export async function searchHarness (t: TestLike, embeddings = true, extra: Partial<SearchConfig> = {}): Promise<SearchHarness> {
   const databaseUrl = await testDatabase(t)
-  const dataDir = await mkdtemp(join(tmpdir(), 'chatsearch-search-'))
+  const dataDir = extra.dataDir ?? await mkdtemp(join(tmpdir(), 'chatsearch-search-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const logLevel = (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'
-  const app = await buildApp({ databaseUrl, dataDir, embeddings, logLevel, dbPoolSize: 4, authCacheTtlMs: 5000 })
+  const config: SearchConfig = { databaseUrl, dataDir, embeddings, logLevel, dbPoolSize: 4, authCacheTtlMs: 5000, ...extra }
+  const app = await buildApp(config)
   t.teardown(() => app.close())
+  const restart = async (changes: Partial<SearchConfig>) => {
+    await app.close()
+    const next = await buildApp({ ...config, ...changes })
+    t.teardown(() => next.close())
+    return next
+  }
   const db = createPool(databaseUrl, 2)
   t.teardown(() => db.end())
   return {
     app,
+    restart,
     db,
     tenant: async (name = 'shop') => {
       const project = await createProject(db, name)

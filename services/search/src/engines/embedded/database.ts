@@ -13,7 +13,7 @@ export const LAYOUT_VERSION = 1
  * holds the embeddings (sqlite-vec); `suggestions` (catalog phrases: titles, brands,
  * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete.
  */
-export function openDatabase (file: string, dimensions: number): Db {
+export function openDatabase (file: string): Db {
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
@@ -38,9 +38,28 @@ export function openDatabase (file: string, dimensions: number): Db {
     CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
     CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS suggestions (folded TEXT PRIMARY KEY, phrase TEXT NOT NULL, weight INTEGER NOT NULL);
-    CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine);
   `)
   return db
+}
+
+/**
+ * The vectors table is made for one embedder: another model (or vector size) makes every stored
+ * vector meaningless, so the table is recreated and the documents marked as changed, for the next
+ * import to embed them again.
+ */
+export function prepareVectors (db: Db, embedder: string, dimensions: number) {
+  // With embeddings switched off, vectors already stored are kept for when they are switched on again.
+  if (embedder === 'none') {
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`)
+    return
+  }
+  if (readMeta(db, 'embedder') === embedder) return
+  db.transaction(() => {
+    db.exec(`DROP TABLE IF EXISTS vectors;
+      CREATE VIRTUAL TABLE vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine);
+      UPDATE documents SET hash = ''`)
+    writeMeta(db, 'embedder', embedder)
+  }).immediate()
 }
 
 /** (Re)creates the keyword index with one column per searchable attribute. */

@@ -8,12 +8,13 @@ const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
 /** The default engine: one SQLite index file per project under `dir`, opened on first use. */
 export class EmbeddedEngine implements SearchEngine {
   readonly #dir: string
-  readonly #dimensions: number
+  readonly #embedder: { id: string, dimensions: number }
   readonly #indexes = new Map<string, EmbeddedIndex>()
 
-  constructor (dir: string, dimensions: number) {
+  /** `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). */
+  constructor (dir: string, embedder: { id: string, dimensions: number }) {
     this.#dir = dir
-    this.#dimensions = dimensions
+    this.#embedder = embedder
     mkdirSync(dir, { recursive: true })
   }
 
@@ -22,7 +23,7 @@ export class EmbeddedEngine implements SearchEngine {
     if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
     let index = this.#indexes.get(projectId)
     if (index === undefined) {
-      index = new EmbeddedIndex(join(this.#dir, `${projectId}.sqlite`), this.#dimensions)
+      index = new EmbeddedIndex(join(this.#dir, `${projectId}.sqlite`), this.#embedder)
       this.#indexes.set(projectId, index)
     }
     return index

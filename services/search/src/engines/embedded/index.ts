@@ -2,7 +2,7 @@ import { documentHash } from '../../engine/hash.js'
 import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { fieldAttributes, inferSettings } from '../../engine/settings.js'
 import { filterToSql, flattenDocument } from '../../filter/index.js'
-import { createFts, openDatabase, readMeta, writeMeta, type Db } from './database.js'
+import { createFts, openDatabase, prepareVectors, readMeta, writeMeta, type Db } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { columnWeights, planKeyword } from './keyword.js'
 import { countPhrases, suggest, suggestionPhrases } from './suggestions.js'
@@ -25,8 +25,10 @@ export class EmbeddedIndex implements EngineIndex {
   #vocabulary: Vocabulary | undefined
   #dataVersion = -1
 
-  constructor (file: string, dimensions: number) {
-    this.#db = openDatabase(file, dimensions)
+  /** `embedder` names the model whose vectors this index holds, `dimensions` their size. */
+  constructor (file: string, embedder: { id: string, dimensions: number }) {
+    this.#db = openDatabase(file)
+    prepareVectors(this.#db, embedder.id, embedder.dimensions)
     this.#db.transaction(() => {
       if (readMeta(this.#db, 'settings') === undefined && readMeta(this.#db, 'fts') === undefined) {
         createFts(this.#db, 1)
