@@ -23,6 +23,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(enginePlugin, {
     dataDir: config.dataDir,
     embeddings: config.embeddings,
+    readers: config.readers,
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings })
   })
   await app.register(async (api) => {

@@ -6,6 +6,7 @@ export const SearchEnvSchema = Type.Object({
   ...commonEnv,
   SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
   EMBEDDINGS: Type.Boolean({ default: true }),
+  SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   EMBEDDINGS_MODEL: Type.String({ default: 'text-embedding-3-small' }),
   EMBEDDINGS_API_KEY: Type.Optional(Type.String())
@@ -16,6 +17,8 @@ export interface SearchConfig {
   databaseUrl: string
   /** Where the embedded engine keeps one SQLite index per project (under search/). */
   dataDir: string
+  /** Reader threads for searches (0: on the event loop). */
+  readers: number
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
@@ -32,6 +35,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     databaseUrl,
     dataDir: env.DATA_DIR,
     embeddings: env.EMBEDDINGS,
+    readers: env.SEARCH_READERS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}
       : { remoteEmbeddings: { baseUrl: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, ...(env.EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: env.EMBEDDINGS_API_KEY }) } }),

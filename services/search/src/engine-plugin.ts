@@ -17,6 +17,7 @@ declare module 'fastify' {
 export interface EngineOptions {
   dataDir: string
   embeddings: boolean
+  readers: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
 }
@@ -35,7 +36,7 @@ export async function createEmbedder (opts: EngineOptions): Promise<{ embedder: 
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
   const { embedder, id } = await createEmbedder(opts)
-  const engine = new EmbeddedEngine(join(opts.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 })
+  const engine = new EmbeddedEngine(join(opts.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 }, opts.readers)
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)

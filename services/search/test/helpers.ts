@@ -26,7 +26,8 @@ export async function searchHarness (t: TestLike, embeddings = true, extra: Part
   const dataDir = extra.dataDir ?? await mkdtemp(join(tmpdir(), 'chatsearch-search-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const logLevel = (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'
-  const config: SearchConfig = { databaseUrl, dataDir, embeddings, logLevel, dbPoolSize: 4, authCacheTtlMs: 5000, ...extra }
+  // One reader thread: searches in tests go through the pool as in production.
+  const config: SearchConfig = { databaseUrl, dataDir, embeddings, readers: 1, logLevel, dbPoolSize: 4, authCacheTtlMs: 5000, ...extra }
   const app = await buildApp(config)
   t.teardown(() => app.close())
   const restart = async (changes: Partial<SearchConfig>) => {

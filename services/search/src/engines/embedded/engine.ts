@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SearchEngine } from '../../engine/port.js'
 import { EmbeddedIndex } from './index.js'
+import { ReaderPool } from './readers.js'
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -10,12 +11,17 @@ export class EmbeddedEngine implements SearchEngine {
   readonly #dir: string
   readonly #embedder: { id: string, dimensions: number }
   readonly #indexes = new Map<string, EmbeddedIndex>()
+  readonly #readers: ReaderPool | undefined
 
-  /** `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). */
-  constructor (dir: string, embedder: { id: string, dimensions: number }) {
+  /**
+   * `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). With
+   * `readers` > 0, searches and suggestions run on that many reader threads; writes stay here.
+   */
+  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0) {
     this.#dir = dir
     this.#embedder = embedder
     mkdirSync(dir, { recursive: true })
+    this.#readers = readers > 0 ? new ReaderPool(readers, embedder) : undefined
   }
 
   async index (projectId: string): Promise<EmbeddedIndex> {
@@ -23,13 +29,14 @@ export class EmbeddedEngine implements SearchEngine {
     if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
     let index = this.#indexes.get(projectId)
     if (index === undefined) {
-      index = new EmbeddedIndex(join(this.#dir, `${projectId}.sqlite`), this.#embedder)
+      index = new EmbeddedIndex(join(this.#dir, `${projectId}.sqlite`), this.#embedder, this.#readers)
       this.#indexes.set(projectId, index)
     }
     return index
   }
 
   async close () {
+    await this.#readers?.close()
     for (const index of this.#indexes.values()) index.close()
     this.#indexes.clear()
   }

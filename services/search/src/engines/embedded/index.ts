@@ -8,6 +8,7 @@ import { columnWeights, planKeyword } from './keyword.js'
 import { countPhrases, suggest, suggestionPhrases } from './suggestions.js'
 import { foldText } from './tokenize.js'
 import { Vocabulary } from './typo.js'
+import type { ReaderPool } from './readers.js'
 
 interface Where { sql: string, params: unknown[] }
 const ALL: Where = { sql: '1', params: [] }
@@ -24,9 +25,16 @@ export class EmbeddedIndex implements EngineIndex {
   #settings: IndexSettings | undefined
   #vocabulary: Vocabulary | undefined
   #dataVersion = -1
+  readonly #file: string
+  readonly #readers: ReaderPool | undefined
 
-  /** `embedder` names the model whose vectors this index holds, `dimensions` their size. */
-  constructor (file: string, embedder: { id: string, dimensions: number }) {
+  /**
+   * `embedder` names the model whose vectors this index holds, `dimensions` their size; `readers`,
+   * when given, answers searches and suggestions off this thread.
+   */
+  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool) {
+    this.#file = file
+    this.#readers = readers
     this.#db = openDatabase(file)
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
     this.#db.transaction(() => {
@@ -113,6 +121,7 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   async search (query: SearchQuery): Promise<SearchResult> {
+    if (this.#readers !== undefined) return await this.#readers.search(this.#file, query)
     this.#refresh()
     const filter = query.filter === null ? ALL : filterToSql(query.filter, 'rowid')
     const plan = planKeyword(query.q, this.#vocab())
@@ -127,6 +136,7 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {
+    if (this.#readers !== undefined) return await this.#readers.suggest(this.#file, term, limit, offset)
     this.#refresh()
     return suggest(this.#db, this.#vocab(), term, limit, offset)
   }

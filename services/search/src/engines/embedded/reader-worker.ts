@@ -1,0 +1,31 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { EmbeddedIndex } from './index.js'
+import type { ReaderRequest, ReaderResponse } from './readers.js'
+
+/**
+ * A reader thread: answers searches and suggestions from its own SQLite connections, so a long
+ * query never blocks the service's event loop. SQLite's WAL mode lets it read while the main
+ * thread writes; the index notices those writes through data_version.
+ */
+const indexes = new Map<string, EmbeddedIndex>()
+const embedder = (workerData as { embedder: { id: string, dimensions: number } }).embedder
+
+parentPort!.on('message', (request: ReaderRequest) => {
+  void answer(request).then((response) => parentPort!.postMessage(response))
+})
+
+async function answer ({ id, file, method, args }: ReaderRequest): Promise<ReaderResponse> {
+  try {
+    let index = indexes.get(file)
+    if (index === undefined) {
+      index = new EmbeddedIndex(file, embedder)
+      indexes.set(file, index)
+    }
+    const result = method === 'search'
+      ? await index.search(args[0])
+      : await index.suggest(args[0], args[1], args[2])
+    return { id, result }
+  } catch (err) {
+    return { id, error: (err as Error).message }
+  }
+}

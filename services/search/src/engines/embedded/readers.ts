@@ -1,0 +1,76 @@
+import { Worker } from 'node:worker_threads'
+import type { SearchQuery, SearchResult } from '../../engine/port.js'
+
+export type ReaderRequest =
+  | { id: number, file: string, method: 'search', args: [SearchQuery] }
+  | { id: number, file: string, method: 'suggest', args: [string, number, number] }
+export interface ReaderResponse { id: number, result?: unknown, error?: string }
+
+interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
+interface Reader { worker: Worker, pending: Map<number, Pending> }
+
+/**
+ * A small pool of reader threads for the embedded engine (see reader-worker.ts). Each request goes
+ * to the reader with the fewest requests in flight. A reader that dies fails its requests and is
+ * replaced.
+ */
+export class ReaderPool {
+  readonly #readers: Reader[] = []
+  readonly #embedder: { id: string, dimensions: number }
+  #nextId = 0
+  #closed = false
+
+  constructor (size: number, embedder: { id: string, dimensions: number }) {
+    this.#embedder = embedder
+    for (let i = 0; i < size; i++) this.#readers.push(this.#spawn())
+  }
+
+  search (file: string, query: SearchQuery): Promise<SearchResult> {
+    return this.#send({ id: this.#nextId++, file, method: 'search', args: [query] }) as Promise<SearchResult>
+  }
+
+  suggest (file: string, term: string, limit: number, offset: number): Promise<string[]> {
+    return this.#send({ id: this.#nextId++, file, method: 'suggest', args: [term, limit, offset] }) as Promise<string[]>
+  }
+
+  async close () {
+    this.#closed = true
+    await Promise.all(this.#readers.map((r) => r.worker.terminate()))
+  }
+
+  #send (request: ReaderRequest): Promise<unknown> {
+    const reader = this.#readers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a))
+    return new Promise((resolve, reject) => {
+      // An idle reader must not keep the process alive; one with work in flight must.
+      if (reader.pending.size === 0) reader.worker.ref()
+      reader.pending.set(request.id, { resolve, reject })
+      reader.worker.postMessage(request)
+    })
+  }
+
+  #spawn (): Reader {
+    const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { embedder: this.#embedder } })
+    const reader: Reader = { worker, pending: new Map() }
+    worker.on('message', (response: ReaderResponse) => {
+      const pending = reader.pending.get(response.id)
+      if (pending === undefined) return
+      reader.pending.delete(response.id)
+      if (reader.pending.size === 0) worker.unref()
+      if (response.error === undefined) pending.resolve(response.result)
+      else pending.reject(new Error(`search reader: ${response.error}`))
+    })
+    const fail = (err: Error) => {
+      for (const p of reader.pending.values()) p.reject(err)
+      reader.pending.clear()
+    }
+    worker.on('error', fail)
+    worker.on('exit', (code) => {
+      fail(new Error(`search reader stopped (exit code ${code})`))
+      if (this.#closed) return
+      const i = this.#readers.indexOf(reader)
+      if (i !== -1) this.#readers[i] = this.#spawn()
+    })
+    worker.unref()
+    return reader
+  }
+}
