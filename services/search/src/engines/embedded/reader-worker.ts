@@ -10,8 +10,9 @@ import type { ReaderRequest, ReaderResponse } from './readers.js'
 const indexes = new Map<string, EmbeddedIndex>()
 const embedder = (workerData as { embedder: { id: string, dimensions: number } }).embedder
 
+// answer() never rejects: failures travel back as { error }.
 parentPort!.on('message', (request: ReaderRequest) => {
-  void answer(request).then((response) => parentPort!.postMessage(response))
+  answer(request).then((response) => parentPort!.postMessage(response), () => {})
 })
 
 async function answer ({ id, file, method, args }: ReaderRequest): Promise<ReaderResponse> {
