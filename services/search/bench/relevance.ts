@@ -48,7 +48,7 @@ async function main () {
       const base = { q, filter, facets: [], limit: K, offset: 0 }
       const keyword = await index.search(base)
       note(j.kind, 'keyword', ndcg(keyword.hits.map((h) => h.id), j.relevant))
-      const [vector] = await embedder.embed([q])
+      const [vector] = await embedder.embed([await index.correct(q)])
       for (const ratio of RATIOS) {
         const hybrid = await index.search({ ...base, hybrid: { semanticRatio: ratio, vector: vector! } })
         note(j.kind, `hybrid ${ratio}`, ndcg(hybrid.hits.map((h) => h.id), j.relevant))

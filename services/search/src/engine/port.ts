@@ -59,6 +59,11 @@ export interface EngineIndex {
   search (query: SearchQuery): Promise<SearchResult>
   /** Suggestions for a partial term, most popular first. */
   suggest (term: string, limit: number, offset: number): Promise<string[]>
+  /**
+   * The query with each misspelled word replaced by its closest indexed term, for embedding: a
+   * sentence encoder does not forgive typos the way keyword search does.
+   */
+  correct (query: string): Promise<string>
   /** Records a search so that popular searches feed the suggestions. */
   recordQuery (query: string, hits: number): Promise<void>
 }

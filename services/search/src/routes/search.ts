@@ -60,7 +60,7 @@ export async function searchRoutes (app: FastifyInstance) {
     let hybrid
     if (body.search_type === 'hybrid') {
       if (app.embedder === undefined) throw invalidRequest('hybrid search is switched off on this server (EMBEDDINGS=false)')
-      const [vector] = await app.embedder.embed([query])
+      const [vector] = await app.embedder.embed([await index.correct(query)])
       hybrid = { semanticRatio: body.semantic_ratio ?? 0.7, vector: vector! }
     }
     const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }) })

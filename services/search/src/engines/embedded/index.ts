@@ -6,7 +6,7 @@ import { createFts, openDatabase, prepareVectors, readMeta, writeMeta, type Db }
 import { searchableText } from '../../engine/document-values.js'
 import { columnWeights, planKeyword } from './keyword.js'
 import { countPhrases, suggest, suggestionPhrases } from './suggestions.js'
-import { foldText } from './tokenize.js'
+import { allowedTypos, foldText, tokenize } from './tokenize.js'
 import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
 
@@ -139,6 +139,16 @@ export class EmbeddedIndex implements EngineIndex {
     if (this.#readers !== undefined) return await this.#readers.suggest(this.#file, term, limit, offset)
     this.#refresh()
     return suggest(this.#db, this.#vocab(), term, limit, offset)
+  }
+
+  async correct (query: string): Promise<string> {
+    this.#refresh()
+    const vocabulary = this.#vocab()
+    return tokenize(query).map((word) => {
+      if (vocabulary.has(word)) return word
+      const [best] = vocabulary.fuzzy(word, allowedTypos(word)).sort((a, b) => a.distance - b.distance)
+      return best?.term ?? word
+    }).join(' ')
   }
 
   async recordQuery (query: string, hits: number): Promise<void> {
