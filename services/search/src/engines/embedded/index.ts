@@ -9,6 +9,7 @@ import { countPhrases, suggest, suggestionPhrases } from './suggestions.js'
 import { allowedTypos, foldText, tokenize } from './tokenize.js'
 import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
+import { FacetPostings } from './facets.js'
 
 interface Where { sql: string, params: unknown[] }
 const ALL: Where = { sql: '1', params: [] }
@@ -24,6 +25,7 @@ export class EmbeddedIndex implements EngineIndex {
   readonly #db: Db
   #settings: IndexSettings | undefined
   #vocabulary: Vocabulary | undefined
+  #facetPostings: FacetPostings | undefined
   #dataVersion = -1
   readonly #file: string
   readonly #readers: ReaderPool | undefined
@@ -56,7 +58,7 @@ export class EmbeddedIndex implements EngineIndex {
     this.#dataVersion = version
     const saved = readMeta(this.#db, 'settings')
     this.#settings = saved === undefined ? undefined : JSON.parse(saved) as IndexSettings
-    this.#vocabulary = undefined
+    this.#forgetDerived()
   }
 
   close () {
@@ -103,7 +105,7 @@ export class EmbeddedIndex implements EngineIndex {
       if (this.#settings === undefined) this.#applySettings(inferSettings(prepared.map((p) => p.document)))
       for (const item of prepared) this.#write(item)
     }).immediate()
-    this.#vocabulary = undefined
+    this.#forgetDerived()
     return { indexed: prepared.length }
   }
 
@@ -116,7 +118,7 @@ export class EmbeddedIndex implements EngineIndex {
       this.#db.prepare('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
       return true
     })()
-    if (removed) this.#vocabulary = undefined
+    if (removed) this.#forgetDerived()
     return removed
   }
 
@@ -131,7 +133,11 @@ export class EmbeddedIndex implements EngineIndex {
     else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan.tiers, filter, window)
     else page = this.#hybrid(plan.tiers, filter, window, query.hybrid)
     const result: SearchResult = { hits: this.#load(page.rowids), estimatedTotalHits: page.total }
-    if (query.facets.length > 0) result.facetDistribution = this.#facets(page.matches, query.facets)
+    if (query.facets.length > 0) {
+      // Browsing with no filter matches everything: facet counts are the posting lengths.
+      const everything = plan === undefined && filter === ALL
+      result.facetDistribution = this.#facets(everything ? null : page.matches, query.facets)
+    }
     return result
   }
 
@@ -156,6 +162,12 @@ export class EmbeddedIndex implements EngineIndex {
     if (folded === '') return
     this.#db.prepare(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
       ON CONFLICT (query) DO UPDATE SET count = count + 1, hits = excluded.hits`).run(folded, hits)
+  }
+
+  /** Drops what is derived from the stored data (vocabulary, facet postings) after it changed. */
+  #forgetDerived () {
+    this.#vocabulary = undefined
+    this.#facetPostings = undefined
   }
 
   #vocab (): Vocabulary {
@@ -228,19 +240,12 @@ export class EmbeddedIndex implements EngineIndex {
     return rowids.map((r) => JSON.parse(byRowid.get(r)!) as Document)
   }
 
-  #facets (matches: Where, facets: string[]): Record<string, Record<string, number>> {
-    const distribution: Record<string, Record<string, number>> = Object.fromEntries(facets.map((f) => [f, {}]))
-    const rows = this.#db.prepare(`
-      WITH m AS MATERIALIZED (${matches.sql})
-      SELECT f.attr, coalesce(l.label, f.str) AS value, count(*) AS n
-      FROM fields f JOIN m ON f.doc = m.doc
-      LEFT JOIN facet_labels l ON l.attr = f.attr AND l.str = f.str
-      WHERE f.attr IN (SELECT value FROM json_each(?)) AND f.str IS NOT NULL
-      GROUP BY f.attr, f.str ORDER BY n DESC, value`)
-      .all(...matches.params, JSON.stringify(facets)) as Array<{ attr: string, value: string, n: number }>
-    for (const r of rows) distribution[r.attr]![r.value] = r.n
-    return distribution
+  #facets (matches: Where | null, facets: string[]): Record<string, Record<string, number>> {
+    this.#facetPostings ??= new FacetPostings(this.#db)
+    const rowids = matches === null ? null : this.#db.prepare(matches.sql).pluck().all(...matches.params) as number[]
+    return this.#facetPostings.count(facets, rowids)
   }
+
 
   #applySettings (settings: IndexSettings) {
     writeMeta(this.#db, 'settings', JSON.stringify(settings))
@@ -253,7 +258,7 @@ export class EmbeddedIndex implements EngineIndex {
       for (const row of rows) this.#index(row.rowid, JSON.parse(row.body) as Document)
       last = rows.at(-1)!.rowid
     }
-    this.#vocabulary = undefined
+    this.#forgetDerived()
   }
 
   #write ({ document, vector }: PreparedDocument) {
