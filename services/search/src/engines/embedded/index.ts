@@ -246,7 +246,6 @@ export class EmbeddedIndex implements EngineIndex {
     return this.#facetPostings.count(facets, rowids)
   }
 
-
   #applySettings (settings: IndexSettings) {
     writeMeta(this.#db, 'settings', JSON.stringify(settings))
     this.#settings = settings
