@@ -392,3 +392,30 @@ t.test('random filters: SQL agrees with a reference evaluator, and with the Meil
   }
   t.equal(disagreements, 0, '400 random filters')
 })
+
+t.test('the in-memory filter index agrees with the SQL translation', async (t) => {
+  const { FilterIndex } = await import('../src/engines/embedded/filter-index.js')
+  const db = openDatabase()
+  t.teardown(() => db.close())
+  const index = new FilterIndex(db)
+  let seed = 7
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  }
+  const fixed = ['color = red', 'price = 10', 'price = "10"', 'price > 10', 'price 10 TO 100', 'tags = sale', 'tags IN [running, new]',
+    'brand.name = nike', 'variants.color = blue', 'color IS NULL', 'tags IS EMPTY', 'rating EXISTS', 'NOT rating EXISTS',
+    'title CONTAINS "a"', 'color STARTS WITH "gr"', 'sku CONTAINS "%"', 'color != red', 'NOT (price < 100 OR tags = sale)']
+  const filters = [...fixed, ...Array.from({ length: 400 }, () => randomFilter(random, 2))]
+  let disagreements = 0
+  for (const filter of filters) {
+    const set = index.evaluate(parseFilter(filter)!)
+    const actual = ALL_IDS.filter((id) => set[id] === 1)
+    const expected = matchingIds(db, filter)
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+      disagreements++
+      t.strictSame(actual, expected, filter)
+    }
+  }
+  t.equal(disagreements, 0, `${filters.length} filters`)
+})

@@ -31,6 +31,10 @@ export interface FilterToSqlOptions {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$/
+// A column may carry SQLite's unary `+`, which keeps the planner from using it as an index (or
+// virtual-table) constraint: `+rowid IN (…)` on an FTS5 table filters its matches instead of
+// running the full-text query once per allowed rowid.
+const COLUMN = /^\+?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?$/
 const NOTHING = '0'
 const TEXT_KINDS = `kind IN (${FieldKind.String}, ${FieldKind.Boolean})`
 
@@ -60,7 +64,7 @@ export function prefixUpperBound (prefix: string): string | undefined {
  */
 export function filterToSql (node: FilterNode, docColumn: string, options: FilterToSqlOptions = {}): SqlFragment {
   const table = options.table ?? 'fields'
-  if (!IDENTIFIER.test(docColumn)) throw new TypeError(`filterToSql: not a column reference: ${JSON.stringify(docColumn)}`)
+  if (!COLUMN.test(docColumn)) throw new TypeError(`filterToSql: not a column reference: ${JSON.stringify(docColumn)}`)
   if (!IDENTIFIER.test(table)) throw new TypeError(`filterToSql: not a table name: ${JSON.stringify(table)}`)
   const params: unknown[] = []
 

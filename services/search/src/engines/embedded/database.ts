@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
 
 export type Db = Database.Database
+export type Statement = Database.Statement
 
 /** Bumped when the layout below changes; an index of another version is rebuilt from its documents. */
 export const LAYOUT_VERSION = 1

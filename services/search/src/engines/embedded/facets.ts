@@ -39,13 +39,9 @@ export class FacetPostings {
     return postings
   }
 
-  /** Counts per value of each attribute over `matches` (rowids), or over every document when null. */
-  count (attributes: string[], matches: number[] | null): Record<string, Record<string, number>> {
-    let bitmap: Uint8Array | undefined
-    if (matches !== null) {
-      bitmap = new Uint8Array(matches.reduce((max, r) => (r > max ? r : max), 0) + 1)
-      for (const r of matches) bitmap[r] = 1
-    }
+  /** Counts per value of each attribute over `matches` (one byte per rowid), or every document when null. */
+  count (attributes: string[], matches: Uint8Array | null): Record<string, Record<string, number>> {
+    const bitmap = matches ?? undefined
     const distribution: Record<string, Record<string, number>> = {}
     for (const attribute of attributes) {
       const counts: Array<[string, number]> = []

@@ -1,8 +1,8 @@
 import { documentHash } from '../../engine/hash.js'
 import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { fieldAttributes, inferSettings } from '../../engine/settings.js'
-import { filterToSql, flattenDocument } from '../../filter/index.js'
-import { createFts, openDatabase, prepareVectors, readMeta, writeMeta, type Db } from './database.js'
+import { flattenDocument } from '../../filter/index.js'
+import { createFts, openDatabase, prepareVectors, readMeta, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { columnWeights, planKeyword } from './keyword.js'
 import { countPhrases, suggest, suggestionPhrases } from './suggestions.js'
@@ -10,15 +10,14 @@ import { allowedTypos, foldText, tokenize } from './tokenize.js'
 import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
 import { FacetPostings } from './facets.js'
+import { FilterIndex, type DocSet } from './filter-index.js'
 
-interface Where { sql: string, params: unknown[] }
-const ALL: Where = { sql: '1', params: [] }
 interface Window { limit: number, offset: number }
 /** Reciprocal-rank constant: damps the difference between neighbouring ranks. */
 const RRF_K = 60
-/** A page of results, the total, and the query of every match (for facet counts). */
-interface Page { rowids: number[], total: number, matches: Where }
-const NOTHING: Page = { rowids: [], total: 0, matches: { sql: 'SELECT NULL AS doc WHERE 0', params: [] } }
+/** A page of results, the total, and (when facets need it) the set of every match; null: all documents. */
+interface Page { rowids: number[], total: number, matches?: DocSet | null }
+const NOTHING: Page = { rowids: [], total: 0 }
 
 /** One project's index in its own SQLite file; calls are synchronous under the promise surface. */
 export class EmbeddedIndex implements EngineIndex {
@@ -26,6 +25,10 @@ export class EmbeddedIndex implements EngineIndex {
   #settings: IndexSettings | undefined
   #vocabulary: Vocabulary | undefined
   #facetPostings: FacetPostings | undefined
+  #filterIndex: FilterIndex | undefined
+  readonly #statements = new Map<string, Statement>()
+  /** The document set allowed(rowid) answers from during one statement (see #withAllowed). */
+  #allowed: DocSet | null = null
   #dataVersion = -1
   readonly #file: string
   readonly #readers: ReaderPool | undefined
@@ -38,6 +41,7 @@ export class EmbeddedIndex implements EngineIndex {
     this.#file = file
     this.#readers = readers
     this.#db = openDatabase(file)
+    this.#db.function('allowed', { deterministic: false }, (rowid) => this.#allowed?.[Number(rowid)] ?? 0)
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
     this.#db.transaction(() => {
       if (readMeta(this.#db, 'settings') === undefined && readMeta(this.#db, 'fts') === undefined) {
@@ -78,19 +82,19 @@ export class EmbeddedIndex implements EngineIndex {
 
   async count (): Promise<number> {
     this.#refresh()
-    return (this.#db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n
+    return (this.#sql('SELECT count(*) AS n FROM documents').get() as { n: number }).n
   }
 
   async get (id: string): Promise<Document | undefined> {
     this.#refresh()
-    const row = this.#db.prepare('SELECT body FROM documents WHERE id = ?').get(id) as { body: string } | undefined
+    const row = this.#sql('SELECT body FROM documents WHERE id = ?').get(id) as { body: string } | undefined
     return row === undefined ? undefined : JSON.parse(row.body) as Document
   }
 
   async storedHashes (ids: string[]): Promise<Map<string, string>> {
     this.#refresh()
     const out = new Map<string, string>()
-    const stmt = this.#db.prepare('SELECT hash FROM documents WHERE id = ?')
+    const stmt = this.#sql('SELECT hash FROM documents WHERE id = ?')
     for (const id of ids) {
       const row = stmt.get(id) as { hash: string } | undefined
       if (row !== undefined) out.set(id, row.hash)
@@ -112,10 +116,10 @@ export class EmbeddedIndex implements EngineIndex {
   async remove (id: string): Promise<boolean> {
     this.#refresh()
     const removed = this.#db.transaction(() => {
-      const row = this.#db.prepare('SELECT rowid, body FROM documents WHERE id = ?').get(id) as { rowid: number, body: string } | undefined
+      const row = this.#sql('SELECT rowid, body FROM documents WHERE id = ?').get(id) as { rowid: number, body: string } | undefined
       if (row === undefined) return false
       this.#unindex(row.rowid, JSON.parse(row.body) as Document)
-      this.#db.prepare('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
+      this.#sql('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
       return true
     })()
     if (removed) this.#forgetDerived()
@@ -125,18 +129,18 @@ export class EmbeddedIndex implements EngineIndex {
   async search (query: SearchQuery): Promise<SearchResult> {
     if (this.#readers !== undefined) return await this.#readers.search(this.#file, query)
     this.#refresh()
-    const filter = query.filter === null ? ALL : filterToSql(query.filter, 'rowid')
+    const allowed = query.filter === null ? null : this.#filters().evaluate(query.filter)
     const plan = planKeyword(query.q, this.#vocab())
     const window = { limit: query.limit, offset: query.offset }
+    const wantMatches = query.facets.length > 0
     let page: Page
-    if (plan === undefined) page = this.#browse(filter, window)
-    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan.tiers, filter, window)
-    else page = this.#hybrid(plan.tiers, filter, window, query.hybrid)
+    if (plan === undefined) page = this.#browse(allowed, window)
+    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan.tiers, allowed, window, wantMatches)
+    else page = this.#hybrid(plan.tiers, allowed, window, query.hybrid, wantMatches)
     const result: SearchResult = { hits: this.#load(page.rowids), estimatedTotalHits: page.total }
-    if (query.facets.length > 0) {
-      // Browsing with no filter matches everything: facet counts are the posting lengths.
-      const everything = plan === undefined && filter === ALL
-      result.facetDistribution = this.#facets(everything ? null : page.matches, query.facets)
+    if (wantMatches) {
+      this.#facetPostings ??= new FacetPostings(this.#db)
+      result.facetDistribution = this.#facetPostings.count(query.facets, page.matches ?? null)
     }
     return result
   }
@@ -144,7 +148,7 @@ export class EmbeddedIndex implements EngineIndex {
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {
     if (this.#readers !== undefined) return await this.#readers.suggest(this.#file, term, limit, offset)
     this.#refresh()
-    return suggest(this.#db, this.#vocab(), term, limit, offset)
+    return suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset)
   }
 
   async correct (query: string): Promise<string> {
@@ -160,7 +164,7 @@ export class EmbeddedIndex implements EngineIndex {
   async recordQuery (query: string, hits: number): Promise<void> {
     const folded = foldText(query).replace(/\s+/g, ' ').trim()
     if (folded === '') return
-    this.#db.prepare(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
+    this.#sql(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
       ON CONFLICT (query) DO UPDATE SET count = count + 1, hits = excluded.hits`).run(folded, hits)
   }
 
@@ -168,54 +172,105 @@ export class EmbeddedIndex implements EngineIndex {
   #forgetDerived () {
     this.#vocabulary = undefined
     this.#facetPostings = undefined
+    this.#filterIndex = undefined
   }
 
   #vocab (): Vocabulary {
-    this.#vocabulary ??= new Vocabulary((this.#db.prepare('SELECT term FROM fts_vocab').pluck().all() as string[]))
+    this.#vocabulary ??= new Vocabulary((this.#sql('SELECT term FROM fts_vocab').pluck().all() as string[]))
     return this.#vocabulary
   }
 
-  #browse (filter: Where, { limit, offset }: Window): Page {
-    const rowids = this.#db.prepare(`SELECT rowid FROM documents WHERE ${filter.sql} ORDER BY rowid LIMIT ? OFFSET ?`)
-      .pluck().all(...filter.params, limit, offset) as number[]
-    const total = this.#db.prepare(`SELECT count(*) FROM documents WHERE ${filter.sql}`).pluck().get(...filter.params) as number
-    return { rowids, total, matches: { sql: `SELECT rowid AS doc FROM documents WHERE ${filter.sql}`, params: filter.params } }
+  /** Statements are compiled once per SQL text (better-sqlite3 does not cache them). */
+  #sql (text: string): Statement {
+    let statement = this.#statements.get(text)
+    if (statement === undefined) {
+      statement = this.#db.prepare(text)
+      this.#statements.set(text, statement)
+    }
+    return statement
   }
 
-  #keyword (tiers: string[], filter: Where, { limit, offset }: Window): Page {
+  #filters (): FilterIndex {
+    this.#filterIndex ??= new FilterIndex(this.#db)
+    return this.#filterIndex
+  }
+
+  /** Runs `work` with the SQL function allowed(rowid) answering from `set` (every row when null). */
+  #withAllowed<T> (set: DocSet | null, work: () => T): T {
+    this.#allowed = set
+    try {
+      return work()
+    } finally {
+      this.#allowed = null
+    }
+  }
+
+  /** Browsing: documents in the order they were added. `matches` null stands for every document. */
+  #browse (allowed: DocSet | null, { limit, offset }: Window): Page {
+    if (allowed === null) {
+      const rowids = this.#sql('SELECT rowid FROM documents ORDER BY rowid LIMIT ? OFFSET ?').pluck().all(limit, offset) as number[]
+      return { rowids, total: this.#sql('SELECT count(*) FROM documents').pluck().get() as number, matches: null }
+    }
+    const rowids: number[] = []
+    let total = 0
+    for (let r = 0; r < allowed.length; r++) {
+      if (allowed[r] !== 1) continue
+      if (total >= offset && rowids.length < limit) rowids.push(r)
+      total++
+    }
+    return { rowids, total, matches: allowed }
+  }
+
+  /**
+   * Keyword matches ranked by typo tier, then bm25 with attribute weights. The filter narrows the
+   * matches through allowed(rowid), which SQLite cannot hand to FTS5 as a rowid lookup.
+   */
+  #keyword (tiers: string[], allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean): Page {
     const weights = columnWeights(this.#settings?.searchableAttributes.length ?? 1).join(', ')
     const tierOrder = tiers.length === 1
       ? ''
       : `CASE ${tiers.slice(0, -1).map((_, i) => `WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) THEN ${i}`).join(' ')} ELSE ${tiers.length - 1} END, `
-    const rowids = this.#db.prepare(`
-      SELECT rowid FROM fts WHERE fts MATCH ? AND ${filter.sql}
-      ORDER BY ${tierOrder}bm25(fts, ${weights}), rowid LIMIT ? OFFSET ?`)
-      .pluck().all(tiers.at(-1), ...filter.params, ...tiers.slice(0, -1), limit, offset) as number[]
-    const matches = { sql: `SELECT rowid AS doc FROM fts WHERE fts MATCH ? AND ${filter.sql}`, params: [tiers.at(-1), ...filter.params] }
-    const total = this.#db.prepare(`SELECT count(*) FROM (${matches.sql})`).pluck().get(...matches.params) as number
-    return { rowids, total, matches }
+    const where = `fts MATCH ?${allowed === null ? '' : ' AND allowed(rowid)'}`
+    return this.#withAllowed(allowed, () => {
+      const rowids = this.#sql(`SELECT rowid FROM fts WHERE ${where}
+        ORDER BY ${tierOrder}bm25(fts, ${weights}), rowid LIMIT ? OFFSET ?`)
+        .pluck().all(tiers.at(-1), ...tiers.slice(0, -1), limit, offset) as number[]
+      if (!wantMatches) {
+        return { rowids, total: this.#sql(`SELECT count(*) FROM fts WHERE ${where}`).pluck().get(tiers.at(-1)) as number }
+      }
+      const all = this.#sql(`SELECT rowid FROM fts WHERE ${where}`).pluck().all(tiers.at(-1)) as number[]
+      return { rowids, total: all.length, matches: this.#setOf(all) }
+    })
+  }
+
+  #setOf (rowids: number[]): DocSet {
+    const set = new Uint8Array(this.#filters().universe().length)
+    for (const r of rowids) set[r] = 1
+    return set
   }
 
   /** The nearest documents to the query vector among those the filter allows, closest first. */
-  #nearest (vector: Float32Array, filter: Where, k: number): number[] {
-    if (filter === ALL) {
-      return (this.#db.prepare('SELECT rowid FROM vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance')
-        .pluck().all(vector, k) as Array<number | bigint>).map(Number)
-    }
-    // vec0 applies other constraints after its top-k; with a filter, rank the allowed rows exactly.
-    return (this.#db.prepare(`SELECT rowid FROM vectors WHERE rowid IN (SELECT rowid FROM documents WHERE ${filter.sql})
-      ORDER BY vec_distance_cosine(embedding, ?) LIMIT ?`).pluck().all(...filter.params, vector, k) as Array<number | bigint>).map(Number)
+  #nearest (vector: Float32Array, allowed: DocSet | null, k: number): number[] {
+    const knn = (n: number) => (this.#sql('SELECT rowid FROM vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance')
+      .pluck().all(vector, n) as Array<number | bigint>).map(Number)
+    if (allowed === null) return knn(k)
+    // vec0 filters after its top-k: ask for more and keep the allowed ones; when too few survive,
+    // rank every allowed row exactly.
+    const near = knn(Math.min(k * 8, 4096)).filter((r) => allowed[r] === 1)
+    if (near.length >= k) return near.slice(0, k)
+    return this.#withAllowed(allowed, () => (this.#sql(`SELECT rowid FROM vectors WHERE allowed(rowid)
+      ORDER BY vec_distance_cosine(embedding, ?) LIMIT ?`).pluck().all(vector, k) as Array<number | bigint>).map(Number))
   }
 
   /**
    * Keyword and semantic rankings merged by reciprocal rank, each side weighted by the semantic
    * ratio: 1 gives the semantic order alone (0 never gets here: it is the keyword result as is).
    */
-  #hybrid (tiers: string[], filter: Where, window: Window, hybrid: HybridQuery): Page {
+  #hybrid (tiers: string[], allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
     const depth = Math.min(window.offset + window.limit, 1000) + 20
     const ratio = hybrid.semanticRatio
-    const keyword = ratio === 1 ? NOTHING : this.#keyword(tiers, filter, { limit: depth, offset: 0 })
-    const semantic = this.#nearest(hybrid.vector, filter, depth)
+    const keyword = ratio === 1 ? NOTHING : this.#keyword(tiers, allowed, { limit: depth, offset: 0 }, wantMatches)
+    const semantic = this.#nearest(hybrid.vector, allowed, depth)
     const scores = new Map<number, number>()
     const add = (rowids: number[], weight: number) => rowids.forEach((rowid, rank) => {
       scores.set(rowid, (scores.get(rowid) ?? 0) + weight / (RRF_K + rank))
@@ -224,27 +279,24 @@ export class EmbeddedIndex implements EngineIndex {
     add(semantic, ratio)
     const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([rowid]) => rowid)
     const inKeyword = new Set(keyword.rowids)
-    const extra = semantic.filter((rowid) => !inKeyword.has(rowid)).length
-    const matches = {
-      sql: `${keyword.matches.sql} UNION SELECT value AS doc FROM json_each(?)`,
-      params: [...keyword.matches.params, JSON.stringify(semantic)]
+    const extra = semantic.filter((rowid) => !inKeyword.has(rowid))
+    let matches: DocSet | undefined
+    if (wantMatches) {
+      matches = keyword.matches ?? new Uint8Array(this.#filters().universe().length)
+      for (const r of semantic) matches[r] = 1
     }
-    return { rowids: ranked.slice(window.offset, window.offset + window.limit), total: keyword.total + extra, matches }
+    return { rowids: ranked.slice(window.offset, window.offset + window.limit), total: keyword.total + extra.length, ...(matches === undefined ? {} : { matches }) }
   }
 
   #load (rowids: number[]): Document[] {
     if (rowids.length === 0) return []
-    const rows = this.#db.prepare('SELECT rowid, body FROM documents WHERE rowid IN (SELECT value FROM json_each(?))')
+    const rows = this.#sql('SELECT rowid, body FROM documents WHERE rowid IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(rowids)) as Array<{ rowid: number, body: string }>
     const byRowid = new Map(rows.map((r) => [r.rowid, r.body]))
     return rowids.map((r) => JSON.parse(byRowid.get(r)!) as Document)
   }
 
-  #facets (matches: Where | null, facets: string[]): Record<string, Record<string, number>> {
-    this.#facetPostings ??= new FacetPostings(this.#db)
-    const rowids = matches === null ? null : this.#db.prepare(matches.sql).pluck().all(...matches.params) as number[]
-    return this.#facetPostings.count(facets, rowids)
-  }
+
 
   #applySettings (settings: IndexSettings) {
     writeMeta(this.#db, 'settings', JSON.stringify(settings))
@@ -252,7 +304,7 @@ export class EmbeddedIndex implements EngineIndex {
     createFts(this.#db, settings.searchableAttributes.length)
     this.#db.exec('DELETE FROM fields; DELETE FROM facet_labels; DELETE FROM suggestions')
     // In pages: a connection cannot write while it is still iterating a read.
-    const page = this.#db.prepare('SELECT rowid, body FROM documents WHERE rowid > ? ORDER BY rowid LIMIT 1000')
+    const page = this.#sql('SELECT rowid, body FROM documents WHERE rowid > ? ORDER BY rowid LIMIT 1000')
     for (let last = 0, rows = page.all(last) as Array<{ rowid: number, body: string }>; rows.length > 0; rows = page.all(last) as typeof rows) {
       for (const row of rows) this.#index(row.rowid, JSON.parse(row.body) as Document)
       last = rows.at(-1)!.rowid
@@ -262,18 +314,18 @@ export class EmbeddedIndex implements EngineIndex {
 
   #write ({ document, vector }: PreparedDocument) {
     const hash = documentHash(document)
-    const existing = this.#db.prepare('SELECT rowid, body FROM documents WHERE id = ?').get(document.id) as { rowid: number, body: string } | undefined
+    const existing = this.#sql('SELECT rowid, body FROM documents WHERE id = ?').get(document.id) as { rowid: number, body: string } | undefined
     let rowid: number
     if (existing === undefined) {
-      rowid = Number(this.#db.prepare('INSERT INTO documents (id, body, hash) VALUES (?, ?, ?)').run(document.id, JSON.stringify(document), hash).lastInsertRowid)
+      rowid = Number(this.#sql('INSERT INTO documents (id, body, hash) VALUES (?, ?, ?)').run(document.id, JSON.stringify(document), hash).lastInsertRowid)
     } else {
       rowid = existing.rowid
       this.#unindex(rowid, JSON.parse(existing.body) as Document)
-      this.#db.prepare('UPDATE documents SET body = ?, hash = ? WHERE rowid = ?').run(JSON.stringify(document), hash, rowid)
+      this.#sql('UPDATE documents SET body = ?, hash = ? WHERE rowid = ?').run(JSON.stringify(document), hash, rowid)
     }
     this.#index(rowid, document)
     if (vector !== undefined) {
-      this.#db.prepare('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(rowid), vector)
+      this.#sql('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(rowid), vector)
     }
   }
 
@@ -281,10 +333,10 @@ export class EmbeddedIndex implements EngineIndex {
     const settings = this.#settings!
     const columns = settings.searchableAttributes.map((attr) => searchableText(document, attr))
     const placeholders = columns.map(() => '?').join(', ')
-    if (columns.length > 0) this.#db.prepare(`INSERT INTO fts (rowid, ${columns.map((_, i) => `c${i}`).join(', ')}) VALUES (?, ${placeholders})`).run(rowid, ...columns)
-    countPhrases(this.#db, suggestionPhrases(document), 1)
-    const insertField = this.#db.prepare('INSERT INTO fields (doc, attr, kind, str, num) VALUES (?, ?, ?, ?, ?)')
-    const insertLabel = this.#db.prepare('INSERT OR IGNORE INTO facet_labels (attr, str, label) VALUES (?, ?, ?)')
+    if (columns.length > 0) this.#sql(`INSERT INTO fts (rowid, ${columns.map((_, i) => `c${i}`).join(', ')}) VALUES (?, ${placeholders})`).run(rowid, ...columns)
+    countPhrases((sql) => this.#sql(sql), suggestionPhrases(document), 1)
+    const insertField = this.#sql('INSERT INTO fields (doc, attr, kind, str, num) VALUES (?, ?, ?, ?, ?)')
+    const insertLabel = this.#sql('INSERT OR IGNORE INTO facet_labels (attr, str, label) VALUES (?, ?, ?)')
     for (const f of flattenDocument(document, fieldAttributes(settings))) {
       insertField.run(rowid, f.attr, f.kind, f.str, f.num)
       if (f.str !== null && f.label !== undefined) insertLabel.run(f.attr, f.str, f.label)
@@ -292,9 +344,9 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   #unindex (rowid: number, document: Document) {
-    countPhrases(this.#db, suggestionPhrases(document), -1)
-    this.#db.prepare('DELETE FROM fts WHERE rowid = ?').run(rowid)
-    this.#db.prepare('DELETE FROM fields WHERE doc = ?').run(rowid)
-    this.#db.prepare('DELETE FROM vectors WHERE rowid = ?').run(BigInt(rowid))
+    countPhrases((sql) => this.#sql(sql), suggestionPhrases(document), -1)
+    this.#sql('DELETE FROM fts WHERE rowid = ?').run(rowid)
+    this.#sql('DELETE FROM fields WHERE doc = ?').run(rowid)
+    this.#sql('DELETE FROM vectors WHERE rowid = ?').run(BigInt(rowid))
   }
 }

@@ -1,4 +1,6 @@
-import type { Db } from './database.js'
+import type { Statement } from './database.js'
+
+type Prepare = (sql: string) => Statement
 import { foldText } from './tokenize.js'
 import type { Vocabulary } from './typo.js'
 import { allowedTypos } from './tokenize.js'
@@ -19,11 +21,11 @@ export function suggestionPhrases (document: Record<string, unknown>): string[] 
 }
 
 /** Counts a document's phrases in (+1) or out (-1) of the suggestions. */
-export function countPhrases (db: Db, phrases: string[], delta: 1 | -1) {
-  const upsert = db.prepare(`INSERT INTO suggestions (folded, phrase, weight) VALUES (?, ?, ?)
+export function countPhrases (prepare: Prepare, phrases: string[], delta: 1 | -1) {
+  const upsert = prepare(`INSERT INTO suggestions (folded, phrase, weight) VALUES (?, ?, ?)
     ON CONFLICT (folded) DO UPDATE SET weight = weight + excluded.weight`)
   for (const phrase of phrases) upsert.run(foldText(phrase), phrase, delta)
-  if (delta < 0) db.prepare('DELETE FROM suggestions WHERE weight <= 0').run()
+  if (delta < 0) prepare('DELETE FROM suggestions WHERE weight <= 0').run()
 }
 
 interface Candidate { text: string, score: number }
@@ -33,11 +35,11 @@ interface Candidate { text: string, score: number }
  * phrases and frequent single terms that start with it; when nothing starts with it, the same for
  * its last word corrected within Meilisearch's typo allowance. Most popular first.
  */
-export function suggest (db: Db, vocabulary: Vocabulary, term: string, limit: number, offset: number): string[] {
+export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string, limit: number, offset: number): string[] {
   const folded = foldText(term).replace(/\s+/g, ' ').trim()
   if (folded === '') return []
   const wanted = offset + limit
-  let found = candidates(db, vocabulary, [folded], wanted)
+  let found = candidates(prepare, vocabulary, [folded], wanted)
   if (found.size === 0) {
     const words = folded.split(' ')
     const last = words.pop()!
@@ -45,13 +47,13 @@ export function suggest (db: Db, vocabulary: Vocabulary, term: string, limit: nu
     // typos its length allows.
     const corrected = vocabulary.fuzzyPrefix(last, allowedTypos(last), 5)
       .map((m) => [...words, m.term].join(' '))
-    found = candidates(db, vocabulary, corrected, wanted)
+    found = candidates(prepare, vocabulary, corrected, wanted)
   }
   return [...found.values()].sort((a, b) => b.score - a.score || a.text.localeCompare(b.text))
     .slice(offset, offset + limit).map((c) => c.text)
 }
 
-function candidates (db: Db, vocabulary: Vocabulary, prefixes: string[], wanted: number): Map<string, Candidate> {
+function candidates (prepare: Prepare, vocabulary: Vocabulary, prefixes: string[], wanted: number): Map<string, Candidate> {
   const out = new Map<string, Candidate>()
   const add = (text: string, score: number) => {
     const key = foldText(text)
@@ -60,14 +62,14 @@ function candidates (db: Db, vocabulary: Vocabulary, prefixes: string[], wanted:
   }
   const range = (p: string) => [p, p + '\uffff']
   for (const prefix of prefixes) {
-    const popular = db.prepare('SELECT query, count FROM queries WHERE query >= ? AND query < ? AND hits > 0 ORDER BY count DESC LIMIT ?')
+    const popular = prepare('SELECT query, count FROM queries WHERE query >= ? AND query < ? AND hits > 0 ORDER BY count DESC LIMIT ?')
       .all(...range(prefix), wanted) as Array<{ query: string, count: number }>
     for (const r of popular) add(r.query, r.count * 5)
-    const phrases = db.prepare('SELECT phrase, weight FROM suggestions WHERE folded >= ? AND folded < ? ORDER BY weight DESC LIMIT ?')
+    const phrases = prepare('SELECT phrase, weight FROM suggestions WHERE folded >= ? AND folded < ? ORDER BY weight DESC LIMIT ?')
       .all(...range(prefix), wanted) as Array<{ phrase: string, weight: number }>
     for (const r of phrases) add(r.phrase, r.weight)
     if (!prefix.includes(' ')) {
-      const terms = db.prepare('SELECT term, doc FROM fts_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?')
+      const terms = prepare('SELECT term, doc FROM fts_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?')
         .all(...range(prefix), wanted) as Array<{ term: string, doc: number }>
       for (const r of terms) if (vocabulary.has(r.term)) add(r.term, r.doc)
     }

@@ -1,0 +1,170 @@
+import { FieldKind, normalizeString, parseNumber, type ConditionNode, type FilterNode } from '../../filter/index.js'
+import type { Db } from './database.js'
+
+/** A set of documents: one byte per rowid (1 = in the set). */
+export type DocSet = Uint8Array
+
+interface AttributeIndex {
+  /** Strings and booleans (what CONTAINS and STARTS WITH look at), by their folded form. */
+  text: Map<string, Int32Array>
+  /** Numbers by their canonical string, which `=` also compares. */
+  numberText: Map<string, Int32Array>
+  /** Numbers in ascending order, with the document of each. */
+  numbers: Float64Array
+  numberDocs: Int32Array
+  kinds: Map<number, Int32Array>
+  /** Every document where the attribute is present. */
+  present: Int32Array
+}
+
+function groupDocs (rows: Array<[string, number]>): Map<string, Int32Array> {
+  const lists = new Map<string, number[]>()
+  for (const [key, doc] of rows) {
+    const list = lists.get(key)
+    if (list === undefined) lists.set(key, [doc])
+    else list.push(doc)
+  }
+  return new Map([...lists].map(([k, v]) => [k, Int32Array.from(v)]))
+}
+
+/** First index whose value is not below `x` (`strict`: above `x`). */
+function lowerBound (values: Float64Array, x: number, strict: boolean): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (strict ? values[mid]! <= x : values[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Filters evaluated in memory, with exactly the meaning of filter/to-sql.ts, from posting lists
+ * built out of the fields table (per attribute, on first use; dropped when the index changes). A
+ * filter becomes a document set in one pass over the postings it names, so it is computed once
+ * per search instead of inside every SQL statement of that search.
+ */
+export class FilterIndex {
+  readonly #db: Db
+  readonly #attributes = new Map<string, AttributeIndex>()
+  #universe: DocSet | undefined
+
+  constructor (db: Db) {
+    this.#db = db
+  }
+
+  /** Every stored document. */
+  universe (): DocSet {
+    if (this.#universe === undefined) {
+      const rowids = this.#db.prepare('SELECT rowid FROM documents').pluck().all() as number[]
+      this.#universe = new Uint8Array(rowids.reduce((m, r) => (r > m ? r : m), 0) + 1)
+      for (const r of rowids) this.#universe[r] = 1
+    }
+    return this.#universe
+  }
+
+  evaluate (node: FilterNode): DocSet {
+    switch (node.type) {
+      case 'not': return this.#andNot(this.universe(), this.evaluate(node.child))
+      case 'and': return node.children.reduce<DocSet>((acc, c) => this.#and(acc, this.evaluate(c)), this.universe().slice())
+      case 'or': return node.children.reduce<DocSet>((acc, c) => this.#or(acc, this.evaluate(c)), this.#empty())
+      default: return this.#condition(node)
+    }
+  }
+
+  #condition (c: ConditionNode): DocSet {
+    const a = this.#attribute(c.attribute)
+    switch (c.type) {
+      case 'compare':
+        switch (c.operator) {
+          case '=': return this.#equal(a, [c.value])
+          case '!=': return this.#andNot(this.universe(), this.#equal(a, [c.value]))
+          case '>': return this.#range(a, parseNumber(c.value), Infinity, true, false)
+          case '>=': return this.#range(a, parseNumber(c.value), Infinity, false, false)
+          case '<': return this.#range(a, -Infinity, parseNumber(c.value), false, true)
+          case '<=': return this.#range(a, -Infinity, parseNumber(c.value), false, false)
+        }
+        break
+      case 'range': return this.#range(a, parseNumber(c.from), parseNumber(c.to), false, false)
+      case 'in': return this.#equal(a, c.values)
+      case 'exists': return this.#mark([a.present])
+      case 'isNull': return this.#mark([a.kinds.get(FieldKind.Null)])
+      case 'isEmpty': return this.#mark([a.kinds.get(FieldKind.Empty)])
+      case 'contains': {
+        const needle = normalizeString(c.value)
+        return this.#mark([...a.text].filter(([s]) => s.includes(needle)).map(([, docs]) => docs))
+      }
+      case 'startsWith': {
+        const prefix = normalizeString(c.value)
+        return this.#mark([...a.text].filter(([s]) => s.startsWith(prefix)).map(([, docs]) => docs))
+      }
+    }
+    throw new TypeError(`FilterIndex: unknown condition ${JSON.stringify((c as { type: unknown }).type)}`)
+  }
+
+  #equal (a: AttributeIndex, values: string[]): DocSet {
+    const lists: Array<Int32Array | undefined> = []
+    for (const value of new Set(values)) {
+      const folded = normalizeString(value)
+      lists.push(a.text.get(folded), a.numberText.get(folded))
+      const n = parseNumber(value)
+      if (n !== undefined) {
+        const from = lowerBound(a.numbers, n, false)
+        lists.push(a.numberDocs.subarray(from, lowerBound(a.numbers, n, true)))
+      }
+    }
+    return this.#mark(lists)
+  }
+
+  #range (a: AttributeIndex, low: number | undefined, high: number | undefined, lowStrict: boolean, highStrict: boolean): DocSet {
+    if (low === undefined || high === undefined) return this.#empty()
+    const from = lowerBound(a.numbers, low, lowStrict)
+    const to = lowerBound(a.numbers, high, !highStrict)
+    return this.#mark(from < to ? [a.numberDocs.subarray(from, to)] : [])
+  }
+
+  #attribute (attribute: string): AttributeIndex {
+    let index = this.#attributes.get(attribute)
+    if (index !== undefined) return index
+    const rows = this.#db.prepare('SELECT kind, str, num, doc FROM fields WHERE attr = ?').raw().all(attribute) as Array<[number, string | null, number | null, number]>
+    const numeric = rows.filter((r) => r[2] !== null).sort((x, y) => x[2]! - y[2]!)
+    index = {
+      text: groupDocs(rows.filter((r) => (r[0] === FieldKind.String || r[0] === FieldKind.Boolean) && r[1] !== null).map((r) => [r[1]!, r[3]])),
+      numberText: groupDocs(rows.filter((r) => r[0] === FieldKind.Number && r[1] !== null).map((r) => [r[1]!, r[3]])),
+      numbers: Float64Array.from(numeric, (r) => r[2]!),
+      numberDocs: Int32Array.from(numeric, (r) => r[3]),
+      kinds: new Map([...groupDocs(rows.map((r) => [String(r[0]), r[3]]))].map(([k, v]) => [Number(k), v])),
+      present: Int32Array.from(new Set(rows.map((r) => r[3])))
+    }
+    this.#attributes.set(attribute, index)
+    return index
+  }
+
+  #empty (): DocSet {
+    return new Uint8Array(this.universe().length)
+  }
+
+  #mark (lists: Array<Int32Array | undefined>): DocSet {
+    const set = this.#empty()
+    const universe = this.universe()
+    for (const list of lists) if (list !== undefined) for (let i = 0; i < list.length; i++) set[list[i]!] = universe[list[i]!]!
+    return set
+  }
+
+  #and (a: DocSet, b: DocSet): DocSet {
+    for (let i = 0; i < a.length; i++) a[i]! &= b[i]!
+    return a
+  }
+
+  #or (a: DocSet, b: DocSet): DocSet {
+    for (let i = 0; i < a.length; i++) a[i]! |= b[i]!
+    return a
+  }
+
+  #andNot (a: DocSet, b: DocSet): DocSet {
+    const out = new Uint8Array(a.length)
+    for (let i = 0; i < a.length; i++) out[i] = a[i]! & (b[i]! ^ 1)
+    return out
+  }
+}
