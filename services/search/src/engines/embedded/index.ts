@@ -296,8 +296,6 @@ export class EmbeddedIndex implements EngineIndex {
     return rowids.map((r) => JSON.parse(byRowid.get(r)!) as Document)
   }
 
-
-
   #applySettings (settings: IndexSettings) {
     writeMeta(this.#db, 'settings', JSON.stringify(settings))
     this.#settings = settings
