@@ -1,4 +1,8 @@
 import t from 'tap'
+import { createPool } from '@chatsearch/shell'
+import { chatsJson } from '../src/routes/list-chats.js'
+import { readInBatches } from '../src/store/cursor.js'
+import { consumerChatsQuery, projectChatsQuery, type ChatRow } from '../src/store/chats.js'
 import { harness, get, post } from './helpers.js'
 
 t.test('reading and listing', async (t) => {
@@ -64,6 +68,21 @@ t.test('reading and listing', async (t) => {
     t.equal(chats.length, 2500)
     t.equal(chats[0].id, 'chat-1')
     t.equal(chats[2499].id, 'chat-2500')
+  })
+
+  t.test('a listing abandoned after its first chunk gives its connection back', async (t) => {
+    const pool = createPool(h.databaseUrl, 1)
+    t.teardown(() => pool.end())
+    const big = (await h.db.query("SELECT project_id FROM chats WHERE id = 'chat-1'")).rows[0].project_id as string
+    const batches = await readInBatches<ChatRow>(pool, projectChatsQuery(big))
+    t.equal(pool.totalCount - pool.idleCount, 1, '2,500 chats: streamed through a cursor on its own connection')
+    const body = chatsJson(batches, () => '')
+    await body.next()
+    await body.return(undefined)
+    t.equal(pool.totalCount - pool.idleCount, 0, 'released when the stream stops early')
+    const small = await readInBatches<ChatRow>(pool, consumerChatsQuery(big, 'c1'))
+    t.equal(small.first.length, 50)
+    t.equal(pool.totalCount - pool.idleCount, 0, 'one batch: no connection held at all')
   })
 
   t.test('listAllProjectConsumerChats', async (t) => {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
 import { ChatSummary, ConsumerQuery, ListAllProjectChatsResponse, ListAllProjectConsumerChatsResponse, errorResponses } from '@chatsearch/contracts'
 import { consumerChatsQuery, projectChatsQuery, toSummary, type ChatRow } from '../store/chats.js'
-import { readInBatches } from '../store/cursor.js'
+import { readInBatches, type RowBatches } from '../store/cursor.js'
 
 const stringifyChat = fastJson(ChatSummary)
 
@@ -11,16 +11,22 @@ const stringifyChat = fastJson(ChatSummary)
  * Streams `{"chats":[…]<tail>}` from the database a batch at a time: a project with 100k chats is
  * sent without holding them in memory. `tail` receives the number of chats written.
  */
-async function streamChats (app: FastifyInstance, query: { text: string, values: unknown[] }, tail: (count: number) => string) {
-  const batches = await readInBatches<ChatRow>(app.pg, query)
-  async function * body () {
+export async function * chatsJson (batches: RowBatches<ChatRow>, tail: (count: number) => string) {
+  // Runs also when the client goes away mid-stream, so the connection is never leaked.
+  try {
     let count = 0
     const encode = (rows: ChatRow[]) => rows.map((r) => (count++ === 0 ? '' : ',') + stringifyChat(toSummary(r))).join('')
     yield '{"chats":[' + encode(batches.first)
     for await (const rows of batches.rest()) yield encode(rows)
     yield ']' + tail(count) + '}'
+  } finally {
+    await batches.release()
   }
-  return Readable.from(body(), { objectMode: false })
+}
+
+async function streamChats (app: FastifyInstance, query: { name: string, text: string, values: unknown[] }, tail: (count: number) => string) {
+  const batches = await readInBatches<ChatRow>(app.pg, query)
+  return Readable.from(chatsJson(batches, tail), { objectMode: false })
 }
 
 export async function listChatsRoutes (app: FastifyInstance) {

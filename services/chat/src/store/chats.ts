@@ -30,27 +30,38 @@ export interface Turn {
 }
 
 export async function findChat (db: Queryable, projectId: string, chatId: string): Promise<ChatRow | undefined> {
-  const { rows } = await db.query<ChatRow>(
-    'SELECT id, consumer_id, created_at, last_updated_at FROM chats WHERE project_id = $1 AND id = $2',
-    [projectId, chatId])
+  const { rows } = await db.query<ChatRow>({
+    name: 'find-chat',
+    text: 'SELECT id, consumer_id, created_at, last_updated_at FROM chats WHERE project_id = $1 AND id = $2',
+    values: [projectId, chatId]
+  })
   return rows[0]
 }
 
 export async function latestConsumerChat (db: Queryable, projectId: string, consumerId: string): Promise<ChatRow | undefined> {
-  const { rows } = await db.query<ChatRow>(
-    `SELECT id, consumer_id, created_at, last_updated_at FROM chats
-     WHERE project_id = $1 AND consumer_id = $2
-     ORDER BY last_updated_at DESC, id DESC LIMIT 1`, [projectId, consumerId])
+  const { rows } = await db.query<ChatRow>({
+    name: 'latest-consumer-chat',
+    text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+           WHERE project_id = $1 AND consumer_id = $2
+           ORDER BY last_updated_at DESC, id DESC LIMIT 1`,
+    values: [projectId, consumerId]
+  })
   return rows[0]
 }
 
-/** SQL of the two listings, newest activity first; both are one index range scan. */
+/**
+ * SQL of the two listings, newest activity first; both are one index range scan. Hot queries are
+ * named: node-postgres prepares a named statement once per connection, sparing PostgreSQL the
+ * parsing and planning of every call.
+ */
 export const projectChatsQuery = (projectId: string) => ({
+  name: 'project-chats',
   text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
          WHERE project_id = $1 ORDER BY last_updated_at DESC, id DESC`,
   values: [projectId]
 })
 export const consumerChatsQuery = (projectId: string, consumerId: string) => ({
+  name: 'consumer-chats',
   text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
          WHERE project_id = $1 AND consumer_id = $2 ORDER BY last_updated_at DESC, id DESC`,
   values: [projectId, consumerId]

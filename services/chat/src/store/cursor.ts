@@ -4,15 +4,31 @@ import Cursor from 'pg-cursor'
 export interface RowBatches<R> {
   /** The first batch, already read: a failing query fails here, before any response is sent. */
   first: R[]
-  /** The batches after the first; the connection returns to the pool when it ends or is abandoned. */
+  /** The batches after the first, read from the same snapshot. */
   rest: () => AsyncGenerator<R[]>
+  /**
+   * Gives the connection back to the pool. Idempotent; `rest` calls it when it ends, and the caller
+   * must call it too when it stops early (a client that disconnects mid-stream).
+   */
+  release: () => Promise<void>
 }
 
-/** Reads a query's rows a batch at a time so memory stays flat however many rows match. */
-export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: { text: string, values: unknown[] }, batchSize = 1000): Promise<RowBatches<R>> {
+/**
+ * Reads a query's rows a batch at a time so memory stays flat however many rows match. Most
+ * results fit in one batch: those take one plain query and hold no connection; only a larger result
+ * is streamed through a cursor.
+ */
+export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: { name: string, text: string, values: unknown[] }, batchSize = 1000): Promise<RowBatches<R>> {
+  const probe = await pool.query<R>({ name: `${query.name}-first`, text: `${query.text} LIMIT ${batchSize + 1}`, values: query.values })
+  if (probe.rows.length <= batchSize) {
+    return { first: probe.rows, rest: async function * () {}, release: async () => {} }
+  }
   const client = await pool.connect()
   const cursor = client.query(new Cursor<R>(query.text, query.values))
+  let released = false
   const release = async () => {
+    if (released) return
+    released = true
     await cursor.close().catch(() => {})
     client.release()
   }
@@ -25,7 +41,6 @@ export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool,
   }
   async function * rest () {
     try {
-      if (first.length < batchSize) return
       for (;;) {
         const rows = await cursor.read(batchSize)
         if (rows.length === 0) return
@@ -35,5 +50,5 @@ export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool,
       await release()
     }
   }
-  return { first, rest }
+  return { first, rest, release }
 }

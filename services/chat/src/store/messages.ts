@@ -21,19 +21,25 @@ function toMessage (row: MessageRow): Message {
 
 /** The whole conversation, earliest first. */
 export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<Message[]> {
-  const { rows } = await db.query<MessageRow>(
-    `SELECT id, role, content, classification, citations, created_at FROM messages
-     WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`, [projectId, chatId])
+  const { rows } = await db.query<MessageRow>({
+    name: 'read-messages',
+    text: `SELECT id, role, content, classification, citations, created_at FROM messages
+           WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
+    values: [projectId, chatId]
+  })
   return rows.map(toMessage)
 }
 
 /** The last `count` messages, earliest first: the context the assistant sees. */
 export async function recentMessages (db: Queryable, projectId: string, chatId: string, count: number): Promise<Message[]> {
   if (count === 0) return []
-  const { rows } = await db.query<MessageRow>(
-    `SELECT * FROM (
-       SELECT seq, id, role, content, classification, citations, created_at FROM messages
-       WHERE project_id = $1 AND chat_id = $2 ORDER BY seq DESC LIMIT $3
-     ) recent ORDER BY seq`, [projectId, chatId, count])
+  const { rows } = await db.query<MessageRow>({
+    name: 'recent-messages',
+    text: `SELECT * FROM (
+             SELECT seq, id, role, content, classification, citations, created_at FROM messages
+             WHERE project_id = $1 AND chat_id = $2 ORDER BY seq DESC LIMIT $3
+           ) recent ORDER BY seq`,
+    values: [projectId, chatId, count]
+  })
   return rows.map(toMessage)
 }
