@@ -1,0 +1,42 @@
+// `pnpm bench <name>`: runs one package's benchmark with its output shown as it comes.
+// Spawned directly rather than through `pnpm run`, which the root .npmrc keeps silent.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const root = new URL('..', import.meta.url).pathname
+const benchmarks = {
+  chat: { dir: 'services/chat', script: 'bench/chat.ts' },
+  search: { dir: 'services/search', script: 'bench/search.ts' },
+  relevance: { dir: 'services/search', script: 'bench/relevance.ts' }
+  // assistant, cache: added with their benchmarks.
+}
+
+const name = process.argv[2]
+const bench = Object.hasOwn(benchmarks, name ?? '') ? benchmarks[name] : undefined
+if (bench === undefined || process.argv.length > 3) {
+  process.stderr.write(`usage: pnpm bench <name>\n  benchmarks: ${Object.keys(benchmarks).join(', ')}\n`)
+  process.exit(2)
+}
+
+const cwd = join(root, bench.dir)
+const script = join(cwd, bench.script)
+if (!existsSync(script)) {
+  process.stderr.write(`bench: ${script} does not exist\n`)
+  process.exit(2)
+}
+
+// tsx's loader, as the package resolves it; the script runs in this one child process.
+const tsx = createRequire(join(cwd, 'package.json')).resolve('tsx')
+const child = spawn(process.execPath, ['--import', pathToFileURL(tsx).href, script], { cwd, stdio: 'inherit' })
+
+// Ctrl-C reaches the benchmark directly (same process group) and it cleans up after itself;
+// a signal sent to this process alone is passed on. Either way, wait for it to finish.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => { if (child.exitCode === null) child.kill(signal) })
+}
+child.on('exit', (code, signal) => {
+  process.exitCode = code ?? (signal === 'SIGINT' ? 130 : 1)
+})

@@ -1,0 +1,302 @@
+// `pnpm bench chat`: seeds a realistic database, starts the chat service in a child process and
+// measures its endpoints with autocannon against a bare Fastify route on the same machine.
+// Progress goes to stderr; the table and, last, one line of JSON with every figure go to stdout.
+import { fork, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { cpus, totalmem } from 'node:os'
+import pg from 'pg'
+import { openDatabase, type Defer } from './database.js'
+import { plans, seed, type Seeded } from './seed.js'
+import { load, type LoadOptions, type LoadResult, type NextRequest } from './load.js'
+import { figures, readEndpoints, round, table, targets, type ReadEndpoint, type Row } from './report.js'
+import { shopperMessages } from './messages.js'
+import { busyNow, cpuMeter } from './cpu.js'
+import type { ServerMessage } from './server.js'
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
+const READ_CONNECTIONS = 50
+/** The whole run is abandoned (and cleaned up) past this. */
+const DEADLINE_MS = 280_000
+
+const began = performance.now()
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+
+// ---- clean-up: whatever was started is stopped, on success, failure, Ctrl-C or deadline ----
+const undo: Array<() => Promise<unknown>> = []
+const defer: Defer = (fn) => { undo.push(fn) }
+let cleaning: Promise<void> | undefined
+function cleanup (): Promise<void> {
+  cleaning ??= (async () => {
+    for (const fn of undo.reverse()) {
+      await fn().catch((err: unknown) => log(`clean-up step failed: ${String(err)}`))
+    }
+  })()
+  return cleaning
+}
+let aborting = false
+function abort (reason: string, code: number) {
+  // A second Ctrl-C (or the signal forwarded by scripts/bench.mjs) must not cut the clean-up short.
+  if (aborting) return
+  aborting = true
+  log(reason)
+  cleanup().then(() => process.exit(code), () => process.exit(code))
+}
+process.on('SIGINT', () => abort('interrupted, cleaning up', 130))
+process.on('SIGTERM', () => abort('terminated, cleaning up', 143))
+setTimeout(() => abort(`still running after ${DEADLINE_MS / 1000} s, giving up`, 1), DEADLINE_MS).unref()
+
+// ---- the servers' process ----
+async function stopChild (child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  process.kill(child.pid, 'SIGTERM')
+  const timer = setTimeout(() => { if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL') }, 5000)
+  await exited
+  clearTimeout(timer)
+}
+
+interface Servers { chatUrl: string, bareUrl: string, pid: number, startMs: number, stop: () => Promise<void> }
+
+async function startServers (databaseUrl: string): Promise<Servers> {
+  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl },
+    // The child's stdout joins our stderr: stdout is kept for the report.
+    stdio: ['ignore', 2, 2, 'ipc']
+  })
+  const stop = () => stopChild(child)
+  defer(stop)
+  const ready = await new Promise<Extract<ServerMessage, { type: 'ready' }>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the servers did not start within 120 s')), 120_000)
+    child.on('message', (message: ServerMessage) => {
+      clearTimeout(timer)
+      if (message.type === 'ready') resolve(message)
+      else reject(new Error(`the servers failed to start:\n${message.error}`))
+    })
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`the servers' process exited (${signal ?? code}) before it was ready`))
+    })
+  })
+  log(`servers up in ${(ready.startMs / 1000).toFixed(1)} s (pid ${child.pid}): chat on 127.0.0.1:${ready.chatPort}, bare on 127.0.0.1:${ready.barePort}`)
+  return { chatUrl: `http://127.0.0.1:${ready.chatPort}`, bareUrl: `http://127.0.0.1:${ready.barePort}`, pid: child.pid!, startMs: ready.startMs, stop }
+}
+
+// ---- traffic ----
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!
+
+function readRequests (data: Seeded): Record<ReadEndpoint, NextRequest> {
+  return {
+    latestConsumerChatId: () => ({ path: `/latestConsumerChatId?consumer_id=${encodeURIComponent(pick(data.consumers))}` }),
+    listAllProjectConsumerChats: () => ({ path: `/listAllProjectConsumerChats?consumer_id=${encodeURIComponent(pick(data.consumers))}` }),
+    readConversation: () => ({ path: `/readConversation?chat_id=${encodeURIComponent(pick(data.longChats))}` })
+  }
+}
+
+/** Every other request starts a chat for a known consumer; the others continue an existing chat. */
+function turnRequests (data: Seeded): NextRequest {
+  const post = (body: object) => ({ method: 'POST' as const, path: '/newUserMessage', body: JSON.stringify(body) })
+  let n = 0
+  return () => {
+    const text = pick(shopperMessages).text
+    if (n++ % 2 === 0) return post({ user_message: text, consumer_id: pick(data.consumers) })
+    const chat = pick(data.shortChats)
+    return post({ user_message: text, chat_id: chat.id, consumer_id: chat.consumer_id })
+  }
+}
+
+/** One request of each kind, its answer checked, before any load: a broken seed fails here. */
+async function smokeTest (chatUrl: string, bareUrl: string, data: Seeded) {
+  const headers = { authorization: `Bearer ${data.key}`, 'content-type': 'application/json' }
+  const get = async (url: string) => {
+    const res = await fetch(url, { headers })
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`)
+    return await res.json() as Record<string, unknown>
+  }
+  const consumer = data.consumers[0]!
+  const problems: string[] = []
+  if ((await get(`${bareUrl}/bare`)).ok !== true) problems.push('/bare')
+  const latest = await get(`${chatUrl}/latestConsumerChatId?consumer_id=${consumer}`)
+  if (typeof latest.chat_id !== 'string') problems.push(`latestConsumerChatId: ${JSON.stringify(latest)}`)
+  const list = await get(`${chatUrl}/listAllProjectConsumerChats?consumer_id=${consumer}`)
+  if (list.total_count !== plans.a.chats / plans.a.consumers) problems.push(`listAllProjectConsumerChats: total_count ${String(list.total_count)}`)
+  const conversation = await get(`${chatUrl}/readConversation?chat_id=${data.longChats[0]}`) as unknown
+  if (!Array.isArray(conversation) || conversation.length !== plans.a.longMessages) problems.push('readConversation: not 20 messages')
+  const turn = await fetch(`${chatUrl}/newUserMessage`, { method: 'POST', headers, body: JSON.stringify({ user_message: 'hello there', consumer_id: consumer }) })
+  if (turn.status !== 200) problems.push(`newUserMessage answered ${turn.status}: ${await turn.text()}`)
+  if (problems.length > 0) throw new Error(`smoke test failed:\n  ${problems.join('\n  ')}`)
+}
+
+/** Why the chat server cannot answer a cheap authenticated query now, or undefined when it can. */
+async function probe (chatUrl: string, data: Seeded): Promise<string | undefined> {
+  try {
+    const res = await fetch(`${chatUrl}/latestConsumerChatId?consumer_id=${data.consumers[0]}`, {
+      headers: { authorization: `Bearer ${data.key}` },
+      // Longer than the pool's 5 s wait for a connection.
+      signal: AbortSignal.timeout(8000)
+    })
+    const body = await res.text()
+    return res.status === 200 ? undefined : `${res.status} ${body.slice(0, 200)}`
+  } catch (err) {
+    return String(err)
+  }
+}
+
+async function main () {
+  // Other work on the machine takes CPU from the servers and the load generator alike.
+  const busyAtStart = await busyNow()
+  const busy = busyAtStart !== undefined && busyAtStart > 20
+  if (busy) log(`note: the machine is busy (${busyAtStart}% of a core in use before the start); figures may come out low`)
+  const database = await openDatabase(defer)
+  log(`database: ${database.kind}`)
+
+  // Building the app runs the migrations; it is built in the servers' process.
+  let servers = await startServers(database.url)
+  const serverStartMs = servers.startMs
+
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 })
+  pool.on('error', () => {})
+  defer(() => pool.end())
+  const { rows: [version] } = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v")
+  const data = await seed(pool, log)
+  await smokeTest(servers.chatUrl, servers.bareUrl, data)
+
+  /**
+   * After each run the chat server must still answer a cheap query. One that does not (a leaked
+   * pool connection, say) is reported and replaced, so the next endpoint is measured on its own.
+   */
+  const unhealthyAfter: string[] = []
+  async function checkHealth (after: string) {
+    const problem = await probe(servers.chatUrl, data)
+    if (problem === undefined) return
+    unhealthyAfter.push(after)
+    log(`the chat server is unhealthy after the ${after} run (${problem}); restarting it`)
+    await servers.stop()
+    servers = await startServers(database.url)
+  }
+
+  const auth = { authorization: `Bearer ${data.key}` }
+  const run = async (name: string, opts: Omit<LoadOptions, 'url' | 'durationS' | 'warmupS'>, url = servers.chatUrl) => {
+    log(`${name}: ${opts.connections} connection${opts.connections === 1 ? '' : 's'}, ${WARMUP_S} s warm-up + ${DURATION_S} s`)
+    const cpu = cpuMeter(servers.pid, database.clusterDir)
+    const result = await load({ ...opts, url, durationS: DURATION_S, warmupS: WARMUP_S })
+    result.cpu = cpu()
+    log(`${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+      `non-2xx ${result.non2xx}${result.non2xx > 0 ? ` ${JSON.stringify(result.statusCodes)}` : ''}, errors ${result.errors}` +
+      (result.cpu === undefined ? '' : `, CPU % load generator ${result.cpu.loadgen} / servers ${result.cpu.server} / PostgreSQL ${result.cpu.postgres ?? '-'} / other ${result.cpu.other}`))
+    if (url === servers.chatUrl) await checkHealth(`${name} (${opts.connections} conn.)`)
+    return result
+  }
+
+  const bare = await run('bare', { connections: READ_CONNECTIONS, next: () => ({ path: '/bare' }) }, servers.bareUrl)
+  const reads = {} as Record<ReadEndpoint, LoadResult>
+  const next = readRequests(data)
+  for (const name of readEndpoints) {
+    reads[name] = await run(name, { connections: READ_CONNECTIONS, headers: auth, next: next[name] })
+  }
+  const turnHeaders = { ...auth, 'content-type': 'application/json' }
+  const turn1 = await run('newUserMessage', { connections: 1, headers: turnHeaders, next: turnRequests(data) })
+  const turn10 = await run('newUserMessage', { connections: 10, headers: turnHeaders, next: turnRequests(data) })
+
+  // ---- report ----
+  const ratio = (r: LoadResult) => r.rps / bare.rps
+  const readMet = (r: LoadResult) => ratio(r) >= targets.readMinRatio && r.p99 <= targets.readMaxP99Ms
+  const met = {
+    latestConsumerChatId: readMet(reads.latestConsumerChatId),
+    listAllProjectConsumerChats: readMet(reads.listAllProjectConsumerChats),
+    readConversation: readMet(reads.readConversation),
+    newUserMessage: turn1.p50 <= targets.turnMaxP50Ms
+  }
+  const allMet = Object.values(met).every(Boolean)
+  const runs = [bare, ...Object.values(reads), turn1, turn10]
+  const failures = runs.reduce((n, r) => n + r.non2xx + r.errors, 0)
+  const ok = failures === 0 && unhealthyAfter.length === 0
+
+  const readTarget = `>= ${targets.readMinRatio.toFixed(2)}x bare, p99 <= ${targets.readMaxP99Ms} ms`
+  const rows: Row[] = [
+    { name: 'GET /bare (baseline)', result: bare, ratio: 1, target: '' },
+    ...readEndpoints.map((name) => ({ name: `GET /${name}`, result: reads[name], ratio: ratio(reads[name]), target: readTarget, met: met[name] })),
+    { name: 'POST /newUserMessage', result: turn1, target: `p50 <= ${targets.turnMaxP50Ms} ms`, met: met.newUserMessage },
+    { name: 'POST /newUserMessage', result: turn10, target: '(reported)' }
+  ]
+  // A quarter of a core used by something else. With DATABASE_URL the database's own CPU is not
+  // told apart from the rest, so nothing is flagged.
+  const disturbed = rows
+    .filter((r) => r.result.cpu !== undefined && r.result.cpu.postgres !== null && r.result.cpu.other > 25)
+    .map((r) => `${r.name} (${r.result.connections} conn.)`)
+  const seedMs = data.insertMs + data.analyzeMs
+  const cpuModel = cpus()[0]?.model ?? 'unknown'
+  const out = [
+    '',
+    `Chat service benchmark: ${DURATION_S} s per run after a ${WARMUP_S} s warm-up, 127.0.0.1, ${cpus().length} CPUs (${cpuModel}), Node ${process.version}, PostgreSQL ${version?.v} (${database.kind})`,
+    `Seed: ${plans.a.chats.toLocaleString('en-US')} chats / ${plans.a.messages.toLocaleString('en-US')} messages / ${plans.a.consumers.toLocaleString('en-US')} consumers (project A) + ` +
+      `${plans.b.chats.toLocaleString('en-US')} / ${plans.b.messages.toLocaleString('en-US')} / ${plans.b.consumers.toLocaleString('en-US')} (project B) in ${(seedMs / 1000).toFixed(1)} s ` +
+      `(inserts ${(data.insertMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(data.analyzeMs / 1000).toFixed(1)} s); chat server ready in ${(serverStartMs / 1000).toFixed(1)} s`,
+    '',
+    ...(busy ? [`Note: the machine was busy when the run started (${busyAtStart}% of a core in use by other processes).`, ''] : []),
+    table(rows),
+    '',
+    'newUserMessage: req/s = turns/s; half the turns start a chat, half continue one.',
+    `CPU: % of one core over the run (warm-up included) used by the load generator / the servers' process / PostgreSQL${database.clusterDir === undefined ? ' (not measured: DATABASE_URL)' : ''} / other processes;`,
+    `  CPU µs/req: CPU time per request of the load generator, the servers${database.clusterDir === undefined ? '' : ' and PostgreSQL'}; much less sensitive than req/s to other work on the machine.`,
+    ...(disturbed.length === 0 ? [] : [`Disturbed: other processes took CPU during ${disturbed.join(', ')}; those figures come out low.`]),
+    `Targets: ${allMet ? 'all met' : `missed by ${Object.entries(met).filter(([, ok]) => !ok).map(([name]) => name).join(', ')}`}. ` +
+      `Responses: ${failures === 0 ? 'all 2xx' : `${failures} non-2xx or failed requests`}` +
+      `${unhealthyAfter.length === 0 ? '' : `; the chat server stopped answering after ${unhealthyAfter.join(', ')} and was restarted`}` +
+      `${ok ? '.' : ' — the run FAILS.'}`,
+    ''
+  ]
+  process.stdout.write(out.join('\n') + '\n')
+
+  const summary = {
+    benchmark: 'chat',
+    ok,
+    unhealthy_after: unhealthyAfter,
+    disturbed_runs: disturbed,
+    targets_met: { ...met, all: allMet },
+    targets: { read_min_ratio: targets.readMinRatio, read_max_p99_ms: targets.readMaxP99Ms, new_user_message_max_p50_ms: targets.turnMaxP50Ms },
+    seed: {
+      total_ms: Math.round(seedMs),
+      insert_ms: Math.round(data.insertMs),
+      vacuum_analyze_ms: Math.round(data.analyzeMs),
+      project_a: { chats: plans.a.chats, messages: plans.a.messages, consumers: plans.a.consumers, chats_of_20_messages: data.longChats.length },
+      project_b: { chats: plans.b.chats, messages: plans.b.messages, consumers: plans.b.consumers }
+    },
+    server_start_ms: Math.round(serverStartMs),
+    endpoints: {
+      bare: { ...figures(bare), ratio: 1 },
+      ...Object.fromEntries(readEndpoints.map((name) => [name, { ...figures(reads[name]), ratio: round(ratio(reads[name]), 3) }]))
+    },
+    newUserMessage: {
+      c1: { ...figures(turn1), turns_per_s: round(turn1.rps, 1) },
+      c10: { ...figures(turn10), turns_per_s: round(turn10.rps, 1) }
+    },
+    machine: {
+      cpus: cpus().length,
+      cpu_model: cpuModel,
+      memory_gb: round(totalmem() / 2 ** 30, 1),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      busy_before_start_pct: busyAtStart ?? null,
+      postgres: version?.v,
+      database: database.kind
+    },
+    duration_s: DURATION_S,
+    warmup_s: WARMUP_S,
+    total_s: round((performance.now() - began) / 1000, 1)
+  }
+  return summary
+}
+
+try {
+  const summary = await main()
+  await cleanup()
+  summary.total_s = round((performance.now() - began) / 1000, 1)
+  process.stdout.write(JSON.stringify(summary) + '\n')
+  process.exitCode = summary.ok ? 0 : 1
+} catch (err) {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
+  await cleanup()
+  process.exitCode = 1
+}
