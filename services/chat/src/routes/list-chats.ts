@@ -24,8 +24,14 @@ export async function * chatsJson (batches: RowBatches<ChatRow>, tail: (count: n
   }
 }
 
+/** The body of a listing: a string when it fits in one batch (most do), a stream otherwise. */
 async function streamChats (app: FastifyInstance, query: { name: string, text: string, values: unknown[] }, tail: (count: number) => string) {
   const batches = await readInBatches<ChatRow>(app.pg, query)
+  if (batches.complete) {
+    let body = ''
+    for await (const chunk of chatsJson(batches, tail)) body += chunk
+    return body
+  }
   return Readable.from(chatsJson(batches, tail), { objectMode: false })
 }
 

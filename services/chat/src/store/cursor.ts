@@ -4,6 +4,8 @@ import Cursor from 'pg-cursor'
 export interface RowBatches<R> {
   /** The first batch, already read: a failing query fails here, before any response is sent. */
   first: R[]
+  /** True when the first batch is the whole result. */
+  complete: boolean
   /** The batches after the first, read from the same snapshot. */
   rest: () => AsyncGenerator<R[]>
   /**
@@ -21,7 +23,7 @@ export interface RowBatches<R> {
 export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: { name: string, text: string, values: unknown[] }, batchSize = 1000): Promise<RowBatches<R>> {
   const probe = await pool.query<R>({ name: `${query.name}-first`, text: `${query.text} LIMIT ${batchSize + 1}`, values: query.values })
   if (probe.rows.length <= batchSize) {
-    return { first: probe.rows, rest: async function * () {}, release: async () => {} }
+    return { first: probe.rows, complete: true, rest: async function * () {}, release: async () => {} }
   }
   const client = await pool.connect()
   const cursor = client.query(new Cursor<R>(query.text, query.values))
@@ -50,5 +52,5 @@ export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool,
       await release()
     }
   }
-  return { first, rest, release }
+  return { first, complete: false, rest, release }
 }
