@@ -49,7 +49,7 @@ export class ReaderPool {
   }
 
   #spawn (): Reader {
-    const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { embedder: this.#embedder } })
+    const worker = new Worker(new URL('./reader-worker.mjs', import.meta.url), { workerData: { embedder: this.#embedder } })
     const reader: Reader = { worker, pending: new Map() }
     worker.on('message', (response: ReaderResponse) => {
       const pending = reader.pending.get(response.id)
