@@ -30,6 +30,7 @@ export class EmbeddedIndex implements EngineIndex {
   /** The document set allowed(rowid) answers from during one statement (see #withAllowed). */
   #allowed: DocSet | null = null
   #dataVersion = -1
+  #generation: string | undefined
   readonly #file: string
   readonly #readers: ReaderPool | undefined
 
@@ -60,9 +61,21 @@ export class EmbeddedIndex implements EngineIndex {
     const version = this.#db.pragma('data_version', { simple: true }) as number
     if (version === this.#dataVersion) return
     this.#dataVersion = version
+    // Recording popular searches also writes to this file (every second): only a change of the
+    // catalog or its settings, which bumps the generation, makes the derived data worth rebuilding.
+    const generation = readMeta(this.#db, 'generation') ?? '0'
+    if (generation === this.#generation) return
+    this.#generation = generation
     const saved = readMeta(this.#db, 'settings')
     this.#settings = saved === undefined ? undefined : JSON.parse(saved) as IndexSettings
     this.#forgetDerived()
+  }
+
+  /** Marks a change of documents or settings, inside the writing transaction. */
+  #bumpGeneration () {
+    const next = String(Number(readMeta(this.#db, 'generation') ?? '0') + 1)
+    writeMeta(this.#db, 'generation', next)
+    this.#generation = next
   }
 
   close () {
@@ -108,6 +121,7 @@ export class EmbeddedIndex implements EngineIndex {
       this.#refresh()
       if (this.#settings === undefined) this.#applySettings(inferSettings(prepared.map((p) => p.document)))
       for (const item of prepared) this.#write(item)
+      this.#bumpGeneration()
     }).immediate()
     this.#forgetDerived()
     return { indexed: prepared.length }
@@ -120,6 +134,7 @@ export class EmbeddedIndex implements EngineIndex {
       if (row === undefined) return false
       this.#unindex(row.rowid, JSON.parse(row.body) as Document)
       this.#sql('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
+      this.#bumpGeneration()
       return true
     })()
     if (removed) this.#forgetDerived()
@@ -298,6 +313,7 @@ export class EmbeddedIndex implements EngineIndex {
 
   #applySettings (settings: IndexSettings) {
     writeMeta(this.#db, 'settings', JSON.stringify(settings))
+    this.#bumpGeneration()
     this.#settings = settings
     createFts(this.#db, settings.searchableAttributes.length)
     this.#db.exec('DELETE FROM fields; DELETE FROM facet_labels; DELETE FROM suggestions')

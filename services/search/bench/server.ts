@@ -1,0 +1,136 @@
+// The servers of the search benchmark's HTTP part, in a process of their own so that the load
+// generator does not share their event loop: the real search app (with the 50k catalog imported
+// keyword-only, through the engine as POST /documents would) and a bare Fastify route.
+// Started by search.ts with BENCH_DATABASE_URL and BENCH_DATA_DIR set; reports over IPC.
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { createKey, createProject } from '@chatsearch/auth'
+import { createPool } from '@chatsearch/shell'
+import { productsOf, type Product } from '../catalog/generate.js'
+import { buildApp } from '../src/app.js'
+import { readSearchEnv, searchConfig } from '../src/config.js'
+import { ingestDocuments } from '../src/ingest/documents.js'
+import { BATCH, SEED, benchSettings } from './workload.js'
+
+export type ServerMessage =
+  | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
+  | { type: 'failed', error: string }
+  /** The event loop's delay since the last 'loop-reset' (ms), and the CPU time used. */
+  | { type: 'loop', p50: number, p99: number, max: number, cpuMs: number }
+
+/** What the benchmark asks between its runs. */
+export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
+
+const send = (message: ServerMessage) => new Promise<void>((resolve) => {
+  if (process.send === undefined) return resolve()
+  process.send(message, undefined, {}, () => resolve())
+})
+
+const portOf = (app: FastifyInstance) => {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port')
+  return address.port
+}
+
+const within = <T>(ms: number, promise: Promise<T>) => Promise.race([
+  promise,
+  new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())
+])
+
+// How long the event loop was held up (a search runs synchronously on it when there are no readers).
+const loop = monitorEventLoopDelay({ resolution: 5 })
+loop.enable()
+let cpuAt = process.cpuUsage()
+process.on('message', (m: ServerRequest) => {
+  if (m.type === 'loop-reset') {
+    loop.reset()
+    cpuAt = process.cpuUsage()
+  } else if (m.type === 'loop-read') {
+    const cpu = process.cpuUsage(cpuAt)
+    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuMs: (cpu.user + cpu.system) / 1000 }).catch(() => {})
+  }
+})
+
+const apps: FastifyInstance[] = []
+let closing = false
+async function close () {
+  if (closing) return
+  closing = true
+  await Promise.allSettled(apps.map((app) => app.close()))
+  process.exit(0)
+}
+process.on('SIGTERM', close)
+process.on('SIGINT', close)
+process.on('disconnect', close)
+
+try {
+  const databaseUrl = process.env.BENCH_DATABASE_URL
+  const dataDir = process.env.BENCH_DATA_DIR
+  const items = Number(process.env.BENCH_ITEMS ?? 50_000)
+  if (databaseUrl === undefined || dataDir === undefined) throw new Error('BENCH_DATABASE_URL and BENCH_DATA_DIR must be set')
+  // The service's own configuration with its defaults (reader threads, pool size…), embeddings off;
+  // BENCH_SEARCH_READERS overrides the number of reader threads.
+  const env = readSearchEnv({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    EMBEDDINGS: 'false',
+    ...(process.env.BENCH_SEARCH_READERS === undefined ? {} : { SEARCH_READERS: process.env.BENCH_SEARCH_READERS })
+  })
+  let config = searchConfig(env, databaseUrl)
+  let app = await buildApp(config)
+  apps.push(app)
+
+  // A project and a search key, as the admin CLI would create them.
+  const pool = createPool(databaseUrl, 1)
+  const project = await createProject(pool, 'bench')
+  const { key } = await createKey(pool, project.id, 'search', 'bench')
+  await pool.end()
+
+  // Reader threads that cannot start (a worker does not inherit `--import tsx` on Node 20) fail
+  // every search: measured then without them, and said so.
+  let readersFailed: string | undefined
+  try {
+    await within(10_000, (await app.engine.index(project.id)).search({ q: 'warm', filter: null, facets: [], limit: 1, offset: 0 }))
+  } catch (err) {
+    if (config.readers === 0) throw err
+    readersFailed = err instanceof Error ? err.message : String(err)
+    process.stderr.write(`[bench:server] a search with ${config.readers} reader threads failed (${readersFailed}); restarting with readers: 0\n`)
+    apps.splice(apps.indexOf(app), 1)
+    await app.close()
+    config = { ...config, readers: 0 }
+    app = await buildApp(config)
+    apps.push(app)
+  }
+
+  const index = await app.engine.index(project.id)
+  let batch: Product[] = []
+  let imported = 0
+  const started = performance.now()
+  const flush = async () => {
+    if (imported === 0) await index.updateSettings(benchSettings(batch))
+    await ingestDocuments(index, batch, undefined)
+    imported += batch.length
+    batch = []
+    if (imported % 10_000 === 0) process.stderr.write(`[bench:server] imported ${imported} items\n`)
+  }
+  for (const p of productsOf(items, SEED)) {
+    batch.push(p)
+    if (batch.length === BATCH) await flush()
+  }
+  if (batch.length > 0) await flush()
+  const importSeconds = (performance.now() - started) / 1000
+  // The first search reads the vocabulary: done here, not in the first measured request.
+  await index.search({ q: 'warm', filter: null, facets: [], limit: 1, offset: 0 })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+
+  const bare = Fastify({ logger: false })
+  apps.push(bare)
+  bare.post('/bare', async () => ({ hello: 'world', ok: true }))
+  await bare.listen({ host: '127.0.0.1', port: 0 })
+
+  const { databaseUrl: _url, dataDir: _dir, ...shown } = config
+  await send({ type: 'ready', searchPort: portOf(app), barePort: portOf(bare), key, importSeconds, items, config: shown, ...(readersFailed === undefined ? {} : { readersFailed }) })
+} catch (err) {
+  await send({ type: 'failed', error: err instanceof Error ? (err.stack ?? err.message) : String(err) })
+  await close()
+}
