@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, errorResponses, limits } from '@chatsearch/contracts'
 import { ApiError, invalidRequest } from '@chatsearch/shell'
@@ -40,6 +40,9 @@ function facetsOf (facets: string[] | null | undefined, settings: IndexSettings)
 
 export async function searchRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  const record = (request: FastifyRequest, kind: 'search' | 'autocomplete', consumerId: string | null | undefined, query: string, hits: number, latencyMs: number) => {
+    app.analytics.record({ projectId: request.principal.projectId, kind, consumerId: consumerId ?? null, query, hits, latencyMs, at: new Date() })
+  }
 
   api.post('/search', {
     schema: {
@@ -65,15 +68,7 @@ export async function searchRoutes (app: FastifyInstance) {
     }
     const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }) })
     const processingTimeMs = elapsedMs(started)
-    app.analytics.record({
-      projectId: request.principal.projectId,
-      kind: 'search',
-      consumerId: body.consumer_id ?? null,
-      query,
-      hits: result.estimatedTotalHits,
-      latencyMs: processingTimeMs,
-      at: new Date()
-    })
+    record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)
     return {
       hits: result.hits,
       query,
@@ -99,15 +94,7 @@ export async function searchRoutes (app: FastifyInstance) {
     const index = await app.engine.index(request.principal.projectId)
     const suggestions = await index.suggest(query, page.limit, page.offset)
     const processingTimeMs = elapsedMs(started)
-    app.analytics.record({
-      projectId: request.principal.projectId,
-      kind: 'autocomplete',
-      consumerId: body.consumer_id ?? null,
-      query,
-      hits: suggestions.length,
-      latencyMs: processingTimeMs,
-      at: new Date()
-    })
+    record(request, 'autocomplete', body.consumer_id, query, suggestions.length, processingTimeMs)
     return { suggestions, query, processingTimeMs, ...page }
   })
 }
