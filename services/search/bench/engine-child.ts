@@ -14,6 +14,7 @@ import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { productsOf, type Product } from '../catalog/generate.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import type { EmbeddedIndex } from '../src/engines/embedded/index.js'
+import { storeVector } from '../src/engines/embedded/vector-codes.js'
 import type { SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '../src/filter/index.js'
@@ -176,7 +177,8 @@ async function ingest (root: string, size: number) {
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   const rows = db.prepare('SELECT rowid, id FROM documents').all() as Array<{ rowid: number, id: string }>
-  const insert = db.prepare('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)')
+  const statements = new Map<string, Database.Statement>()
+  const sql = (text: string) => statements.get(text) ?? statements.set(text, db.prepare(text)).get(text)!
   db.transaction(() => {
     for (const { rowid, id } of rows) {
       const item = Number(id.slice(4)) - 1
@@ -186,7 +188,7 @@ async function ingest (root: string, size: number) {
         vectorFallbacks++
         candidates = byCategory.get(type.split('|')[0]!) ?? [item % pool.length]
       }
-      insert.run(BigInt(rowid), pool[candidates[item % candidates.length]!]!)
+      storeVector(sql, rowid, pool[candidates[item % candidates.length]!]!)
     }
   })()
   db.close()

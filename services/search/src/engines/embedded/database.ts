@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
+import { encodeVector } from './vector-codes.js'
 
 export type Db = Database.Database
 export type Statement = Database.Statement
@@ -11,7 +12,8 @@ export const LAYOUT_VERSION = 1
  * One SQLite file per project. `documents` holds each item as JSON; `fields` holds the filterable
  * and facetable values, one row per attribute and value (see filter/flatten.ts); `fts` is the
  * keyword index over the searchable attributes (one column each, in priority order); `vectors`
- * holds the embeddings (sqlite-vec); `suggestions` (catalog phrases: titles, brands,
+ * holds the embeddings (sqlite-vec) and `vector_codes` compact codes of them for the nearest-neighbour
+ * search (see vector-codes.ts); `suggestions` (catalog phrases: titles, brands,
  * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete.
  */
 export function openDatabase (file: string): Db {
@@ -49,18 +51,32 @@ export function openDatabase (file: string): Db {
  * import to embed them again.
  */
 export function prepareVectors (db: Db, embedder: string, dimensions: number) {
+  db.exec('CREATE TABLE IF NOT EXISTS vector_codes (rowid INTEGER PRIMARY KEY, bits BLOB NOT NULL, codes BLOB NOT NULL)')
   // With embeddings switched off, vectors already stored are kept for when they are switched on again.
   if (embedder === 'none') {
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`)
-    return
+  } else if (readMeta(db, 'embedder') !== embedder) {
+    db.transaction(() => {
+      db.exec(`DROP TABLE IF EXISTS vectors;
+        CREATE VIRTUAL TABLE vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine);
+        DELETE FROM vector_codes;
+        UPDATE documents SET hash = ''`)
+      writeMeta(db, 'embedder', embedder)
+      writeMeta(db, 'vector_codes', 'complete')
+    }).immediate()
   }
-  if (readMeta(db, 'embedder') === embedder) return
-  db.transaction(() => {
-    db.exec(`DROP TABLE IF EXISTS vectors;
-      CREATE VIRTUAL TABLE vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine);
-      UPDATE documents SET hash = ''`)
-    writeMeta(db, 'embedder', embedder)
-  }).immediate()
+  // Files written before the codes existed get them once, from the stored vectors.
+  if (readMeta(db, 'vector_codes') === undefined) {
+    db.transaction(() => {
+      const rows = db.prepare('SELECT rowid, embedding FROM vectors').all() as Array<{ rowid: number | bigint, embedding: Buffer }>
+      const insert = db.prepare('INSERT OR REPLACE INTO vector_codes (rowid, bits, codes) VALUES (?, ?, ?)')
+      for (const { rowid, embedding } of rows) {
+        const { bits, codes } = encodeVector(new Float32Array(embedding.buffer.slice(embedding.byteOffset, embedding.byteOffset + embedding.length)))
+        insert.run(Number(rowid), bits, codes)
+      }
+      writeMeta(db, 'vector_codes', 'complete')
+    }).immediate()
+  }
 }
 
 /** (Re)creates the keyword index with one column per searchable attribute. */

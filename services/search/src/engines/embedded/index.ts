@@ -11,6 +11,7 @@ import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
 import { FacetPostings } from './facets.js'
 import { FilterIndex, type DocSet } from './filter-index.js'
+import { VectorCodes, deleteVector, storeVector } from './vector-codes.js'
 
 interface Window { limit: number, offset: number }
 /** Reciprocal-rank constant: damps the difference between neighbouring ranks. */
@@ -26,6 +27,8 @@ export class EmbeddedIndex implements EngineIndex {
   #vocabulary: Vocabulary | undefined
   #facetPostings: FacetPostings | undefined
   #filterIndex: FilterIndex | undefined
+  #vectorCodes: VectorCodes | undefined
+  readonly #dimensions: number
   readonly #statements = new Map<string, Statement>()
   /** The document set allowed(rowid) answers from during one statement (see #withAllowed). */
   #allowed: DocSet | null = null
@@ -41,6 +44,7 @@ export class EmbeddedIndex implements EngineIndex {
   constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool) {
     this.#file = file
     this.#readers = readers
+    this.#dimensions = embedder.dimensions
     this.#db = openDatabase(file)
     this.#db.function('allowed', { deterministic: false }, (rowid) => this.#allowed?.[Number(rowid)] ?? 0)
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
@@ -188,6 +192,7 @@ export class EmbeddedIndex implements EngineIndex {
     this.#vocabulary = undefined
     this.#facetPostings = undefined
     this.#filterIndex = undefined
+    this.#vectorCodes = undefined
   }
 
   #vocab (): Vocabulary {
@@ -266,15 +271,8 @@ export class EmbeddedIndex implements EngineIndex {
 
   /** The nearest documents to the query vector among those the filter allows, closest first. */
   #nearest (vector: Float32Array, allowed: DocSet | null, k: number): number[] {
-    const knn = (n: number) => (this.#sql('SELECT rowid FROM vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance')
-      .pluck().all(vector, n) as Array<number | bigint>).map(Number)
-    if (allowed === null) return knn(k)
-    // vec0 filters after its top-k: ask for more and keep the allowed ones; when too few survive,
-    // rank every allowed row exactly.
-    const near = knn(Math.min(k * 8, 4096)).filter((r) => allowed[r] === 1)
-    if (near.length >= k) return near.slice(0, k)
-    return this.#withAllowed(allowed, () => (this.#sql(`SELECT rowid FROM vectors WHERE allowed(rowid)
-      ORDER BY vec_distance_cosine(embedding, ?) LIMIT ?`).pluck().all(vector, k) as Array<number | bigint>).map(Number))
+    this.#vectorCodes ??= new VectorCodes(this.#db, this.#dimensions)
+    return this.#vectorCodes.nearest(vector, allowed, k)
   }
 
   /**
@@ -338,9 +336,7 @@ export class EmbeddedIndex implements EngineIndex {
       this.#sql('UPDATE documents SET body = ?, hash = ? WHERE rowid = ?').run(JSON.stringify(document), hash, rowid)
     }
     this.#index(rowid, document)
-    if (vector !== undefined) {
-      this.#sql('INSERT INTO vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(rowid), vector)
-    }
+    if (vector !== undefined) storeVector((sql) => this.#sql(sql), rowid, vector)
   }
 
   #index (rowid: number, document: Document) {
@@ -361,6 +357,6 @@ export class EmbeddedIndex implements EngineIndex {
     countPhrases((sql) => this.#sql(sql), suggestionPhrases(document), -1)
     this.#sql('DELETE FROM fts WHERE rowid = ?').run(rowid)
     this.#sql('DELETE FROM fields WHERE doc = ?').run(rowid)
-    this.#sql('DELETE FROM vectors WHERE rowid = ?').run(BigInt(rowid))
+    deleteVector((sql) => this.#sql(sql), rowid)
   }
 }
