@@ -92,3 +92,24 @@ t.test('catalog management', async (t) => {
     t.equal((await send(h.app, shop.key, 'GET', '/documents/boot-1')).statusCode, 200, 'still there for its owner')
   })
 })
+
+t.test('autocomplete follows catalog changes: deleted and replaced items leave no suggestion behind', async (t) => {
+  const h = await searchHarness(t, false)
+  const shop = await h.tenant()
+  const suggestions = async (term: string) =>
+    (await send(h.app, shop.key, 'POST', '/autocomplete', { autocomplete_term: term })).json().suggestions as string[]
+  const items = [
+    { id: 'a', title: 'Zephyr Kettle', brand: 'Quillon' },
+    { id: 'b', title: 'Zephyr Teapot', brand: 'Quillon' },
+    { id: 'c', title: 'Marlow Toaster', brand: 'Vantor' }
+  ]
+  t.equal((await send(h.app, shop.key, 'POST', '/documents', items)).statusCode, 200)
+  t.ok((await suggestions('quil')).includes('Quillon'))
+  t.equal((await send(h.app, shop.key, 'DELETE', '/documents/a')).statusCode, 200)
+  t.notOk((await suggestions('zephyr k')).includes('Zephyr Kettle'), 'the deleted title is gone')
+  t.ok((await suggestions('quil')).includes('Quillon'), 'a brand another item still carries stays')
+  t.equal((await send(h.app, shop.key, 'POST', '/documents', [{ ...items[1], brand: 'Orsk' }])).statusCode, 200)
+  t.same(await suggestions('quil'), [], 'the last item of a brand changed brand')
+  t.ok((await suggestions('ors')).includes('Orsk'))
+  t.ok((await suggestions('vant')).includes('Vantor'), 'untouched items keep theirs')
+})

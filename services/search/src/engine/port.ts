@@ -39,6 +39,8 @@ export interface SearchResult {
 /** A document ready to store, with the embedding of its text when hybrid search is on. */
 export interface PreparedDocument {
   document: Document
+  /** documentHash(document), computed once by the ingestion that compared it with the stored one. */
+  hash?: string
   vector?: Float32Array
 }
 

@@ -34,12 +34,13 @@ export function embeddingText (document: Document, attributes: string[]): string
 export async function ingestDocuments (index: EngineIndex, items: unknown[], embedder: Embedder | undefined): Promise<IngestResult> {
   const documents = validateBatch(items)
   const stored = await index.storedHashes(documents.map((d) => d.id))
-  const changed = documents.filter((d) => stored.get(d.id) !== documentHash(d))
-  let prepared: PreparedDocument[] = changed.map((document) => ({ document }))
+  let prepared: PreparedDocument[] = documents.map((document) => ({ document, hash: documentHash(document) }))
+    .filter(({ document, hash }) => stored.get(document.id) !== hash)
+  const changed = prepared.map((p) => p.document)
   if (embedder !== undefined && changed.length > 0) {
     const { searchableAttributes } = await index.settings()
     const vectors = await embedder.embed(changed.map((d) => embeddingText(d, searchableAttributes)))
-    prepared = changed.map((document, i) => ({ document, vector: vectors[i]! }))
+    prepared = prepared.map((p, i) => ({ ...p, vector: vectors[i]! }))
   }
   if (prepared.length > 0) await index.upsert(prepared)
   return { received: items.length, indexed: changed.length, unchanged: documents.length - changed.length, total: await index.count() }

@@ -36,7 +36,7 @@ export function openDatabase (file: string): Db {
     );
     CREATE TABLE IF NOT EXISTS fields (doc INTEGER NOT NULL, attr TEXT NOT NULL, kind INTEGER NOT NULL, str TEXT, num REAL);
     CREATE INDEX IF NOT EXISTS fields_str ON fields (attr, str, doc);
-    CREATE INDEX IF NOT EXISTS fields_num ON fields (attr, num, doc);
+    DROP INDEX IF EXISTS fields_num;
     CREATE INDEX IF NOT EXISTS fields_doc ON fields (doc);
     CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
     CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);

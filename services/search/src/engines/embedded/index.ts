@@ -5,7 +5,7 @@ import { flattenDocument } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { columnWeights, planKeyword } from './keyword.js'
-import { countPhrases, suggest, suggestionPhrases } from './suggestions.js'
+import { PhraseTally, suggest, suggestionPhrases } from './suggestions.js'
 import { allowedTypos, foldText, tokenize } from './tokenize.js'
 import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
@@ -16,6 +16,14 @@ import { VectorCodes, deleteVector, storeVector } from './vector-codes.js'
 interface Window { limit: number, offset: number }
 /** Reciprocal-rank constant: damps the difference between neighbouring ranks. */
 const RRF_K = 60
+/** What one write accumulates and stores once, at its end. */
+interface WriteBatch {
+  phrases: PhraseTally
+  /** Facet labels already stored in this write, as `attr\u0000str`. */
+  labels: Set<string>
+}
+const newBatch = (): WriteBatch => ({ phrases: new PhraseTally(), labels: new Set() })
+
 /** A page of results, the total, and (when facets need it) the set of every match; null: all documents. */
 interface Page { rowids: number[], total: number, matches?: DocSet | null }
 const NOTHING: Page = { rowids: [], total: 0 }
@@ -124,7 +132,9 @@ export class EmbeddedIndex implements EngineIndex {
     this.#db.transaction(() => {
       this.#refresh()
       if (this.#settings === undefined) this.#applySettings(inferSettings(prepared.map((p) => p.document)))
-      for (const item of prepared) this.#write(item)
+      const batch = newBatch()
+      for (const item of prepared) this.#write(item, batch)
+      batch.phrases.write((sql) => this.#sql(sql))
       this.#bumpGeneration()
     }).immediate()
     this.#forgetDerived()
@@ -136,7 +146,9 @@ export class EmbeddedIndex implements EngineIndex {
     const removed = this.#db.transaction(() => {
       const row = this.#sql('SELECT rowid, body FROM documents WHERE id = ?').get(id) as { rowid: number, body: string } | undefined
       if (row === undefined) return false
-      this.#unindex(row.rowid, JSON.parse(row.body) as Document)
+      const batch = newBatch()
+      this.#unindex(row.rowid, JSON.parse(row.body) as Document, batch)
+      batch.phrases.write((sql) => this.#sql(sql))
       this.#sql('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
       this.#bumpGeneration()
       return true
@@ -317,44 +329,49 @@ export class EmbeddedIndex implements EngineIndex {
     this.#db.exec('DELETE FROM fields; DELETE FROM facet_labels; DELETE FROM suggestions')
     // In pages: a connection cannot write while it is still iterating a read.
     const page = this.#sql('SELECT rowid, body FROM documents WHERE rowid > ? ORDER BY rowid LIMIT 1000')
+    const batch = newBatch()
     for (let last = 0, rows = page.all(last) as Array<{ rowid: number, body: string }>; rows.length > 0; rows = page.all(last) as typeof rows) {
-      for (const row of rows) this.#index(row.rowid, JSON.parse(row.body) as Document)
+      for (const row of rows) this.#index(row.rowid, JSON.parse(row.body) as Document, batch)
       last = rows.at(-1)!.rowid
     }
+    batch.phrases.write((sql) => this.#sql(sql))
     this.#forgetDerived()
   }
 
-  #write ({ document, vector }: PreparedDocument) {
-    const hash = documentHash(document)
+  #write ({ document, hash = documentHash(document), vector }: PreparedDocument, batch: WriteBatch) {
     const existing = this.#sql('SELECT rowid, body FROM documents WHERE id = ?').get(document.id) as { rowid: number, body: string } | undefined
     let rowid: number
     if (existing === undefined) {
       rowid = Number(this.#sql('INSERT INTO documents (id, body, hash) VALUES (?, ?, ?)').run(document.id, JSON.stringify(document), hash).lastInsertRowid)
     } else {
       rowid = existing.rowid
-      this.#unindex(rowid, JSON.parse(existing.body) as Document)
+      this.#unindex(rowid, JSON.parse(existing.body) as Document, batch)
       this.#sql('UPDATE documents SET body = ?, hash = ? WHERE rowid = ?').run(JSON.stringify(document), hash, rowid)
     }
-    this.#index(rowid, document)
+    this.#index(rowid, document, batch)
     if (vector !== undefined) storeVector((sql) => this.#sql(sql), rowid, vector)
   }
 
-  #index (rowid: number, document: Document) {
+  #index (rowid: number, document: Document, batch: WriteBatch) {
     const settings = this.#settings!
     const columns = settings.searchableAttributes.map((attr) => searchableText(document, attr))
     const placeholders = columns.map(() => '?').join(', ')
     if (columns.length > 0) this.#sql(`INSERT INTO fts (rowid, ${columns.map((_, i) => `c${i}`).join(', ')}) VALUES (?, ${placeholders})`).run(rowid, ...columns)
-    countPhrases((sql) => this.#sql(sql), suggestionPhrases(document), 1)
+    batch.phrases.add(suggestionPhrases(document), 1)
     const insertField = this.#sql('INSERT INTO fields (doc, attr, kind, str, num) VALUES (?, ?, ?, ?, ?)')
     const insertLabel = this.#sql('INSERT OR IGNORE INTO facet_labels (attr, str, label) VALUES (?, ?, ?)')
     for (const f of flattenDocument(document, fieldAttributes(settings))) {
       insertField.run(rowid, f.attr, f.kind, f.str, f.num)
-      if (f.str !== null && f.label !== undefined) insertLabel.run(f.attr, f.str, f.label)
+      if (f.str === null || f.label === undefined) continue
+      const key = `${f.attr}\u0000${f.str}`
+      if (batch.labels.has(key)) continue
+      batch.labels.add(key)
+      insertLabel.run(f.attr, f.str, f.label)
     }
   }
 
-  #unindex (rowid: number, document: Document) {
-    countPhrases((sql) => this.#sql(sql), suggestionPhrases(document), -1)
+  #unindex (rowid: number, document: Document, batch: WriteBatch) {
+    batch.phrases.add(suggestionPhrases(document), -1)
     this.#sql('DELETE FROM fts WHERE rowid = ?').run(rowid)
     this.#sql('DELETE FROM fields WHERE doc = ?').run(rowid)
     deleteVector((sql) => this.#sql(sql), rowid)

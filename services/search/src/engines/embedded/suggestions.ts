@@ -20,12 +20,34 @@ export function suggestionPhrases (document: Record<string, unknown>): string[] 
   return [...phrases]
 }
 
-/** Counts a document's phrases in (+1) or out (-1) of the suggestions. */
-export function countPhrases (prepare: Prepare, phrases: string[], delta: 1 | -1) {
-  const upsert = prepare(`INSERT INTO suggestions (folded, phrase, weight) VALUES (?, ?, ?)
-    ON CONFLICT (folded) DO UPDATE SET weight = weight + excluded.weight`)
-  for (const phrase of phrases) upsert.run(foldText(phrase), phrase, delta)
-  if (delta < 0) prepare('DELETE FROM suggestions WHERE weight <= 0').run()
+/**
+ * How many items carry each phrase, counted in memory over a whole write (a batch of thousands of
+ * items shares a few hundred brands and categories) and written once at its end.
+ */
+export class PhraseTally {
+  readonly #counts = new Map<string, { phrase: string, delta: number }>()
+
+  /** Counts a document's phrases in (+1) or out (-1). */
+  add (phrases: string[], delta: 1 | -1) {
+    for (const phrase of phrases) {
+      const folded = foldText(phrase)
+      const entry = this.#counts.get(folded)
+      if (entry === undefined) this.#counts.set(folded, { phrase, delta })
+      else entry.delta += delta
+    }
+  }
+
+  write (prepare: Prepare) {
+    const upsert = prepare(`INSERT INTO suggestions (folded, phrase, weight) VALUES (?, ?, ?)
+      ON CONFLICT (folded) DO UPDATE SET weight = weight + excluded.weight`)
+    const dropUnused = prepare('DELETE FROM suggestions WHERE folded = ? AND weight <= 0')
+    for (const [folded, { phrase, delta }] of this.#counts) {
+      if (delta === 0) continue
+      upsert.run(folded, phrase, delta)
+      if (delta < 0) dropUnused.run(folded)
+    }
+    this.#counts.clear()
+  }
 }
 
 interface Candidate { text: string, score: number }
