@@ -1,9 +1,10 @@
+import { timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { unauthorized } from '@chatsearch/shell'
 import { TtlCache } from './cache.js'
 import { hashKey, keyService, type Service } from './credential.js'
-import { findPrincipal, type Principal } from './store.js'
+import { findPrincipal, getProject, type Principal } from './store.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,7 +20,17 @@ export interface AuthOptions {
   service: Service
   /** How long a looked-up key is trusted before it is checked again; bounds revocation delay. */
   cacheTtlMs?: number
+  /**
+   * The shared secret another of our services (chat, asking search) presents instead of a
+   * project's key; it names the project in the `X-Project-Id` header. Unset: not accepted.
+   */
+  serviceToken?: string
 }
+
+/** The header in which a service credential names the project it acts for. */
+export const PROJECT_HEADER = 'x-project-id'
+/** The minimum length of a service token: it opens every project. */
+export const SERVICE_TOKEN_MIN_LENGTH = 32
 
 const BEARER = /^Bearer ([^\s]+)$/
 
@@ -39,10 +50,29 @@ function bearerToken (request: FastifyRequest): string {
  */
 export const authPlugin = fp<AuthOptions>(async (app, opts) => {
   const cache = new TtlCache<Principal | undefined>(opts.cacheTtlMs ?? 5000)
+  const projects = new TtlCache<boolean>(opts.cacheTtlMs ?? 5000)
+  if (opts.serviceToken !== undefined && opts.serviceToken.length < SERVICE_TOKEN_MIN_LENGTH) {
+    throw new Error(`a service token must have at least ${SERVICE_TOKEN_MIN_LENGTH} characters`)
+  }
+  const serviceTokenHash = opts.serviceToken === undefined ? undefined : hashKey(opts.serviceToken)
+
+  /** A service credential acts for the project it names, if that project exists. */
+  async function servicePrincipal (request: FastifyRequest): Promise<Principal> {
+    const projectId = request.headers[PROJECT_HEADER]
+    if (typeof projectId !== 'string' || projectId === '') throw unauthorized(`a service credential must name its project in the ${PROJECT_HEADER} header`)
+    const exists = await projects.get(projectId, async () => await getProject(app.pg, projectId) !== undefined)
+    if (!exists) throw unauthorized(`unknown project ${JSON.stringify(projectId.slice(0, 64))}`)
+    return { projectId, keyId: 'service', service: opts.service, username: 'service' }
+  }
 
   app.decorateRequest('principal', null as unknown as Principal)
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const token = bearerToken(request)
+    // Hashes of equal length, compared in constant time: the comparison reveals nothing of the secret.
+    if (serviceTokenHash !== undefined && timingSafeEqual(hashKey(token), serviceTokenHash)) {
+      request.principal = await servicePrincipal(request)
+      return
+    }
     const service = keyService(token)
     if (service === undefined) throw unauthorized('the API key is malformed: expected csk_<service>_<secret>')
     if (service !== opts.service) throw unauthorized(`this is a ${service} credential; the ${opts.service} service needs a ${opts.service} credential`)
@@ -51,5 +81,5 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     if (principal === undefined) throw unauthorized('the API key is invalid or has been revoked')
     request.principal = principal
   })
-  app.addHook('onClose', async () => { cache.clear() })
+  app.addHook('onClose', async () => { cache.clear(); projects.clear() })
 }, { name: '@chatsearch/auth', fastify: '5.x', dependencies: ['@chatsearch/database'] })

@@ -5,12 +5,12 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey } from '../src/index.js'
 
 /** The plugin on a bare Fastify instance with one dummy route that echoes the principal. */
-async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number) {
+async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number, serviceToken?: string) {
   const app = Fastify()
   installErrorHandler(app)
   await app.register(databasePlugin, { databaseUrl })
   await migrate(app.pg, 'auth', authMigrations)
-  await app.register(authPlugin, { service, cacheTtlMs })
+  await app.register(authPlugin, { service, cacheTtlMs, ...(serviceToken === undefined ? {} : { serviceToken }) })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     api.get('/whoami', async (request) => request.principal)
@@ -96,4 +96,42 @@ t.test('auth plugin', async (t) => {
     t.equal(res.statusCode, 503)
     t.equal(res.json().code, 'service_unavailable')
   })
+})
+
+t.test('a service credential acts for the project it names', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const token = 'st_' + 'k'.repeat(40)
+  const app = await bareApp(t, databaseUrl, 'search', 200, token)
+  const shop = await createProject(app.pg, 'Shop')
+  const whoami = (headers: Record<string, string>) => app.inject({ url: '/whoami', headers })
+
+  const res = await whoami({ authorization: `Bearer ${token}`, 'x-project-id': shop.id })
+  t.equal(res.statusCode, 200)
+  t.same(res.json(), { projectId: shop.id, keyId: 'service', service: 'search', username: 'service' })
+  for (const [name, headers] of [
+    ['no project named', { authorization: `Bearer ${token}` }],
+    ['an unknown project', { authorization: `Bearer ${token}`, 'x-project-id': 'prj_nope' }],
+    ['a wrong token', { authorization: `Bearer ${token}x`, 'x-project-id': shop.id }],
+    ['a project header without the token', { 'x-project-id': shop.id }]
+  ] as const) {
+    const denied = await whoami(headers)
+    t.equal(denied.statusCode, 401, name)
+    t.equal(denied.json().code, 'unauthorized', name)
+  }
+  const key = await createKey(app.pg, shop.id, 'search', 'alice')
+  t.equal((await whoami({ authorization: `Bearer ${key.key}`, 'x-project-id': 'prj_other' })).json().projectId, shop.id,
+    'a project key ignores the header: it cannot reach another project')
+})
+
+t.test('no service token configured: a bearer that looks like one is just an invalid key', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const app = await bareApp(t, databaseUrl, 'search', 200)
+  const shop = await createProject(app.pg, 'Shop')
+  const res = await app.inject({ url: '/whoami', headers: { authorization: `Bearer st_${'k'.repeat(40)}`, 'x-project-id': shop.id } })
+  t.equal(res.statusCode, 401)
+})
+
+t.test('a short service token is refused at start-up', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  await t.rejects(bareApp(t, databaseUrl, 'search', 200, 'too-short'), /at least 32 characters/)
 })

@@ -34,5 +34,7 @@ export const commonEnv = {
   HOST: Type.String({ default: '127.0.0.1' }),
   LOG_LEVEL: LogLevelSchema,
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
-  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 5000 })
+  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 5000 }),
+  /** The shared secret with which the chat service asks the search service (min. 32 characters). */
+  SERVICE_TOKEN: Type.Optional(Type.String({ minLength: 32 }))
 }

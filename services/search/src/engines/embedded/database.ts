@@ -35,8 +35,10 @@ export function openDatabase (file: string): Db {
       hash TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS fields (doc INTEGER NOT NULL, attr TEXT NOT NULL, kind INTEGER NOT NULL, str TEXT, num REAL);
-    CREATE INDEX IF NOT EXISTS fields_str ON fields (attr, str, doc);
+    DROP INDEX IF EXISTS fields_str;
     DROP INDEX IF EXISTS fields_num;
+    -- Covering: the posting lists of an attribute are read from this index alone, in value order.
+    CREATE INDEX IF NOT EXISTS fields_attr ON fields (attr, str, kind, doc, num);
     CREATE INDEX IF NOT EXISTS fields_doc ON fields (doc);
     CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
     CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);

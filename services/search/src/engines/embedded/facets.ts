@@ -23,17 +23,20 @@ export class FacetPostings {
   #postings (attribute: string): Posting[] {
     let postings = this.#byAttribute.get(attribute)
     if (postings !== undefined) return postings
-    const rows = this.#db.prepare(`
-      SELECT f.str, coalesce(l.label, f.str) AS label, f.doc FROM fields f
-      LEFT JOIN facet_labels l ON l.attr = f.attr AND l.str = f.str
-      WHERE f.attr = ? AND f.str IS NOT NULL ORDER BY f.str, f.doc`).raw().all(attribute) as Array<[string, string, number]>
+    // Labels (the value as first written) are few: looked up in memory rather than joined per row.
+    // The values come grouped with their counts, the documents as bare numbers in the same order:
+    // turning every (value, document) row into a JS string cost 4× more at 280k rows.
+    const { labels, values, docs } = this.#db.transaction(() => ({
+      labels: new Map(this.#db.prepare('SELECT str, label FROM facet_labels WHERE attr = ?').raw().all(attribute) as Array<[string, string]>),
+      values: this.#db.prepare('SELECT str, count(*) FROM fields WHERE attr = ? AND str IS NOT NULL GROUP BY str ORDER BY str')
+        .raw().all(attribute) as Array<[string, number]>,
+      docs: Int32Array.from(this.#db.prepare('SELECT doc FROM fields WHERE attr = ? AND str IS NOT NULL ORDER BY str, kind, doc').pluck().all(attribute) as number[])
+    }))()
     postings = []
     let start = 0
-    for (let i = 1; i <= rows.length; i++) {
-      if (i === rows.length || rows[i]![0] !== rows[start]![0]) {
-        postings.push({ label: rows[start]![1], docs: Int32Array.from(rows.slice(start, i), (r) => r[2]) })
-        start = i
-      }
+    for (const [value, count] of values) {
+      postings.push({ label: labels.get(value) ?? value, docs: docs.subarray(start, start + count) })
+      start += count
     }
     this.#byAttribute.set(attribute, postings)
     return postings

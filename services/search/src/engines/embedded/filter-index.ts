@@ -17,14 +17,21 @@ interface AttributeIndex {
   present: Int32Array
 }
 
-function groupDocs (rows: Array<[string, number]>): Map<string, Int32Array> {
-  const lists = new Map<string, number[]>()
-  for (const [key, doc] of rows) {
-    const list = lists.get(key)
-    if (list === undefined) lists.set(key, [doc])
-    else list.push(doc)
-  }
-  return new Map([...lists].map(([k, v]) => [k, Int32Array.from(v)]))
+/** Appends a list of documents under a key. */
+function append<K> (lists: Map<K, Int32Array[]>, key: K, docs: Int32Array) {
+  const existing = lists.get(key)
+  if (existing === undefined) lists.set(key, [docs])
+  else existing.push(docs)
+}
+
+function joined<K> (lists: Map<K, Int32Array[]>): Map<K, Int32Array> {
+  return new Map([...lists].map(([key, parts]) => {
+    if (parts.length === 1) return [key, parts[0]!]
+    const all = new Int32Array(parts.reduce((n, p) => n + p.length, 0))
+    let at = 0
+    for (const p of parts) { all.set(p, at); at += p.length }
+    return [key, all]
+  }))
 }
 
 /** First index whose value is not below `x` (`strict`: above `x`). */
@@ -127,15 +134,34 @@ export class FilterIndex {
   #attribute (attribute: string): AttributeIndex {
     let index = this.#attributes.get(attribute)
     if (index !== undefined) return index
-    const rows = this.#db.prepare('SELECT kind, str, num, doc FROM fields WHERE attr = ?').raw().all(attribute) as Array<[number, string | null, number | null, number]>
-    const numeric = rows.filter((r) => r[2] !== null).sort((x, y) => x[2]! - y[2]!)
+    // Values come grouped with their counts and the documents as bare numbers in the same order
+    // (the covering index's): making a JS string of every (value, document) row cost 3–4× more.
+    const { groups, docs, numeric } = this.#db.transaction(() => ({
+      groups: this.#db.prepare('SELECT str, kind, count(*) FROM fields WHERE attr = ? GROUP BY str, kind ORDER BY str, kind')
+        .raw().all(attribute) as Array<[string | null, number, number]>,
+      docs: Int32Array.from(this.#db.prepare('SELECT doc FROM fields WHERE attr = ? ORDER BY str, kind, doc').pluck().all(attribute) as number[]),
+      numeric: this.#db.prepare('SELECT num, doc FROM fields WHERE attr = ? AND num IS NOT NULL ORDER BY num, doc')
+        .raw().all(attribute) as Array<[number, number]>
+    }))()
+    const text = new Map<string, Int32Array[]>()
+    const numberText = new Map<string, Int32Array[]>()
+    const kinds = new Map<number, Int32Array[]>()
+    let start = 0
+    for (const [str, kind, count] of groups) {
+      const list = docs.subarray(start, start + count)
+      start += count
+      append(kinds, kind, list)
+      if (str === null) continue
+      if (kind === FieldKind.String || kind === FieldKind.Boolean) append(text, str, list)
+      else if (kind === FieldKind.Number) append(numberText, str, list)
+    }
     index = {
-      text: groupDocs(rows.filter((r) => (r[0] === FieldKind.String || r[0] === FieldKind.Boolean) && r[1] !== null).map((r) => [r[1]!, r[3]])),
-      numberText: groupDocs(rows.filter((r) => r[0] === FieldKind.Number && r[1] !== null).map((r) => [r[1]!, r[3]])),
-      numbers: Float64Array.from(numeric, (r) => r[2]!),
-      numberDocs: Int32Array.from(numeric, (r) => r[3]),
-      kinds: new Map([...groupDocs(rows.map((r) => [String(r[0]), r[3]]))].map(([k, v]) => [Number(k), v])),
-      present: Int32Array.from(new Set(rows.map((r) => r[3])))
+      text: joined(text),
+      numberText: joined(numberText),
+      numbers: Float64Array.from(numeric, (r) => r[0]),
+      numberDocs: Int32Array.from(numeric, (r) => r[1]),
+      kinds: joined(kinds),
+      present: Int32Array.from(new Set(docs))
     }
     this.#attributes.set(attribute, index)
     return index
