@@ -13,7 +13,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
   await migrate(app.pg, 'auth', authMigrations)
   await migrate(app.pg, 'search', searchMigrations)
-  await app.register(authPlugin, { service: 'search', cacheTtlMs: config.authCacheTtlMs })
+  await app.register(authPlugin, { service: 'search', cacheTtlMs: config.authCacheTtlMs, ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken }) })
   await app.register(openApiPlugin, {
     title: 'Search Service API',
     description: 'Catalog search scoped to a project: keyword and hybrid search, filters, facets, autocomplete.',

@@ -26,6 +26,8 @@ export interface SearchConfig {
   logLevel: LogLevel
   dbPoolSize: number
   authCacheTtlMs: number
+  /** The shared secret the chat service presents (see @chatsearch/auth); unset: not accepted. */
+  serviceToken?: string
 }
 
 export const readSearchEnv = (env: NodeJS.ProcessEnv = process.env): SearchEnv => loadConfig(SearchEnvSchema, env)
@@ -41,6 +43,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
       : { remoteEmbeddings: { baseUrl: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, ...(env.EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: env.EMBEDDINGS_API_KEY }) } }),
     logLevel: env.LOG_LEVEL,
     dbPoolSize: env.DB_POOL_SIZE,
-    authCacheTtlMs: env.AUTH_CACHE_TTL_MS
+    authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN })
   }
 }

@@ -111,6 +111,23 @@ t.test('search', async (t) => {
     t.same(ids(filtered), ['pan-1'], 'filters apply to the semantic side')
   })
 
+  t.test('show_ranking_score adds _rankingScore in [0, 1], best first', async (t) => {
+    const plain = await search({ search_term: 'hiking boot' })
+    t.notOk('_rankingScore' in plain.hits[0], 'only when asked')
+    const exact = await search({ search_term: 'hiking boot', show_ranking_score: true })
+    t.ok(exact.hits.every((h: { _rankingScore: number }) => h._rankingScore === 1), 'keyword matches without typos score 1')
+    const typo = await search({ search_term: 'hikng boot', show_ranking_score: true })
+    t.ok(typo.hits.every((h: { _rankingScore: number }) => h._rankingScore < 1 && h._rankingScore > 0), 'a typo costs')
+    const hybrid = await search({ search_term: 'something to grind beans in my kitchen', search_type: 'hybrid', semantic_ratio: 1, show_ranking_score: true, limit: 5 })
+    const scores = hybrid.hits.map((h: { _rankingScore: number }) => h._rankingScore)
+    t.ok(scores.every((s: number) => s >= 0 && s <= 1), JSON.stringify(scores))
+    t.same(scores, [...scores].sort((a: number, b: number) => b - a), 'semantic order is score order')
+    t.ok(scores[0] > scores.at(-1), 'scores tell hits apart')
+    const browse = await search({ search_term: '', show_ranking_score: true, limit: 2 })
+    t.same(browse.hits.map((h: { _rankingScore: number }) => h._rankingScore), [1, 1])
+    t.equal((await send(h.app, shop.key, 'POST', '/search', { search_term: 'x', show_ranking_score: 'yes' })).statusCode, 400)
+  })
+
   t.test('autocomplete', async (t) => {
     const complete = async (body: Record<string, unknown>) => {
       const res = await send(h.app, shop.key, 'POST', '/autocomplete', body)

@@ -28,10 +28,14 @@ export interface SearchQuery {
   limit: number
   offset: number
   hybrid?: HybridQuery
+  /** Also return each hit's ranking score (Meilisearch's showRankingScore). */
+  rankingScore?: boolean
 }
 
 export interface SearchResult {
   hits: Document[]
+  /** Each hit's ranking score in [0, 1], in hit order, when the query asked for them. */
+  scores?: number[]
   estimatedTotalHits: number
   facetDistribution?: Record<string, Record<string, number>>
 }

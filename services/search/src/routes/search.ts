@@ -66,11 +66,12 @@ export async function searchRoutes (app: FastifyInstance) {
       const [vector] = await app.embedder.embed([await index.correct(query)])
       hybrid = { semanticRatio: body.semantic_ratio ?? 0.7, vector: vector! }
     }
-    const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }) })
+    const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }), rankingScore: body.show_ranking_score === true })
     const processingTimeMs = elapsedMs(started)
     record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)
+    const scores = result.scores
     return {
-      hits: result.hits,
+      hits: scores === undefined ? result.hits : result.hits.map((hit, i) => ({ ...hit, _rankingScore: scores[i] })),
       query,
       processingTimeMs,
       ...page,

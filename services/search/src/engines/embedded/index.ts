@@ -169,6 +169,7 @@ export class EmbeddedIndex implements EngineIndex {
     else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan.tiers, allowed, window, wantMatches)
     else page = this.#hybrid(plan.tiers, allowed, window, query.hybrid, wantMatches)
     const result: SearchResult = { hits: this.#load(page.rowids), estimatedTotalHits: page.total }
+    if (query.rankingScore === true) result.scores = this.#scores(page.rowids, plan?.tiers, query.hybrid)
     if (wantMatches) {
       this.#facetPostings ??= new FacetPostings(this.#db)
       result.facetDistribution = this.#facetPostings.count(query.facets, page.matches ?? null)
@@ -311,6 +312,27 @@ export class EmbeddedIndex implements EngineIndex {
       for (const r of semantic) matches[r] = 1
     }
     return { rowids: ranked.slice(window.offset, window.offset + window.limit), total: keyword.total + extra.length, ...(matches === undefined ? {} : { matches }) }
+  }
+
+  /**
+   * Ranking scores in [0, 1]. Keyword side: 1 for a match without typos, 0.1 less per typo tier,
+   * 0 for no keyword match; semantic side: the cosine similarity with the query (negative as 0);
+   * hybrid: the two weighted by the semantic ratio. Browsing scores every document 1.
+   */
+  #scores (rowids: number[], tiers: string[] | undefined, hybrid: HybridQuery | undefined): number[] {
+    if (tiers === undefined) return rowids.map(() => 1)
+    const keyword = new Map<number, number>()
+    const page = JSON.stringify(rowids)
+    tiers.forEach((tier, i) => {
+      const matched = this.#sql('SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().all(tier, page) as number[]
+      for (const rowid of matched) if (!keyword.has(rowid)) keyword.set(rowid, Math.max(0, 1 - 0.1 * i))
+    })
+    const rounded = (x: number) => Math.round(x * 10_000) / 10_000
+    if (hybrid === undefined) return rowids.map((r) => rounded(keyword.get(r) ?? 0))
+    this.#vectorCodes ??= new VectorCodes(this.#db, this.#dimensions)
+    const semantic = this.#vectorCodes.similarities(hybrid.vector, rowids)
+    const ratio = hybrid.semanticRatio
+    return rowids.map((r) => rounded(ratio * Math.max(0, semantic.get(r) ?? 0) + (1 - ratio) * (keyword.get(r) ?? 0)))
   }
 
   #load (rowids: number[]): Document[] {

@@ -110,9 +110,18 @@ export class VectorCodes {
   }
 
   #rerank (vector: Float32Array, candidates: number[]): number[] {
-    if (candidates.length === 0) return []
-    const rows = this.#readCodes.all(JSON.stringify(candidates)) as Array<{ rowid: number, codes: Buffer }>
-    const scored = rows.map(({ rowid, codes }) => {
+    return [...this.similarities(vector, candidates)]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([rowid]) => rowid)
+  }
+
+  /** Cosine similarity of each document's vector (as quantised) with `vector`; documents without one are left out. */
+  similarities (vector: Float32Array, rowids: number[]): Map<number, number> {
+    const out = new Map<number, number>()
+    if (rowids.length === 0) return out
+    const rows = this.#readCodes.all(JSON.stringify(rowids)) as Array<{ rowid: number, codes: Buffer }>
+    let queryNorm = 0
+    for (let d = 0; d < vector.length; d++) queryNorm += vector[d]! * vector[d]!
+    for (const { rowid, codes } of rows) {
       const values = new Int8Array(codes.buffer, codes.byteOffset, codes.length)
       let dot = 0
       let norm = 0
@@ -120,9 +129,8 @@ export class VectorCodes {
         dot += vector[d]! * values[d]!
         norm += values[d]! * values[d]!
       }
-      // Cosine with the stored vector as quantised; the query's own norm is the same for all.
-      return { rowid, score: norm === 0 ? 0 : dot / Math.sqrt(norm) }
-    })
-    return scored.sort((a, b) => b.score - a.score || a.rowid - b.rowid).map((s) => s.rowid)
+      out.set(rowid, norm === 0 || queryNorm === 0 ? 0 : dot / Math.sqrt(norm * queryNorm))
+    }
+    return out
   }
 }
