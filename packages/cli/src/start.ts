@@ -4,6 +4,7 @@ import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/ch
 import { buildApp as buildSearch, demoCatalogFile, ingestDocuments, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
 import { createPool, loadConfig, resolveDatabase } from '@chatsearch/shell'
+import { randomBase62 } from '@chatsearch/auth'
 import { banner, ensureDemoProject } from './demo.js'
 
 /** The whole service in one process on embedded defaults: what `pnpm start` runs. */
@@ -17,8 +18,12 @@ const env = loadConfig(StartEnvSchema, process.env)
 const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n')
 if (env.DATABASE_URL === undefined) log(`starting embedded PostgreSQL in ${env.DATA_DIR} on port ${env.PG_PORT}…`)
 const database = await resolveDatabase(env)
-const chat = await buildChat(chatConfig(env, database.url))
-const search = await buildSearch(searchConfig(env, database.url))
+// The chat asks the search service over HTTP (as in production), with a secret made for this run
+// unless SERVICE_TOKEN is set.
+const serviceToken = env.SERVICE_TOKEN ?? randomBase62(48)
+const search = await buildSearch(searchConfig({ ...env, SERVICE_TOKEN: serviceToken }, database.url))
+const searchUrl = await search.listen({ host: env.HOST, port: env.SEARCH_PORT })
+const chat = await buildChat(chatConfig({ ...env, SERVICE_TOKEN: serviceToken, SEARCH_URL: env.SEARCH_URL ?? searchUrl }, database.url))
 
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err !== undefined) log(`stopping after an error: ${err.stack ?? String(err)}`)
@@ -29,7 +34,6 @@ closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
 })
 
 const chatUrl = await chat.listen({ host: env.HOST, port: env.CHAT_PORT })
-const searchUrl = await search.listen({ host: env.HOST, port: env.SEARCH_PORT })
 
 if (env.DEMO) {
   const pool = createPool(database.url, 1)

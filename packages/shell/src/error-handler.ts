@@ -69,14 +69,20 @@ function toApiError (error: FastifyError): ApiError {
   return new ApiError(500, 'Internal Server Error', 'internal_error', 'something went wrong on our side; it has been logged')
 }
 
+const bodyOf = (apiError: ApiError): ErrorBody => ({
+  statusCode: apiError.statusCode,
+  error: apiError.error,
+  code: apiError.code,
+  message: apiError.message
+})
+
+/** The documented error body for any failure, as the error handler would send it (for responses already streaming). */
+export function errorBodyOf (error: unknown): ErrorBody {
+  return bodyOf(toApiError(error as FastifyError))
+}
+
 function send (reply: FastifyReply, apiError: ApiError) {
-  const body: ErrorBody = {
-    statusCode: apiError.statusCode,
-    error: apiError.error,
-    code: apiError.code,
-    message: apiError.message
-  }
-  return reply.code(apiError.statusCode).headers(apiError.headers).type('application/json; charset=utf-8').send(body)
+  return reply.code(apiError.statusCode).headers(apiError.headers).type('application/json; charset=utf-8').send(bodyOf(apiError))
 }
 
 /** The one error handler of a service: every failure leaves as the documented error body. */

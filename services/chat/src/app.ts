@@ -5,11 +5,19 @@ import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin } fr
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
-import { noRetriever, type Retriever } from './assistant/retriever.js'
+import { noRetriever, searchRetriever, type Retriever } from './assistant/retriever.js'
+import { openAiChatModel, type ChatModel } from './assistant/llm/client.js'
 import { newUserMessageRoutes } from './routes/new-user-message.js'
 import { readConversationRoutes } from './routes/read-conversation.js'
 import { listChatsRoutes } from './routes/list-chats.js'
 import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The reply pipeline, with its counters of retrieval failures and model fallbacks. */
+    assistant: Assistant
+  }
+}
 
 export const chatMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
@@ -17,6 +25,16 @@ export const chatMigrations = fileURLToPath(new URL('../migrations', import.meta
 export interface ChatParts {
   classifier?: Classifier
   retriever?: Retriever
+  model?: ChatModel
+}
+
+function retrieverOf (config: ChatConfig): Retriever {
+  if (config.search === undefined) return noRetriever
+  return searchRetriever({ searchUrl: config.search.url, serviceToken: config.search.serviceToken, timeoutMs: config.search.timeoutMs })
+}
+
+function modelOf (config: ChatConfig): ChatModel | undefined {
+  return config.llm === undefined ? undefined : openAiChatModel(config.llm)
 }
 
 async function register (app: FastifyInstance, config: ChatConfig, parts: ChatParts) {
@@ -31,7 +49,15 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   })
   await app.register(healthRoutes, { service: 'chat' })
 
-  const assistant = new Assistant(parts.classifier ?? await loadClassifier(), parts.retriever ?? noRetriever)
+  const model = parts.model ?? modelOf(config)
+  const assistant = new Assistant({
+    classifier: parts.classifier ?? await loadClassifier(),
+    retriever: parts.retriever ?? retrieverOf(config),
+    ...(model === undefined ? {} : { model }),
+    promptTokens: config.llm?.promptTokens ?? 3000,
+    log: app.log
+  })
+  app.decorate('assistant', assistant)
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     await api.register(newUserMessageRoutes, { assistant, historyTurns: config.historyTurns })

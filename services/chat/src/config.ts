@@ -5,7 +5,15 @@ import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
 export const ChatEnvSchema = Type.Object({
   ...commonEnv,
   CHAT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
-  HISTORY_TURNS: Type.Integer({ minimum: 0, maximum: 50, default: 6 })
+  HISTORY_TURNS: Type.Integer({ minimum: 0, maximum: 50, default: 6 }),
+  SEARCH_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'Base URL of the search service the assistant retrieves from' })),
+  RETRIEVAL_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
+  LLM_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1' })),
+  LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 20_000 }),
+  LLM_RETRIES: Type.Integer({ minimum: 0, maximum: 5, default: 2 }),
+  LLM_PROMPT_TOKENS: Type.Integer({ minimum: 500, maximum: 200_000, default: 3000 })
 })
 export type ChatEnv = Static<typeof ChatEnvSchema>
 
@@ -17,6 +25,10 @@ export interface ChatConfig {
   authCacheTtlMs: number
   /** How many earlier turns the assistant sees. */
   historyTurns: number
+  /** Where the assistant retrieves catalog items; without it replies carry no citations. */
+  search?: { url: string, serviceToken: string, timeoutMs: number }
+  /** An OpenAI-compatible model writing the replies; without it the grounded responder does. */
+  llm?: { baseUrl: string, model: string, apiKey?: string, timeoutMs: number, retries: number, promptTokens: number }
 }
 
 export const readChatEnv = (env: NodeJS.ProcessEnv = process.env): ChatEnv => loadConfig(ChatEnvSchema, env)
@@ -27,6 +39,29 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     logLevel: env.LOG_LEVEL,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    historyTurns: env.HISTORY_TURNS
+    historyTurns: env.HISTORY_TURNS,
+    ...searchOf(env),
+    ...llmOf(env)
+  }
+}
+
+function searchOf (env: ChatEnv): Pick<ChatConfig, 'search'> {
+  if (env.SEARCH_URL === undefined) return {}
+  if (env.SERVICE_TOKEN === undefined) throw new Error('SEARCH_URL is set but SERVICE_TOKEN is not: the chat service needs it to ask the search service')
+  return { search: { url: env.SEARCH_URL, serviceToken: env.SERVICE_TOKEN, timeoutMs: env.RETRIEVAL_TIMEOUT_MS } }
+}
+
+function llmOf (env: ChatEnv): Pick<ChatConfig, 'llm'> {
+  if (env.LLM_BASE_URL === undefined) return {}
+  if (env.LLM_MODEL === undefined) throw new Error('LLM_BASE_URL is set but LLM_MODEL is not: name the model to ask')
+  return {
+    llm: {
+      baseUrl: env.LLM_BASE_URL,
+      model: env.LLM_MODEL,
+      ...(env.LLM_API_KEY === undefined ? {} : { apiKey: env.LLM_API_KEY }),
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      retries: env.LLM_RETRIES,
+      promptTokens: env.LLM_PROMPT_TOKENS
+    }
   }
 }

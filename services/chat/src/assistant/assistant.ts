@@ -1,7 +1,10 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
 import type { Classifier } from './classifier.js'
-import type { Retriever } from './retriever.js'
+import type { RetrievedItem, Retriever } from './retriever.js'
 import { groundedReply } from './responder.js'
+import { LlmError, type ChatModel } from './llm/client.js'
+import { buildPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
 
 export interface AssistantAnswer {
   classification: Classification
@@ -9,21 +12,117 @@ export interface AssistantAnswer {
   citations: Citation[]
 }
 
+export interface AssistantOptions {
+  classifier: Classifier
+  retriever: Retriever
+  /** An OpenAI-compatible model writes the replies when given; the grounded responder otherwise. */
+  model?: ChatModel
+  /** Prompt size the model's input may use (items, history and the message). */
+  promptTokens?: number
+  log: FastifyBaseLogger
+}
+
+export interface AnswerOptions {
+  /** Receives the reply as it is produced; their concatenation is the final reply (after a reset). */
+  onDelta?: (text: string) => void
+  /** The model failed after part of its reply was sent: what was sent is void, the reply starts over. */
+  onReset?: () => void
+  /** The caller went away: stop, nothing is stored. */
+  signal?: AbortSignal
+}
+
+/** What a deployment wants to watch: failures that did not fail a turn. */
+export interface AssistantStats {
+  retrievalFailures: number
+  llmFallbacks: number
+}
+
+/** Items below this retrieval score are not worth naming, whatever their rank. */
+const MIN_CONFIDENCE = 0.3
+/** Nor are those far below the best match. */
+const RELATIVE_TO_BEST = 0.8
+const GROUNDED_ITEMS = 3
+const MODEL_ITEMS = 5
+
+/** The items a reply may use, best first: good enough on their own and close to the best. */
+export function relevantItems (items: RetrievedItem[], max: number): RetrievedItem[] {
+  const sorted = [...items].sort((a, b) => b.score - a.score)
+  const best = sorted[0]?.score ?? 0
+  return sorted.filter((i) => i.score >= MIN_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST).slice(0, max)
+}
+
+const citationOf = (item: RetrievedItem): Citation => ({ source: 'catalog', reference: item.id, confidence: item.score, title: item.title })
+
+/** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
+function * wordDeltas (text: string): Generator<string> {
+  for (const match of text.matchAll(/\s*\S+/g)) yield match[0]
+}
+
 /** The reply pipeline: classify the message, retrieve catalog items, compose the answer. */
 export class Assistant {
-  readonly #classifier: Classifier
-  readonly #retriever: Retriever
+  readonly stats: AssistantStats = { retrievalFailures: 0, llmFallbacks: 0 }
+  readonly #opts: AssistantOptions
 
-  constructor (classifier: Classifier, retriever: Retriever) {
-    this.#classifier = classifier
-    this.#retriever = retriever
+  constructor (opts: AssistantOptions) {
+    this.#opts = opts
   }
 
-  async answer (projectId: string, message: string, history: Message[]): Promise<AssistantAnswer> {
-    const { label } = await this.#classifier.classify(message)
+  async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
+    const { label } = await this.#opts.classifier.classify(message)
     const wantsItems = label === 'question' || label === 'request'
-    const items = wantsItems ? await this.#retriever.retrieve(projectId, message, history) : []
-    const reply = groundedReply({ message, classification: label, items })
+    const retrieval = wantsItems ? await this.#opts.retriever.retrieve(projectId, message, history) : { items: [] }
+    if (retrieval.failure !== undefined) {
+      this.stats.retrievalFailures++
+      this.#opts.log.warn({ projectId, reason: retrieval.failure }, 'catalog search failed; answering without items')
+    }
+    const searchFailed = retrieval.failure !== undefined
+    opts.signal?.throwIfAborted()
+
+    if (this.#opts.model !== undefined) {
+      const items = relevantItems(retrieval.items, MODEL_ITEMS)
+      const fromModel = await this.#modelReply(this.#opts.model, message, history, items, opts)
+      if (fromModel !== undefined) return { classification: label, ...fromModel }
+    }
+    const reply = groundedReply({ message, classification: label, items: relevantItems(retrieval.items, GROUNDED_ITEMS), searchFailed })
+    if (opts.onDelta !== undefined) for (const delta of wordDeltas(reply.text)) opts.onDelta(delta)
     return { classification: label, reply: reply.text, citations: reply.citations }
+  }
+
+  /** The model's reply with the items it named as citations; undefined when it failed (the grounded responder then answers). */
+  async #modelReply (model: ChatModel, message: string, history: Message[], items: RetrievedItem[], opts: AnswerOptions) {
+    const prompt = buildPrompt({
+      items,
+      history: history.map((m) => ({ role: m.role, content: m.content })),
+      message,
+      tokenBudget: this.#opts.promptTokens ?? 3000
+    })
+    let sent = false
+    try {
+      let text: string
+      if (opts.onDelta === undefined) {
+        text = await model.complete(prompt, opts.signal)
+      } else {
+        text = ''
+        const stripper = new MarkerStripper(items)
+        for await (const delta of model.stream(prompt, opts.signal)) {
+          text += delta
+          const visible = stripper.push(delta)
+          if (visible !== '') { opts.onDelta(visible); sent = true }
+        }
+        const rest = stripper.end()
+        if (rest !== '') { opts.onDelta(rest); sent = true }
+      }
+      const { text: clean, cited } = citeFromReply(text, items)
+      if (clean.trim() === '') throw new LlmError('protocol', 'the model returned an empty reply')
+      // Best first, as the retrieval ranked them, whatever order the model named them in.
+      const citations = items.filter((i) => cited.includes(i.id)).map(citationOf)
+      return { reply: clean.trim(), citations }
+    } catch (err) {
+      if (opts.signal?.aborted === true) throw err
+      this.stats.llmFallbacks++
+      this.#opts.log.warn({ err: { kind: (err as LlmError).kind, message: (err as Error).message } }, 'language model failed; the grounded responder answers')
+      if (sent) opts.onReset?.()
+      return undefined
+    }
   }
 }

@@ -9,11 +9,19 @@ export interface Reply {
 export interface ResponderInput {
   message: string
   classification: Classification
+  /** The relevant items, best first. */
   items: RetrievedItem[]
+  /** The catalog could not be searched: say so rather than claim nothing matches. */
+  searchFailed?: boolean
 }
 
 /** Several wordings per situation; one is picked from the message so replies vary but stay reproducible. */
-const phrasings: Record<Classification | 'noMatch', string[]> = {
+const phrasings: Record<Classification | 'noMatch' | 'unavailable', string[]> = {
+  unavailable: [
+    'Sorry, I cannot look at the catalog right now. Please try again in a moment; if it is urgent, tell me what you need and our team will follow up.',
+    'The product search is not answering at the moment, so I cannot check items, prices or stock. Could you ask again in a minute?',
+    'I am unable to reach the catalog just now. Give me a moment and ask again, and I will look it up for you.'
+  ],
   greeting: [
     'Hello! I can help you find products, compare options, check prices and availability, or sort out an order. What are you looking for today?',
     'Hi there! Ask me about anything in the catalog — sizes, prices, stock — or tell me what you need and I will find it.',
@@ -75,7 +83,8 @@ const describe = (item: RetrievedItem) => {
  */
 export function groundedReply (input: ResponderInput): Reply {
   const { message, classification, items } = input
-  if (classification === 'question' || (classification === 'request' && items.length > 0)) {
+  if (classification === 'question' || (classification === 'request' && (items.length > 0 || input.searchFailed === true))) {
+    if (input.searchFailed === true) return { text: pick(phrasings.unavailable, message), citations: [] }
     if (items.length === 0) return { text: pick(phrasings.noMatch, message), citations: [] }
     const used = items.slice(0, 3)
     return {

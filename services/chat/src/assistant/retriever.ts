@@ -1,4 +1,5 @@
 import type { Message } from '@chatsearch/contracts'
+import { planSearch, type CatalogShape, type SearchPlan } from './constraints.js'
 
 /** A catalog item found for a message, with its retrieval score normalised to [0, 1]. */
 export interface RetrievedItem {
@@ -6,14 +7,150 @@ export interface RetrievedItem {
   title: string
   price?: number
   in_stock?: boolean
+  brand?: string
+  category?: string
+  rating?: number
+  description?: string
   score: number
 }
 
-export interface Retriever {
-  retrieve (projectId: string, message: string, history: Message[]): Promise<RetrievedItem[]>
+export interface Retrieval {
+  items: RetrievedItem[]
+  /** The search that was sent, when one was. */
+  plan?: SearchPlan
+  /** Why the search service could not be asked (down, slow, refusing): the turn goes on without items. */
+  failure?: string
 }
 
-/** Until the search service can be asked, nothing is retrieved and replies carry no citations. */
+export interface Retriever {
+  retrieve (projectId: string, message: string, history: Message[]): Promise<Retrieval>
+}
+
+/** Nothing is retrieved: replies carry no citations (no SEARCH_URL configured). */
 export const noRetriever: Retriever = {
-  retrieve: async () => []
+  retrieve: async () => ({ items: [] })
+}
+
+export interface SearchRetrieverOptions {
+  /** Base URL of the search service, e.g. http://127.0.0.1:3002 */
+  searchUrl: string
+  /** The shared secret the search service accepts for any project (SERVICE_TOKEN). */
+  serviceToken: string
+  /** Bounds each call to the search service. */
+  timeoutMs: number
+  /** How many items one search brings back to choose from. */
+  limit?: number
+  /** How long a project's catalog shape (filterable attributes, brands, categories…) is reused. */
+  shapeTtlMs?: number
+}
+
+/** Facets whose values the constraint extraction matches words against. */
+const NAMED_FACETS = ['brand', 'category', 'color']
+/** Hybrid search with an even weight: measured best over the judged queries (pnpm bench relevance). */
+const SEMANTIC_RATIO = 0.5
+
+interface Hit { id: string, _rankingScore?: number, [field: string]: unknown }
+
+class SearchCallError extends Error {
+  readonly status: number
+  constructor (status: number, message: string) {
+    super(message)
+    this.status = status
+  }
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
+const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
+
+function itemOf (hit: Hit): RetrievedItem {
+  const fields: Omit<RetrievedItem, 'id' | 'title' | 'score'> = {}
+  const price = num(hit.price)
+  if (price !== undefined) fields.price = price
+  if (typeof hit.in_stock === 'boolean') fields.in_stock = hit.in_stock
+  for (const key of ['brand', 'category', 'description'] as const) {
+    const value = str(hit[key])
+    if (value !== undefined) fields[key] = value
+  }
+  const rating = num(hit.rating)
+  if (rating !== undefined) fields.rating = rating
+  const score = Math.min(1, Math.max(0, num(hit._rankingScore) ?? 0))
+  return { id: String(hit.id), title: str(hit.title) ?? str(hit.name) ?? String(hit.id), ...fields, score }
+}
+
+/**
+ * Retrieval through the search service's HTTP API, with the service credential naming the project
+ * (ARCHITECTURE.md decision 11). The message and the recent turns become keywords plus a filter
+ * (constraints.ts); the catalog's filterable attributes and facet values, needed for that, are
+ * asked once per project and reused for `shapeTtlMs`.
+ */
+export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
+  const base = opts.searchUrl.replace(/\/+$/, '')
+  const shapes = new Map<string, { shape: CatalogShape, expires: number }>()
+  const shapeTtlMs = opts.shapeTtlMs ?? 60_000
+  // A search service running with EMBEDDINGS=false refuses hybrid search: keyword search then.
+  let hybrid = true
+
+  async function call<T> (projectId: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${opts.serviceToken}`,
+        'x-project-id': projectId,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(opts.timeoutMs)
+    })
+    if (!response.ok) {
+      const text = (await response.text()).slice(0, 300)
+      throw new SearchCallError(response.status, `search service answered ${response.status} to ${method} ${path}: ${text}`)
+    }
+    return await response.json() as T
+  }
+
+  async function shapeOf (projectId: string): Promise<CatalogShape> {
+    const cached = shapes.get(projectId)
+    if (cached !== undefined && cached.expires > Date.now()) return cached.shape
+    const settings = await call<{ filterableAttributes: string[], facetableAttributes: string[] }>(projectId, 'GET', '/settings')
+    const facets = NAMED_FACETS.filter((f) => settings.facetableAttributes.includes(f))
+    const values: Record<string, string[]> = {}
+    if (facets.length > 0) {
+      const browse = await call<{ facetDistribution?: Record<string, Record<string, number>> }>(projectId, 'POST', '/search', { search_term: '', limit: 0, facets })
+      for (const facet of facets) values[facet] = Object.keys(browse.facetDistribution?.[facet] ?? {})
+    }
+    const shape = { filterable: settings.filterableAttributes, values }
+    shapes.set(projectId, { shape, expires: Date.now() + shapeTtlMs })
+    return shape
+  }
+
+  return {
+    async retrieve (projectId, message, history) {
+      let plan: SearchPlan | undefined
+      try {
+        const shape = await shapeOf(projectId)
+        const turns = history.map((m) => ({ role: m.role, content: m.content }))
+        plan = planSearch(message, turns, shape)
+        if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
+        const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(projectId, 'POST', '/search', {
+          search_term: plan!.query,
+          search_type: type,
+          ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),
+          filters: plan!.filter ?? null,
+          limit: opts.limit ?? 8,
+          show_ranking_score: true
+        })
+        let result
+        try {
+          result = await search(hybrid ? 'hybrid' : 'keyword')
+        } catch (err) {
+          if (!hybrid || !(err instanceof SearchCallError) || err.status !== 400 || !err.message.includes('hybrid search is switched off')) throw err
+          hybrid = false
+          result = await search('keyword')
+        }
+        return { items: result.hits.map(itemOf), plan }
+      } catch (err) {
+        return { items: [], ...(plan === undefined ? {} : { plan }), failure: (err as Error).message }
+      }
+    }
+  }
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ErrorBody, NewUserMessageBody, NewUserMessageResponse, errorResponses } from '@chatsearch/contracts'
-import { chatNotFound, missingParameters } from '@chatsearch/shell'
-import type { Assistant, AssistantAnswer } from '../assistant/assistant.js'
+import { ErrorBody, NewUserMessageBody, NewUserMessageResponse, errorResponses, type Message } from '@chatsearch/contracts'
+import { chatNotFound, errorBodyOf, missingParameters } from '@chatsearch/shell'
+import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
 import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
 import { recentMessages } from '../store/messages.js'
 import { KeyedLock } from '../keyed-lock.js'
@@ -23,6 +23,46 @@ const turnOf = (userMessage: string, answer: AssistantAnswer, startedAt: Date, t
   userMessage, classification: answer.classification, reply: answer.reply, citations: answer.citations, startedAt, test
 })
 
+const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '')
+
+/**
+ * Server-sent events: `delta` events ({"text": …}) as the reply is produced, `reset` when a failed
+ * model's partial reply is replaced by the grounded responder's, then one `done` event holding
+ * exactly the JSON body of the non-streamed response (or `error` with the error body). The turn is
+ * stored once, after the reply is complete and only if the client is still there: a client that
+ * disconnects midway stops the generation and leaves nothing behind.
+ */
+async function streamTurn (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  produce: (opts: AnswerOptions) => Promise<AssistantAnswer>,
+  store: (answer: AssistantAnswer) => Promise<string>
+) {
+  const gone = new AbortController()
+  reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort() })
+  reply.hijack()
+  reply.raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    // nginx and other proxies must pass each event on as it comes.
+    'x-accel-buffering': 'no'
+  })
+  const send = (event: string, data: unknown) => { if (!gone.signal.aborted) reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) }
+  try {
+    const answer = await produce({ onDelta: (text) => send('delta', { text }), onReset: () => send('reset', {}), signal: gone.signal })
+    if (gone.signal.aborted) return
+    send('done', response(await store(answer), answer))
+  } catch (err) {
+    if (gone.signal.aborted) return
+    const body = errorBodyOf(err)
+    if (body.statusCode >= 500) request.log.error({ err }, 'streamed turn failed')
+    send('error', body)
+  } finally {
+    if (gone.signal.aborted) request.log.info('client disconnected during a streamed reply; nothing stored')
+    reply.raw.end()
+  }
+}
+
 export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserMessageOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const turns = new KeyedLock()
@@ -35,16 +75,25 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
       body: NewUserMessageBody,
       response: { 200: NewUserMessageResponse, 404: ErrorBody, ...errorResponses }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const { user_message: message, chat_id: chatId, consumer_id: consumerId, test = false } = request.body
     const { projectId } = request.principal
     const startedAt = new Date()
+    const stream = wantsStream(request)
+
+    /** Answers with the history given, stores the turn with `store`, and replies (streamed or not). */
+    const turn = async (history: Message[], store: (answer: AssistantAnswer) => Promise<string>) => {
+      if (stream) {
+        await streamTurn(request, reply, (o) => opts.assistant.answer(projectId, message, history, o), store)
+        return reply
+      }
+      const answer = await opts.assistant.answer(projectId, message, history)
+      return response(await store(answer), answer)
+    }
 
     if (chatId === undefined || chatId === '') {
       if (consumerId === undefined) throw missingParameters('consumer_id is required when chat_id is not given')
-      const answer = await opts.assistant.answer(projectId, message, [])
-      const newChatId = await createChatWithTurn(app.pg, projectId, consumerId, turnOf(message, answer, startedAt, test))
-      return response(newChatId, answer)
+      return await turn([], (answer) => createChatWithTurn(app.pg, projectId, consumerId, turnOf(message, answer, startedAt, test)))
     }
 
     return await turns.run(`${projectId}\n${chatId}`, async () => {
@@ -54,10 +103,11 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
         throw chatNotFound(`chat ${chatId} does not exist${consumerId === undefined ? '' : ` for consumer ${consumerId}`}`)
       }
       const history = await recentMessages(app.pg, projectId, chatId, opts.historyTurns * 2)
-      const answer = await opts.assistant.answer(projectId, message, history)
-      const stored = await appendTurn(app.pg, projectId, chatId, turnOf(message, answer, startedAt, test))
-      if (!stored) throw chatNotFound(`chat ${chatId} does not exist`)
-      return response(chatId, answer)
+      return await turn(history, async (answer) => {
+        const stored = await appendTurn(app.pg, projectId, chatId, turnOf(message, answer, startedAt, test))
+        if (!stored) throw chatNotFound(`chat ${chatId} does not exist`)
+        return chatId
+      })
     })
   })
 }
