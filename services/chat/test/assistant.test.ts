@@ -1,0 +1,188 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { buildApp as buildSearch, demoCatalogFile, ingestDocuments } from '@chatsearch/search'
+import { freePort } from '@chatsearch/shell/testing'
+import { get, harness, post, type Harness, type Tenant } from './helpers.js'
+import { startFakeOpenAi } from './support/fake-openai.js'
+import { openAiChatModel } from '../src/assistant/llm/client.js'
+
+const TOKEN = 'test-service-token-' + 'x'.repeat(32)
+interface Item { id: string, title: string, price: number, category: string, brand: string }
+interface Citation { source: string, reference: string, confidence: number, title?: string }
+
+/** The demo catalog's first items plus the ones these tests ask about, in a real search service. */
+async function searchStack (t: Tap, h: Harness, shop: Tenant) {
+  const all = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as Item[]
+  const asked = (i: Item) => /hiking boot|tent|espresso/i.test(i.title)
+  const items = all.filter((item, n) => n < 60 || asked(item))
+  const dataDir = await mkdtemp(join(tmpdir(), 'chat-assistant-'))
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }))
+  const search = await buildSearch({
+    databaseUrl: h.databaseUrl, dataDir, embeddings: true, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN
+  })
+  t.teardown(() => search.close())
+  await ingestDocuments(await search.engine.index(shop.projectId), items, search.embedder)
+  const url = await search.listen({ host: '127.0.0.1', port: 0 })
+  return { url, items }
+}
+type Tap = { teardown: (fn: () => unknown) => void }
+
+/** Every catalog title a reply names must be among its citations (ARCHITECTURE.md decision 7). */
+function assertGrounded (t: Tap & { ok: (v: unknown, m?: string) => void }, reply: string, citations: Citation[], items: Item[]) {
+  for (const item of items) {
+    if (reply.toLowerCase().includes(item.title.toLowerCase())) {
+      t.ok(citations.some((c) => c.reference === item.id), `"${item.title}" is named and cited`)
+    }
+  }
+}
+
+/** Reads a server-sent event stream into its events. */
+async function readEvents (response: Response): Promise<Array<{ event: string, data: unknown }>> {
+  const text = await response.text()
+  return text.split('\n\n').filter((block) => block.trim() !== '').map((block) => {
+    const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message'
+    const data = /^data: (.*)$/m.exec(block)?.[1] ?? 'null'
+    return { event, data: JSON.parse(data) as unknown }
+  })
+}
+
+t.test('the assistant answers from the catalog through the search service', async (t) => {
+  const h = await harness(t)
+  const shop = await h.tenant()
+  const stack = await searchStack(t, h, shop)
+  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } })
+  const ask = async (message: string, extra: Record<string, unknown> = { consumer_id: 'shopper' }) => {
+    const res = await post(app, shop.key, '/newUserMessage', { user_message: message, ...extra })
+    t.equal(res.statusCode, 200, message)
+    return res.json() as { assistant_response: string, chat_id: string, classification: string, citations: Citation[] }
+  }
+
+  t.test('a question with a price limit gets matching items, each cited, best first', async (t) => {
+    const body = await ask('do you have waterproof hiking boots under $150?')
+    t.equal(body.classification, 'question')
+    t.ok(body.citations.length > 0 && body.citations.length <= 3, `cited ${body.citations.length}`)
+    const byId = new Map(stack.items.map((i) => [i.id, i]))
+    for (const c of body.citations) {
+      const item = byId.get(c.reference)!
+      t.equal(c.source, 'catalog')
+      t.ok(item.price <= 150, `${item.title} costs ${item.price}`)
+      t.match(item.title, /boot/i)
+      t.ok(body.assistant_response.includes(item.title), 'the reply names what it cites')
+      t.ok(body.assistant_response.includes(`$${item.price.toFixed(2)}`), 'with its price')
+      t.ok(c.confidence > 0 && c.confidence <= 1)
+    }
+    const confidences = body.citations.map((c) => c.confidence)
+    t.same(confidences, [...confidences].sort((a, b) => b - a), 'best first')
+    assertGrounded(t, body.assistant_response, body.citations, stack.items)
+  })
+
+  t.test('a follow-up uses the conversation so far', async (t) => {
+    const first = await ask('Do you have any tents?')
+    t.ok(first.citations.length > 0)
+    const next = await ask('and under $200?', { chat_id: first.chat_id })
+    const byId = new Map(stack.items.map((i) => [i.id, i]))
+    t.ok(next.citations.length > 0, 'still about tents')
+    for (const c of next.citations) {
+      t.match(byId.get(c.reference)!.title, /tent/i)
+      t.ok(byId.get(c.reference)!.price <= 200)
+    }
+  })
+
+  t.test('a greeting cites nothing; nothing that matches is said plainly', async (t) => {
+    const hello = await ask('hello!')
+    t.equal(hello.classification, 'greeting')
+    t.same(hello.citations, [])
+    const nothing = await ask('do you sell submarine periscopes under $5?')
+    t.same(nothing.citations, [])
+    t.match(nothing.assistant_response, /could not find|Nothing in the catalog|no catalog results/i)
+  })
+
+  t.test('search down: the turn is still answered, without citations, and counted', async (t) => {
+    const closed = `http://127.0.0.1:${await freePort()}`
+    const down = await h.app({ search: { url: closed, serviceToken: TOKEN, timeoutMs: 500 } })
+    const res = await post(down, shop.key, '/newUserMessage', { user_message: 'do you have hiking boots?', consumer_id: 'c2' })
+    t.equal(res.statusCode, 200)
+    t.same(res.json().citations, [])
+    t.match(res.json().assistant_response, /cannot|unable|not answering/i)
+    t.equal(down.assistant.stats.retrievalFailures, 1)
+  })
+
+  t.test('with a model: it writes from the retrieved items; the items it names are cited', async (t) => {
+    const fake = await startFakeOpenAi(t)
+    // The fake "model" picks the first item the system prompt lists and recommends it by id marker.
+    fake.script({
+      text: (messages) => {
+        const listed = messages[0]!.content.split('Catalog items:')[1] ?? ''
+        const id = /\[(sku-\d+)\]/.exec(listed)?.[1] ?? 'none'
+        return `You could try this one [${id}]. It is waterproof.`
+      }
+    })
+    const modelApp = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } },
+      { model: openAiChatModel({ baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 2, retryBaseMs: 10 }) })
+    const res = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm1' })
+    t.equal(res.statusCode, 200)
+    const body = res.json()
+    t.equal(body.assistant_response, 'You could try this one. It is waterproof.', 'markers are taken out')
+    t.equal(body.citations.length, 1)
+    t.match(body.citations[0].reference, /^sku-\d+$/)
+    const system = fake.requests[0]!.body.messages[0]!
+    t.equal(system.role, 'system')
+    t.ok(system.content.includes(body.citations[0].reference), 'the prompt held the item')
+
+    fake.script({ status: 500 }, { status: 500 }, { status: 500 })
+    const fallback = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm2' })
+    t.equal(fallback.statusCode, 200, 'a failing model does not fail the turn')
+    t.ok(fallback.json().citations.length > 0, 'the grounded responder answered')
+    t.equal(modelApp.assistant.stats.llmFallbacks, 1)
+  })
+
+  t.test('streaming: deltas, then one done event with the JSON body; stored once', async (t) => {
+    const port = await freePort()
+    const fake = await startFakeOpenAi(t)
+    const streaming: FastifyInstance = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } },
+      { model: openAiChatModel({ baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 0 }) })
+    const url = await streaming.listen({ host: '127.0.0.1', port })
+    const send = (message: string, consumer: string, signal?: AbortSignal) => fetch(`${url}/newUserMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.key}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ user_message: message, consumer_id: consumer }),
+      ...(signal === undefined ? {} : { signal })
+    })
+
+    fake.script({ chunks: ['Happy ', 'to ', 'help: ', 'have a ', 'look at ', 'these.'] })
+    const res = await send('any tents?', 'streamer')
+    t.equal(res.status, 200)
+    t.match(res.headers.get('content-type'), /^text\/event-stream/)
+    const events = await readEvents(res)
+    const deltas = events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)
+    t.ok(deltas.length >= 3, 'token by token')
+    const done = events.at(-1)!
+    t.equal(done.event, 'done')
+    const body = done.data as { assistant_response: string, chat_id: string }
+    t.same(Object.keys(body).sort(), ['assistant_response', 'chat_id', 'citations', 'classification'])
+    t.equal(deltas.join('').trim(), body.assistant_response)
+    const history = await get(streaming, shop.key, '/readConversation', { chat_id: body.chat_id })
+    t.equal(history.json().length, 2, 'one turn stored')
+
+    // A client that goes away midway leaves no turn behind.
+    fake.script({ chunks: Array.from({ length: 20 }, (_, i) => `word${i} `), chunkDelayMs: 100 })
+    const gone = new AbortController()
+    const partial = await send('any tents?', 'leaver', gone.signal)
+    const reader = partial.body!.getReader()
+    await reader.read()
+    gone.abort()
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    t.equal((await get(streaming, shop.key, '/latestConsumerChatId', { consumer_id: 'leaver' })).json().chat_id, null, 'nothing stored')
+
+    const unknown = await fetch(`${url}/newUserMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.key}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ user_message: 'hi', chat_id: 'nope' })
+    })
+    t.equal(unknown.status, 404, 'errors found before the reply starts are plain JSON errors')
+    t.equal((await unknown.json()).code, 'chat_not_found')
+  })
+})
