@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { buildApp as buildSearch, demoCatalogFile, ingestDocuments } from '@chatsearch/search'
 import { freePort } from '@chatsearch/shell/testing'
@@ -31,7 +31,7 @@ async function searchStack (t: Tap, h: Harness, shop: Tenant) {
 type Tap = { teardown: (fn: () => unknown) => void }
 
 /** Every catalog title a reply names must be among its citations (ARCHITECTURE.md decision 7). */
-function assertGrounded (t: Tap & { ok: (v: unknown, m?: string) => void }, reply: string, citations: Citation[], items: Item[]) {
+function assertGrounded (t: Test, reply: string, citations: Citation[], items: Item[]) {
   for (const item of items) {
     if (reply.toLowerCase().includes(item.title.toLowerCase())) {
       t.ok(citations.some((c) => c.reference === item.id), `"${item.title}" is named and cited`)
@@ -128,7 +128,7 @@ t.test('the assistant answers from the catalog through the search service', asyn
     t.equal(body.assistant_response, 'You could try this one. It is waterproof.', 'markers are taken out')
     t.equal(body.citations.length, 1)
     t.match(body.citations[0].reference, /^sku-\d+$/)
-    const system = fake.requests[0]!.body.messages[0]!
+    const system = fake.requests[0]!.body!.messages[0]!
     t.equal(system.role, 'system')
     t.ok(system.content.includes(body.citations[0].reference), 'the prompt held the item')
 
@@ -183,6 +183,6 @@ t.test('the assistant answers from the catalog through the search service', asyn
       body: JSON.stringify({ user_message: 'hi', chat_id: 'nope' })
     })
     t.equal(unknown.status, 404, 'errors found before the reply starts are plain JSON errors')
-    t.equal((await unknown.json()).code, 'chat_not_found')
+    t.equal((await unknown.json() as { code: string }).code, 'chat_not_found')
   })
 })
