@@ -10,8 +10,9 @@ const root = new URL('..', import.meta.url).pathname
 const benchmarks = {
   chat: { dir: 'services/chat', script: 'bench/chat.ts' },
   search: { dir: 'services/search', script: 'bench/search.ts' },
-  relevance: { dir: 'services/search', script: 'bench/relevance.ts' }
-  // assistant, cache: added with their benchmarks.
+  relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
+  assistant: { dir: 'services/chat', script: 'bench/assistant.ts' }
+  // cache: added with its benchmark.
 }
 
 const name = process.argv[2]

@@ -40,7 +40,7 @@ export interface AssistantStats {
 /** Items below this retrieval score are not worth naming, whatever their rank. */
 const MIN_CONFIDENCE = 0.3
 /** Nor are those far below the best match. */
-const RELATIVE_TO_BEST = 0.8
+const RELATIVE_TO_BEST = 0.95
 const GROUNDED_ITEMS = 3
 const MODEL_ITEMS = 5
 
@@ -69,7 +69,7 @@ export class Assistant {
 
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
     const { label } = await this.#opts.classifier.classify(message)
-    const wantsItems = label === 'question' || label === 'request'
+    const wantsItems = label === 'question' || label === 'request' || label === 'other'
     const retrieval = wantsItems ? await this.#opts.retriever.retrieve(projectId, message, history) : { items: [] }
     if (retrieval.failure !== undefined) {
       this.stats.retrievalFailures++

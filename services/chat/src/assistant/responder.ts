@@ -83,7 +83,7 @@ const describe = (item: RetrievedItem) => {
  */
 export function groundedReply (input: ResponderInput): Reply {
   const { message, classification, items } = input
-  if (classification === 'question' || (classification === 'request' && (items.length > 0 || input.searchFailed === true))) {
+  if (classification === 'question' || ((classification === 'request' || classification === 'other') && (items.length > 0 || input.searchFailed === true))) {
     if (input.searchFailed === true) return { text: pick(phrasings.unavailable, message), citations: [] }
     if (items.length === 0) return { text: pick(phrasings.noMatch, message), citations: [] }
     const used = items.slice(0, 3)
