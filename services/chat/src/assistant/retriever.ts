@@ -1,16 +1,9 @@
 import type { Message } from '@chatsearch/contracts'
 import { planSearch, type CatalogShape, type SearchPlan } from './constraints.js'
+import type { PromptItem } from './llm/prompt.js'
 
-/** A catalog item found for a message, with its retrieval score normalised to [0, 1]. */
-export interface RetrievedItem {
-  id: string
-  title: string
-  price?: number
-  in_stock?: boolean
-  brand?: string
-  category?: string
-  rating?: number
-  description?: string
+/** A catalog item found for a message (the fields a reply or a prompt shows), with its retrieval score normalised to [0, 1]. */
+export interface RetrievedItem extends PromptItem {
   score: number
 }
 
