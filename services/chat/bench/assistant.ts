@@ -1,6 +1,7 @@
 // `pnpm bench assistant`: the assistant's quality on a labelled set of shopper messages
-// (services/search/catalog/assistant-set.json: message, the demo items that should be cited, the
-// expected class). The whole path runs for real: the chat app asks a search service (embedded
+// (services/search/catalog/assistant-set.json: message, the best demo items to cite (`expected`, at most
+// five), every item that meets the message (`acceptable`), the expected class). Precision counts a
+// citation right when the item is acceptable; recall counts the expected items found. The whole path runs for real: the chat app asks a search service (embedded
 // engine, USE-lite embeddings) holding the demo catalog over HTTP, with the grounded responder.
 // Prints citation precision@3 and recall@3, groundedness and classification accuracy, then one line of JSON.
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -12,7 +13,7 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { buildApp as buildSearch, demoCatalogFile, ingestDocuments } from '@chatsearch/search'
 import { buildApp } from '../src/app.js'
 
-interface Case { message: string, expected: string[], classification: string }
+interface Case { message: string, expected: string[], acceptable: string[], classification: string }
 interface Item { id: string, title: string }
 interface Answer { assistant_response: string, classification: string, citations: Array<{ reference: string }> }
 
@@ -42,6 +43,7 @@ try {
   cleanup.push(() => chat.close())
 
   let precision = 0
+  let strictPrecision = 0
   let precisionCases = 0
   let recall = 0
   let grounded = 0
@@ -54,18 +56,20 @@ try {
     const answer = res.json() as Answer
     const cited = answer.citations.slice(0, 3).map((x) => x.reference)
     const hits = cited.filter((id) => c.expected.includes(id)).length
-    if (cited.length > 0) { precision += hits / cited.length; precisionCases++ }
+    const right = cited.filter((id) => c.acceptable.includes(id)).length
+    if (cited.length > 0) { precision += right / cited.length; strictPrecision += hits / cited.length; precisionCases++ }
     recall += hits / Math.min(3, c.expected.length)
     // Grounded: every catalog title the reply names is among its citations.
     const reply = answer.assistant_response.toLowerCase()
     const named = items.filter((i) => reply.includes(i.title.toLowerCase())).map((i) => i.id)
     if (named.every((id) => answer.citations.some((x) => x.reference === id))) grounded++
     if (answer.classification === c.classification) classified++
-    if (hits < cited.length || cited.length === 0) misses.push(`  ${JSON.stringify(c.message)}: cited [${cited.join(', ')}], expected [${c.expected.join(', ')}]`)
+    if (right < cited.length || cited.length === 0) misses.push(`  ${JSON.stringify(c.message)}: cited [${cited.join(', ')}], expected [${c.expected.join(', ')}]${c.acceptable.length > c.expected.length ? ` or ${c.acceptable.length - c.expected.length} more` : ''}`)
   }
   const perTurnMs = (performance.now() - started) / cases.length
   const figures = {
     precisionAt3: precisionCases === 0 ? 0 : precision / precisionCases,
+    precisionAt3Best5: precisionCases === 0 ? 0 : strictPrecision / precisionCases,
     recallAt3: recall / cases.length,
     answeredWithCitations: precisionCases / cases.length,
     groundedness: grounded / cases.length,
@@ -74,12 +78,13 @@ try {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`
   console.log(`Assistant quality — ${cases.length} labelled shopper messages over the demo catalog (${items.length} items), grounded responder, hybrid retrieval`)
   console.log(`citation precision@3     ${figures.precisionAt3.toFixed(3)}   (over the ${precisionCases} replies that cite something; target >= ${targets.precisionAt3}: ${figures.precisionAt3 >= targets.precisionAt3 ? 'PASS' : 'FAIL'})`)
-  console.log(`citation recall@3        ${figures.recallAt3.toFixed(3)}`)
+  console.log(`  counting only the 5 best ${figures.precisionAt3Best5.toFixed(3)}   (a right item beyond the five best counted wrong, as before the acceptable lists)`)
+  console.log(`citation recall@3        ${figures.recallAt3.toFixed(3)}   (of the min(3, expected) best items)`)
   console.log(`replies with citations   ${pct(figures.answeredWithCitations)}`)
   console.log(`groundedness             ${pct(figures.groundedness)}   (every catalog title named is cited; target 100%: ${figures.groundedness >= targets.groundedness ? 'PASS' : 'FAIL'})`)
   console.log(`classification accuracy  ${pct(figures.classificationAccuracy)}`)
   console.log(`mean time per turn       ${perTurnMs.toFixed(1)} ms (classify + retrieve over HTTP + reply + store)`)
-  if (misses.length > 0) console.log(`replies citing something not expected, or nothing (${misses.length}):\n${misses.join('\n')}`)
+  if (misses.length > 0) console.log(`replies citing something not acceptable, or nothing (${misses.length}):\n${misses.join('\n')}`)
   console.log(JSON.stringify({ benchmark: 'assistant', messages: cases.length, items: items.length, ...figures, msPerTurn: Math.round(perTurnMs * 10) / 10 }))
 } finally {
   for (const fn of cleanup.reverse()) await fn()

@@ -8,6 +8,8 @@ import { freePort } from '@chatsearch/shell/testing'
 import { get, harness, post, type Harness, type Tenant } from './helpers.js'
 import { startFakeOpenAi } from './support/fake-openai.js'
 import { openAiChatModel } from '../src/assistant/llm/client.js'
+import { relevantItems } from '../src/assistant/assistant.js'
+import type { RetrievedItem } from '../src/assistant/retriever.js'
 
 const TOKEN = 'test-service-token-' + 'x'.repeat(32)
 interface Item { id: string, title: string, price: number, category: string, brand: string }
@@ -89,6 +91,16 @@ t.test('the assistant answers from the catalog through the search service', asyn
       t.match(byId.get(c.reference)!.title, /tent/i)
       t.ok(byId.get(c.reference)!.price <= 200)
     }
+  })
+
+  t.test('"the cheapest …" cites the cheapest good matches first', async (t) => {
+    const body = await ask("what's the cheapest espresso machine you have?")
+    const byId = new Map(stack.items.map((i) => [i.id, i]))
+    const prices = body.citations.map((c) => byId.get(c.reference)!.price)
+    t.ok(prices.length > 0, `cited ${prices.length}`)
+    t.same(prices, [...prices].sort((a, b) => a - b), 'cheapest first')
+    const machines = stack.items.filter((i) => /espresso machine/i.test(i.title)).map((i) => i.price).sort((a, b) => a - b)
+    t.equal(prices[0], machines[0], 'the cheapest espresso machine of the catalog comes first')
   })
 
   t.test('a greeting cites nothing; nothing that matches is said plainly', async (t) => {
@@ -185,4 +197,15 @@ t.test('the assistant answers from the catalog through the search service', asyn
     t.equal(unknown.status, 404, 'errors found before the reply starts are plain JSON errors')
     t.equal((await unknown.json() as { code: string }).code, 'chat_not_found')
   })
+})
+
+t.test('relevantItems: good enough, close to the best, then in the order asked', async (t) => {
+  const item = (id: string, score: number, price: number, rating: number): RetrievedItem => ({ id, title: id, score, price, rating })
+  const items = [item('a', 0.80, 300, 4.1), item('b', 0.84, 120, 4.8), item('c', 0.82, 90, 3.9), item('d', 0.50, 10, 5), item('e', 0.2, 5, 5)]
+  const ids = (list: RetrievedItem[]) => list.map((i) => i.id)
+  t.same(ids(relevantItems(items, 3)), ['b', 'c', 'a'], 'best score first; far below the best is left out')
+  t.same(ids(relevantItems(items, 3, 'price')), ['c', 'b', 'a'], 'cheapest first among the good matches only')
+  t.same(ids(relevantItems(items, 2, 'rating')), ['b', 'a'], 'best rated first')
+  t.same(ids(relevantItems([item('e', 0.2, 5, 5)], 3)), [], 'nothing good enough: nothing')
+  t.same(relevantItems([], 3), [])
 })

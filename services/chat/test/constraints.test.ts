@@ -124,6 +124,19 @@ t.test('rating', async (t) => {
   ])
 })
 
+t.test('order: the cheapest or the best rated among the matches', async (t) => {
+  runRows(t, ['order', 'minRating', 'priceMax'], [
+    ["What's the cheapest burr coffee grinder you have?", { order: 'price' }, 'burr coffee grinder'],
+    ['least expensive tent under $300', { order: 'price', priceMax: 300 }, 'tent'],
+    ['the lowest-priced kettle', { order: 'price' }, 'kettle'],
+    ["What's your best-rated espresso machine under $500?", { order: 'rating', minRating: 4, priceMax: 500 }, 'espresso machine'],
+    ['top rated tents', { order: 'rating', minRating: 4 }, 'tents'],
+    ['highly rated tents', { minRating: 4 }, 'tents'],
+    ['cheap tents', {}, 'tents'],
+    ['a cheaper kettle', {}, 'kettle']
+  ])
+})
+
 t.test('stock: requirements, questions and negatives', async (t) => {
   runRows(t, ['inStock', 'brands'], [
     ['only in-stock tents', { inStock: true }, 'tents'],
@@ -264,7 +277,11 @@ t.test('planSearch: follow-ups refine the previous search, new products start af
     [['Show me Trailmark'], 'any from Kettleby?', 'Kettleby', 'brand IN ["Kettleby"]'],
     [[], 'any from Trailmark?', 'Trailmark', 'brand IN ["Trailmark"]'],
     [[], 'in stock ones?', '', 'in_stock = true'],
-    [[], 'hi', 'hi', undefined]
+    [[], 'hi', 'hi', undefined],
+    // a keyword search wants every word in an item: function words inside the query are left out
+    [[], 'a tent for two people with a porch', 'tent two people porch', 'category IN ["Tents & Camping"]'],
+    [[], 'the espresso machine with the built-in grinder', 'espresso machine built-in grinder', undefined],
+    [[], 'fries without a deep fryer', 'fries without deep fryer', undefined]
   ]
   for (const [earlier, message, query, filter] of rows) {
     const history = earlier.flatMap((content) => [
@@ -301,8 +318,9 @@ t.test('every assistant-set message gets a sensible plan', async (t) => {
   }
   const expectedQueries: Record<string, string> = {
     'do you have waterproof hiking boots under $150?': 'waterproof hiking boots',
-    'find me a sleeping bag rated to 0°F for less than $250': 'sleeping bag rated to 0°F',
-    'Is the Kettleby espresso machine with the built-in grinder in stock?': 'espresso machine with the built-in grinder',
+    'find me a sleeping bag rated to 0°F for less than $250': 'sleeping bag rated 0°F',
+    'Is the Kettleby espresso machine with the built-in grinder in stock?': 'espresso machine built-in grinder',
+    'I need a gaming laptop with 32GB of RAM that is in stock': 'gaming laptop 32GB RAM',
     'Do you have 24 kg kettlebells?': '24 kg kettlebells'
   }
   const problems: string[] = []

@@ -30,7 +30,10 @@ interface JudgedQuery {
 
 interface AssistantCase {
   message: string
+  /** The best products, at most five: recall counts these. */
   expected: string[]
+  /** Every product that meets what the message asks (`expected` among them): precision counts these. */
+  acceptable: string[]
   classification: 'question' | 'request'
 }
 
@@ -247,6 +250,12 @@ function expectedOf (def: AssistantDef): string[] {
   return ranked.slice(0, def.max ?? 5).map((p) => p.id)
 }
 
+/** Every match, in catalog order; only the best `max` when the message asks for a superlative ("the cheapest"). */
+function acceptableOf (def: AssistantDef): string[] {
+  if (def.max !== undefined) return expectedOf(def)
+  return catalog.filter((p) => def.grade(p) > 0 && (def.where?.(p) ?? true)).map((p) => p.id)
+}
+
 function judge (def: QueryDef): JudgedQuery {
   const passes = def.filters === undefined ? () => true : compileFilter(def.filters)
   const relevant: Record<string, 1 | 2 | 3> = {}
@@ -275,7 +284,7 @@ for (const q of judged) {
 const kinds = judged.reduce<Record<string, number>>((acc, q) => ({ ...acc, [q.kind]: (acc[q.kind] ?? 0) + 1 }), {})
 console.log(`\n${judged.length} queries`, kinds, problems === 0 ? 'all counts in 1..15' : `${problems} queries out of 1..15`)
 
-const assistant: AssistantCase[] = assistantDefs.map((d) => ({ message: d.message, expected: expectedOf(d), classification: d.classification }))
+const assistant: AssistantCase[] = assistantDefs.map((d) => ({ message: d.message, expected: expectedOf(d), acceptable: acceptableOf(d), classification: d.classification }))
 for (const [i, c] of assistant.entries()) {
   const all = catalog.filter((p) => assistantDefs[i]?.grade(p) !== 0 && (assistantDefs[i]?.where?.(p) ?? true)).length
   const flag = c.expected.length === 0 ? '  <-- NONE' : ''

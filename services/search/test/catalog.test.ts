@@ -133,7 +133,7 @@ t.test('the judged query set', async (t) => {
 })
 
 t.test('the assistant check set', async (t) => {
-  const cases = readJson('assistant-set.json') as Array<{ message: string, expected: string[], classification: string }>
+  const cases = readJson('assistant-set.json') as Array<{ message: string, expected: string[], acceptable: string[], classification: string }>
   t.ok(cases.length >= 64, `${cases.length} messages`)
   const problems: string[] = []
   for (const c of cases) {
@@ -142,6 +142,9 @@ t.test('the assistant check set', async (t) => {
     if (!Array.isArray(c.expected) || c.expected.length < 1 || c.expected.length > 5) problems.push(`${c.message}: ${c.expected.length} expected items`)
     if (new Set(c.expected).size !== c.expected.length) problems.push(`${c.message}: repeated items`)
     for (const id of c.expected) if (!demoIds.has(id)) problems.push(`${c.message}: ${id} is not in the demo catalog`)
+    if (!Array.isArray(c.acceptable) || new Set(c.acceptable).size !== c.acceptable.length) problems.push(`${c.message}: acceptable items missing or repeated`)
+    for (const id of c.acceptable ?? []) if (!demoIds.has(id)) problems.push(`${c.message}: acceptable ${id} is not in the demo catalog`)
+    for (const id of c.expected) if (!(c.acceptable ?? []).includes(id)) problems.push(`${c.message}: expected ${id} is not acceptable`)
   }
   t.same(problems, [])
   t.equal(new Set(cases.map((c) => c.message)).size, cases.length, 'messages are distinct')

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
 import type { Classifier } from './classifier.js'
 import type { RetrievedItem, Retriever } from './retriever.js'
+import type { Order } from './constraints.js'
 import { groundedReply } from './responder.js'
 import { LlmError, type ChatModel } from './llm/client.js'
 import { buildPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
@@ -44,11 +45,20 @@ const RELATIVE_TO_BEST = 0.95
 const GROUNDED_ITEMS = 3
 const MODEL_ITEMS = 5
 
-/** The items a reply may use, best first: good enough on their own and close to the best. */
-export function relevantItems (items: RetrievedItem[], max: number): RetrievedItem[] {
-  const sorted = [...items].sort((a, b) => b.score - a.score)
-  const best = sorted[0]?.score ?? 0
-  return sorted.filter((i) => i.score >= MIN_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST).slice(0, max)
+const byScore = (a: RetrievedItem, b: RetrievedItem) => b.score - a.score
+const ORDERS: Record<Order, (a: RetrievedItem, b: RetrievedItem) => number> = {
+  price: (a, b) => (a.price ?? Infinity) - (b.price ?? Infinity) || byScore(a, b),
+  rating: (a, b) => (b.rating ?? -Infinity) - (a.rating ?? -Infinity) || byScore(a, b)
+}
+
+/**
+ * The items a reply may use: good enough on their own and close to the best match; best first, or in
+ * the order the shopper asked for ("the cheapest …" among the good matches).
+ */
+export function relevantItems (items: RetrievedItem[], max: number, order?: Order): RetrievedItem[] {
+  const best = Math.max(0, ...items.map((i) => i.score))
+  const relevant = items.filter((i) => i.score >= MIN_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST)
+  return relevant.sort(order === undefined ? byScore : ORDERS[order]).slice(0, max)
 }
 
 const citationOf = (item: RetrievedItem): Citation => ({ source: 'catalog', reference: item.id, confidence: item.score, title: item.title })
@@ -76,14 +86,15 @@ export class Assistant {
       this.#opts.log.warn({ projectId, reason: retrieval.failure }, 'catalog search failed; answering without items')
     }
     const searchFailed = retrieval.failure !== undefined
+    const order = retrieval.plan?.constraints.order
     opts.signal?.throwIfAborted()
 
     if (this.#opts.model !== undefined) {
-      const items = relevantItems(retrieval.items, MODEL_ITEMS)
+      const items = relevantItems(retrieval.items, MODEL_ITEMS, order)
       const fromModel = await this.#modelReply(this.#opts.model, message, history, items, opts)
       if (fromModel !== undefined) return { classification: label, ...fromModel }
     }
-    const reply = groundedReply({ message, classification: label, items: relevantItems(retrieval.items, GROUNDED_ITEMS), searchFailed })
+    const reply = groundedReply({ message, classification: label, items: relevantItems(retrieval.items, GROUNDED_ITEMS, order), searchFailed })
     if (opts.onDelta !== undefined) for (const delta of wordDeltas(reply.text)) opts.onDelta(delta)
     return { classification: label, reply: reply.text, citations: reply.citations }
   }

@@ -31,14 +31,15 @@ export interface SearchRetrieverOptions {
   serviceToken: string
   /** Bounds each call to the search service. */
   timeoutMs: number
-  /** How many items one search brings back to choose from. */
-  limit?: number
   /** How long a project's catalog shape (filterable attributes, brands, categories…) is reused. */
   shapeTtlMs?: number
 }
 
 /** Facets whose values the constraint extraction matches words against. */
 const NAMED_FACETS = ['brand', 'category', 'color']
+/** Items one search brings back to choose from; more when the shopper asks for the cheapest or best rated of them. */
+const LIMIT = 8
+const ORDERED_LIMIT = 40
 /** Hybrid search with an even weight: measured best over the judged queries (pnpm bench relevance). */
 const SEMANTIC_RATIO = 0.5
 
@@ -129,7 +130,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
           search_type: type,
           ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),
           filters: plan!.filter ?? null,
-          limit: opts.limit ?? 8,
+          limit: plan!.constraints.order === undefined ? LIMIT : ORDERED_LIMIT,
           show_ranking_score: true
         })
         let result

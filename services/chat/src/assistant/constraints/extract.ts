@@ -2,7 +2,7 @@
 import type { CatalogShape, Constraints } from './types.js'
 import { emptyConstraints } from './types.js'
 import { extractPrice } from './price.js'
-import { extractRating, extractStock } from './signals.js'
+import { extractOrder, extractRating, extractStock } from './signals.js'
 import { extractBrandsAndColors, matchCategories } from './terms.js'
 import { normalise, removeFiller, tidy } from './text.js'
 
@@ -16,7 +16,8 @@ function keepFilterable (c: Constraints, shape: CatalogShape): Constraints {
     categories: can('category') ? c.categories : [],
     colors: can('color') ? c.colors : [],
     ...(can('in_stock') && c.inStock !== undefined ? { inStock: c.inStock } : {}),
-    ...(can('rating') && c.minRating !== undefined ? { minRating: c.minRating } : {})
+    ...(can('rating') && c.minRating !== undefined ? { minRating: c.minRating } : {}),
+    ...(c.order === undefined ? {} : { order: c.order })
   }
 }
 
@@ -28,6 +29,7 @@ function keepFilterable (c: Constraints, shape: CatalogShape): Constraints {
 export function extractConstraints (text: string, shape: CatalogShape): { constraints: Constraints, rest: string } {
   const c = emptyConstraints()
   let rest = normalise(text)
+  extractOrder(rest, c)
   // ratings first: "4 stars" and "rated 4+" hold numbers that are not prices
   rest = extractRating(rest, c)
   rest = extractPrice(rest, c)

@@ -7,7 +7,7 @@
 import type { CatalogShape, Constraints, SearchPlan } from './types.js'
 import { extractConstraints } from './extract.js'
 import { toFilter } from './filter.js'
-import { STRICT_END, STRICT_START, normalise, tidy } from './text.js'
+import { STRICT_END, STRICT_START, keywords, normalise, tidy } from './text.js'
 
 export interface ChatTurn { role: 'user' | 'assistant', content: string }
 
@@ -42,6 +42,8 @@ function merge (previous: Constraints, next: Constraints, cheaper: boolean): Con
   if (inStock !== undefined) merged.inStock = inStock
   const minRating = next.minRating ?? previous.minRating
   if (minRating !== undefined) merged.minRating = minRating
+  const order = next.order ?? previous.order
+  if (order !== undefined) merged.order = order
   return merged
 }
 
@@ -72,7 +74,7 @@ export function planSearch (message: string, history: ChatTurn[], shape: Catalog
   for (const earlier of earlierUserMessages(message, history)) previous = planTurn(earlier, previous, shape)
   const { rest, constraints } = planTurn(message, previous, shape)
   const filter = toFilter(constraints, shape)
-  let query = rest !== '' ? rest : constraints.brands.length === 1 ? constraints.brands[0] as string : ''
-  if (query === '' && filter === undefined) query = tidy(normalise(message))
+  let query = rest !== '' ? keywords(rest) : constraints.brands.length === 1 ? constraints.brands[0] as string : ''
+  if (query === '' && filter === undefined) query = keywords(tidy(normalise(message)))
   return filter === undefined ? { query, constraints } : { query, filter, constraints }
 }

@@ -66,3 +66,13 @@ export function extractRating (text: string, c: Constraints): string {
     return true
   })
 }
+
+/** Superlatives that pick among the matches rather than narrow them: the retriever orders by them. */
+const CHEAPEST = new RegExp(`${START}(?:cheapest|least\\s+expensive|lowest[\\s-]+priced|most\\s+affordable)${END}`, 'iu')
+const BEST_RATED = new RegExp(`${START}(?:best|top|highest)[\\s-]+(?:rated|reviewed)${END}`, 'iu')
+
+/** Reads the order a message asks for into `c.order`; the words stay for the other extractors (and the filler) to take. */
+export function extractOrder (text: string, c: Constraints): void {
+  if (CHEAPEST.test(text)) c.order = 'price'
+  else if (BEST_RATED.test(text)) c.order = 'rating'
+}

@@ -75,8 +75,8 @@ const FILLER = [
   "for (?:my|a|an|our) (?:\\d+[- ]?(?:year|yr)s?[- ]?old|son|daughter|kids?|children|child|wife|husband|partner|mom|mum|dad|father|mother|friend|girlfriend|boyfriend|brother|sister|baby|toddler)(?:'s)?",
   '(?:show|find|get) (?:me|us)', 'show', 'find', 'recommend', 'suggest', 'please', 'thanks', 'thank you', 'hi', 'hello', 'hey',
   'any', 'some', 'something', 'anything', 'good', 'best', 'great', 'your',
-  // price words without a number: there is no sort in a plan, and no item says "cheap"
-  'cheap(?:er|est)?', 'less expensive', 'lower[- ]priced', 'inexpensive', 'more affordable',
+  // price words without a number: no item says "cheap" (extractOrder reads "the cheapest" before they go)
+  'cheap(?:er|est)?', '(?:less|least) expensive', 'lowe(?:r|st)[- ]priced', 'inexpensive', '(?:more|most) affordable',
   // pointers back to earlier turns (plan.ts reads them from the message itself)
   'ones', 'that one', 'this one', 'which one', 'it', 'them', 'they', 'those', 'these'
 ].map((f) => f.replace(/ /g, '\\s+'))
@@ -101,6 +101,21 @@ export function tidy (text: string): string {
   while (words.length > 0 && EDGE.has((words[0] as string).toLowerCase())) words.shift()
   while (words.length > 0 && EDGE.has((words[words.length - 1] as string).toLowerCase())) words.pop()
   return words.join(' ')
+}
+
+/**
+ * Function words inside a query. Keyword search wants every word of its query in an item, and no
+ * item says "with the" or "rated to": "espresso machine with the built-in grinder" finds nothing,
+ * "espresso machine built-in grinder" finds it. Negations stay: they change the meaning.
+ */
+const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'for', 'with', 'that', 'which', 'who', 'is', 'are',
+  'be', 'my', 'me', 'i', 'you', 'it', 'its', 'in', 'on', 'at', 'by', 'from', 'so', 'just', 'very', 'really', 'can', 'do',
+  'does', 'will', 'would', 'should', 'could', 'when', 'while', 'if', 'as', 'than', 'also', 'there', "'s"])
+
+/** The words of a tidied text that a keyword search can find in an item (the text itself when none are). */
+export function keywords (text: string): string {
+  const words = text.split(' ').filter((w) => !FUNCTION_WORDS.has(w.toLowerCase()))
+  return words.length === 0 ? text : words.join(' ')
 }
 
 /** The singular and plural of a word, for "tent" ~ "tents", "watch" ~ "watches", "accessory" ~ "accessories". */

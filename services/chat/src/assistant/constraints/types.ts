@@ -15,7 +15,11 @@ export interface Constraints {
   colors: string[]
   inStock?: boolean
   minRating?: number
+  /** "the cheapest …", "your best-rated …": which of the matching items come first. No filter says this. */
+  order?: Order
 }
+
+export type Order = 'price' | 'rating'
 
 /** A search request for the catalog search service: keywords plus a Meilisearch filter. */
 export interface SearchPlan {
