@@ -70,7 +70,13 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
       ['tags = "stainless steel"', ['pan-1']],
       ['brand IN [Sonora, Basswave] AND NOT in_stock = false', ['audio-1', 'audio-3']],
       ['(brand = pacer OR brand = ferro) AND price > 90', ['shoe-1', 'shoe-2']],
-      ['category = "Hiking Boots" AND rating >= 4.6', ['boot-1', 'boot-2']]
+      ['category = "Hiking Boots" AND rating >= 4.6', ['boot-1', 'boot-2']],
+      ['brand STARTS WITH trail', ['boot-1', 'boot-3']],
+      ['tags CONTAINS steel OR brand CONTAINS WAVE', ['audio-3', 'pan-1']],
+      ['brand NOT STARTS WITH b AND price <= 60', ['audio-2']],
+      ['color IN [silver, green] AND NOT price 20 TO 100', ['tent-1']],
+      ['tags NOT IN [wireless, waterproof, trail] AND in_stock != true', []],
+      ['color EXISTS AND tags IS NOT EMPTY AND brand IS NOT NULL AND brand != sonora AND price > 200', ['tent-1']]
     ]
     for (const [filters, expected] of cases) {
       t.same(ids(await search({ search_term: '', filters, limit: 50 })).sort(), expected.sort(), filters)
