@@ -72,6 +72,10 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     t.equal(gone.statusCode, 404)
     t.equal(gone.json().code, 'document_not_found')
     t.equal((await send(h.app, shop.key, 'DELETE', '/documents/lamp-2')).statusCode, 404)
+    for (const odd of ['..%2F..%2Fkeys', '..%2F..%2F..%2Fversion', 'boot-1%3Ffields%3Did', 'boot-1%2F', '%2E%2E']) {
+      t.equal((await send(h.app, shop.key, 'GET', `/documents/${odd}`)).statusCode, 404, `GET ${odd}: no such item, nothing else read`)
+      t.equal((await send(h.app, shop.key, 'DELETE', `/documents/${odd}`)).statusCode, 404, `DELETE ${odd}`)
+    }
     const search = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'desk lamp' })).json()
     t.equal(search.estimatedTotalHits, 0, 'a deleted item is no longer found')
   })

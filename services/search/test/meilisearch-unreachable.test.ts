@@ -25,6 +25,9 @@ t.test('Meilisearch out of reach: 503 service_unavailable with the documented bo
     t.notMatch(answer.message, /127\.0\.0\.1|ECONNREFUSED|fetch/, 'no address or system error in the answer')
   }
   t.equal((await send(h.app, shop.key, 'POST', '/search', {})).statusCode, 400, 'a bad request is still a 400')
+  // An id no item can have is not sent: the client would put it into the request path as is.
+  t.equal((await send(h.app, shop.key, 'GET', '/documents/..%2F..%2Fkeys')).statusCode, 404, 'GET ../../keys asks Meilisearch nothing')
+  t.equal((await send(h.app, shop.key, 'DELETE', '/documents/..%2F..%2Fkeys')).statusCode, 404, 'DELETE ../../keys asks Meilisearch nothing')
 
   const engine = new MeilisearchEngine({ url, indexPrefix: 'down-', taskTimeoutMs: 1000 }, { id: 'none', dimensions: 512 })
   await t.rejects(engine.ping(), { statusCode: 503, code: 'service_unavailable' }, 'ping fails for readiness checks')

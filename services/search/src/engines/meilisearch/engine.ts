@@ -57,14 +57,14 @@ export class MeilisearchEngine implements SearchEngine {
 
   async index (projectId: string): Promise<MeilisearchIndex> {
     if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index name: ${projectId}`)
-    await this.#enableFeatures()
     let index = this.#indexes.get(projectId)
     if (index === undefined) {
       index = new MeilisearchIndex({
         client: this.#client,
         ...this.uids(projectId),
         embedder: this.#embedder,
-        taskTimeoutMs: this.#options.taskTimeoutMs
+        taskTimeoutMs: this.#options.taskTimeoutMs,
+        containsFilter: async () => await this.#enableContainsFilter()
       })
       this.#indexes.set(projectId, index)
     }
@@ -87,10 +87,10 @@ export class MeilisearchEngine implements SearchEngine {
 
   /**
    * `CONTAINS` and `STARTS WITH` are part of the filter language both engines accept, and Meilisearch
-   * has them behind its `containsFilter` experimental feature: it is switched on once, for the server.
-   * A key that may not do that is logged and the rest works; those filters then get a 501.
+   * has them behind its `containsFilter` experimental feature: it is switched on for the server before
+   * the first such filter. A key that may not do that is logged; those filters then get a 501.
    */
-  async #enableFeatures (): Promise<void> {
+  async #enableContainsFilter (): Promise<void> {
     this.#features ??= this.#client.updateExperimentalFeatures({ containsFilter: true }).then(() => {}, (err: unknown) => {
       if (!(err instanceof MeilisearchApiError)) {
         this.#features = undefined // not reached: tried again with the next request

@@ -3,6 +3,7 @@ import { documentHash } from '../../engine/hash.js'
 import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
 import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { inferSettings } from '../../engine/settings.js'
+import { conditions } from '../../filter/index.js'
 import { fromFailedTask, fromMeilisearchError, hasCode } from './errors.js'
 import { foldQuery, phraseChanges, suggestionId, withItems, withSearch, type Suggestion } from './suggestions.js'
 import { BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS } from './translate.js'
@@ -16,6 +17,8 @@ export interface IndexContext {
   embedder: { id: string, dimensions: number }
   /** How long a write may take before the caller gets a 503. */
   taskTimeoutMs: number
+  /** Resolves once Meilisearch accepts CONTAINS and STARTS WITH in filters (see the engine). */
+  containsFilter: () => Promise<void>
 }
 
 /**
@@ -29,6 +32,12 @@ const META_ID = '_settings'
 const META_TTL_MS = 2000
 /** Documents fetched by id per request (the ids travel in the URL). */
 const FETCH_CHUNK = 100
+/**
+ * What a stored item's id can be (ingestion checks it, Meilisearch requires it). Any other id names
+ * no item, and must not reach the client: it puts the id into the request path unencoded, and
+ * `../../keys` would read another route.
+ */
+const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,511}$/
 const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] })
 
 /** One project's catalog on Meilisearch: its items' index and its suggestions index. */
@@ -81,6 +90,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async remove (id: string): Promise<boolean> {
+    if (!DOCUMENT_ID.test(id)) return false
     return await this.#serial(async () => {
       const before = await this.#fetch(this.#catalog, [id], ['id', ...PHRASE_ATTRIBUTES])
       if (before.length === 0) return false
@@ -91,6 +101,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async get (id: string): Promise<Document | undefined> {
+    if (!DOCUMENT_ID.test(id)) return undefined
     return await this.#call(async () => {
       try {
         return cleanDocument(await this.#catalog.getDocument(id))
@@ -129,6 +140,9 @@ export class MeilisearchIndex implements EngineIndex {
       if (meta === undefined) return emptyResult(query)
       // Items written before embeddings were on (or by another model) have no vector here: the
       // keyword side alone answers, as the embedded engine's semantic side would find nothing.
+      if (query.filter !== null && conditions(query.filter).some((c) => c.type === 'contains' || c.type === 'startsWith')) {
+        await this.#context.containsFilter()
+      }
       const vectors = meta.embedder === this.#context.embedder.id
       const params = searchParams(vectors ? query : { ...query, hybrid: undefined })
       return searchResult(await this.#catalog.search(params.q, params), query)
