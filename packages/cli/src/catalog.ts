@@ -1,10 +1,9 @@
-import { join } from 'node:path'
 import { readFile } from 'node:fs/promises'
 import { Value } from 'typebox/value'
 import { CatalogSettings } from '@chatsearch/contracts'
 import { getProject } from '@chatsearch/auth'
 import type { Embedder } from '@chatsearch/embeddings'
-import { createEmbedder, EmbeddedEngine, ingestDocuments, validateDocument, type IndexSettings, type SearchConfig } from '@chatsearch/search'
+import { createEmbedder, createEngine, ingestDocuments, validateDocument, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search'
 import { withDatabase } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
 import { Progress } from './progress.js'
@@ -22,11 +21,10 @@ async function ensureProject (env: NodeJS.ProcessEnv, projectId: string) {
   if (!exists) throw new CatalogError(`no project ${projectId}`)
 }
 
-type Index = Awaited<ReturnType<EmbeddedEngine['index']>>
-
-async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: Index, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
+async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: EngineIndex, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
   const { embedder, id } = await createEmbedder({ ...config, embeddings: embeddings && config.embeddings })
-  const engine = new EmbeddedEngine(join(config.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 })
+  // The engine the search service is configured with; searches here need no reader threads.
+  const engine = createEngine({ ...config, readers: 0 }, { id, dimensions: embedder?.dimensions ?? 512 })
   try {
     return await work(await engine.index(projectId), embedder)
   } finally {

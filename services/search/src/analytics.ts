@@ -60,9 +60,9 @@ export class SearchAnalytics {
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::timestamptz[])`,
         [events.map((e) => e.projectId), events.map((e) => e.kind), events.map((e) => e.consumerId),
           events.map((e) => e.query), events.map((e) => e.hits), events.map((e) => e.latencyMs), events.map((e) => e.at)])
-      for (const e of events) {
-        if (e.kind === 'search' && e.query !== '') await (await this.#engine.index(e.projectId)).recordQuery(e.query, e.hits)
-      }
+      // All at once: an engine may write the searches of one flush together (Meilisearch does).
+      await Promise.all(events.filter((e) => e.kind === 'search' && e.query !== '')
+        .map(async (e) => await (await this.#engine.index(e.projectId)).recordQuery(e.query, e.hits)))
     } catch (err) {
       this.#log.warn({ err, dropped: events.length }, 'search analytics could not be written')
     }

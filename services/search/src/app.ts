@@ -24,7 +24,8 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     dataDir: config.dataDir,
     embeddings: config.embeddings,
     readers: config.readers,
-    ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings })
+    ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
+    ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })
   })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
+import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
@@ -9,7 +10,13 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   EMBEDDINGS_MODEL: Type.String({ default: 'text-embedding-3-small' }),
-  EMBEDDINGS_API_KEY: Type.Optional(Type.String())
+  EMBEDDINGS_API_KEY: Type.Optional(Type.String()),
+  /** Default: `meilisearch` when MEILI_URL is set, else `embedded`. */
+  SEARCH_ENGINE: Type.Optional(Type.Union([Type.Literal('embedded'), Type.Literal('meilisearch')])),
+  MEILI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  MEILI_API_KEY: Type.Optional(Type.String()),
+  MEILI_INDEX_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]{0,100}$', default: 'chatsearch-' }),
+  MEILI_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -28,11 +35,32 @@ export interface SearchConfig {
   authCacheTtlMs: number
   /** The shared secret the chat service presents (see @chatsearch/auth); unset: not accepted. */
   serviceToken?: string
+  /** Search on this Meilisearch server instead of the embedded engine. */
+  meilisearch?: MeilisearchOptions
 }
 
-export const readSearchEnv = (env: NodeJS.ProcessEnv = process.env): SearchEnv => loadConfig(SearchEnvSchema, env)
+/** SEARCH_ENGINE, MEILI_URL and the rest as the Meilisearch options, when Meilisearch is the engine. */
+function meilisearchOf (env: SearchEnv): MeilisearchOptions | undefined {
+  const engine = env.SEARCH_ENGINE ?? (env.MEILI_URL === undefined ? 'embedded' : 'meilisearch')
+  if (engine === 'embedded') return undefined
+  if (env.MEILI_URL === undefined) throw new Error('invalid configuration:\n  SEARCH_ENGINE: meilisearch needs MEILI_URL (e.g. http://127.0.0.1:7700)')
+  return {
+    url: env.MEILI_URL,
+    ...(env.MEILI_API_KEY === undefined ? {} : { apiKey: env.MEILI_API_KEY }),
+    indexPrefix: env.MEILI_INDEX_PREFIX,
+    taskTimeoutMs: env.MEILI_TASK_TIMEOUT_MS
+  }
+}
+
+/** The variables, checked at once: a bad combination stops the start before anything is opened. */
+export function readSearchEnv (env: NodeJS.ProcessEnv = process.env): SearchEnv {
+  const read = loadConfig(SearchEnvSchema, env)
+  meilisearchOf(read)
+  return read
+}
 
 export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig {
+  const meilisearch = meilisearchOf(env)
   return {
     databaseUrl,
     dataDir: env.DATA_DIR,
@@ -44,6 +72,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     logLevel: env.LOG_LEVEL,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN })
+    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
+    ...(meilisearch === undefined ? {} : { meilisearch })
   }
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import { loadEmbedder, openAiEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from './engines/embedded/engine.js'
+import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 import type { SearchEngine } from './engine/port.js'
 import { SearchAnalytics } from './analytics.js'
 
@@ -20,6 +21,8 @@ export interface EngineOptions {
   readers: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
+  /** Meilisearch instead of the embedded engine. */
+  meilisearch?: MeilisearchOptions
 }
 
 /** The embedder and a name for it: vectors of different embedders never mix in one index. */
@@ -33,10 +36,21 @@ export async function createEmbedder (opts: EngineOptions): Promise<{ embedder: 
   return { embedder, id: `use-lite:${embedder.dimensions}` }
 }
 
+interface Log { warn: (obj: object, message: string) => void }
+
+/**
+ * The configured engine, storing vectors of the embedder named `embedder.id`: Meilisearch when its
+ * options are given, else the embedded engine under `dataDir` (with `readers` reader threads).
+ */
+export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log): SearchEngine {
+  if (opts.meilisearch !== undefined) return new MeilisearchEngine(opts.meilisearch, embedder, log)
+  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers)
+}
+
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
   const { embedder, id } = await createEmbedder(opts)
-  const engine = new EmbeddedEngine(join(opts.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 }, opts.readers)
+  const engine = createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log)
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)

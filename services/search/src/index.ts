@@ -5,4 +5,6 @@ export { ingestDocuments, type IngestResult } from './ingest/documents.js'
 export { validateDocument, DocumentError } from './ingest/validate.js'
 export type { IndexSettings } from './engine/port.js'
 export const demoCatalogFile = new URL('../catalog/demo-catalog.json', import.meta.url)
-export { createEmbedder } from './engine-plugin.js'
+export { createEmbedder, createEngine } from './engine-plugin.js'
+export { MeilisearchEngine, MEILISEARCH_VERSION, type MeilisearchOptions } from './engines/meilisearch/engine.js'
+export type { SearchEngine, EngineIndex } from './engine/port.js'

@@ -1,8 +1,9 @@
-import t from 'tap'
-import { searchHarness, send } from './helpers.js'
+import t, { type Test } from 'tap'
+import { ENGINES, searchHarness, send, type EngineKind } from './helpers.js'
 
-t.test('catalog management', async (t) => {
-  const h = await searchHarness(t, false)
+/** Catalog management through the API, the same on every engine (see ENGINES). */
+const catalogSuite = (engine: EngineKind) => async (t: Test) => {
+  const h = await searchHarness(t, false, {}, engine)
   const shop = await h.tenant()
   const items = await h.catalog()
 
@@ -48,7 +49,10 @@ t.test('catalog management', async (t) => {
       [[{ id: null }], /string or an integer, not null/],
       [[{ id: { a: 1 } }], /not object/],
       [['just a string'], /document 0: must be a JSON object/],
-      [[{ id: 'x'.repeat(512) }], /511/]
+      [[{ id: 'x'.repeat(512) }], /511/],
+      [[{ id: 'v-1', _vectors: { default: [1, 2] } }], /"_vectors" is reserved/],
+      [[{ id: 'g-1', _geo: { lat: 1, lng: 2 } }], /"_geo" is reserved/],
+      [[{ id: 'c-1', _chatsearch: {} }], /"_chatsearch" is reserved/]
     ]
     for (const [batch, message] of cases) {
       const res = await send(h.app, shop.key, 'POST', '/documents', batch)
@@ -62,12 +66,16 @@ t.test('catalog management', async (t) => {
   })
 
   t.test('get and delete', async (t) => {
-    t.equal((await send(h.app, shop.key, 'GET', '/documents/boot-1')).json().title, 'Trailmark Ridge Waterproof Hiking Boot')
+    t.same((await send(h.app, shop.key, 'GET', '/documents/boot-1')).json(), items.find((item) => item.id === 'boot-1'), 'the item exactly as sent: nothing added, nothing lost')
     t.same((await send(h.app, shop.key, 'DELETE', '/documents/lamp-2')).json(), { id: 'lamp-2', deleted: true })
     const gone = await send(h.app, shop.key, 'GET', '/documents/lamp-2')
     t.equal(gone.statusCode, 404)
     t.equal(gone.json().code, 'document_not_found')
     t.equal((await send(h.app, shop.key, 'DELETE', '/documents/lamp-2')).statusCode, 404)
+    for (const odd of ['..%2F..%2Fkeys', '..%2F..%2F..%2Fversion', 'boot-1%3Ffields%3Did', 'boot-1%2F', '%2E%2E']) {
+      t.equal((await send(h.app, shop.key, 'GET', `/documents/${odd}`)).statusCode, 404, `GET ${odd}: no such item, nothing else read`)
+      t.equal((await send(h.app, shop.key, 'DELETE', `/documents/${odd}`)).statusCode, 404, `DELETE ${odd}`)
+    }
     const search = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'desk lamp' })).json()
     t.equal(search.estimatedTotalHits, 0, 'a deleted item is no longer found')
   })
@@ -91,10 +99,10 @@ t.test('catalog management', async (t) => {
     t.equal((await send(h.app, other.key, 'DELETE', '/documents/boot-1')).statusCode, 404)
     t.equal((await send(h.app, shop.key, 'GET', '/documents/boot-1')).statusCode, 200, 'still there for its owner')
   })
-})
+}
 
-t.test('autocomplete follows catalog changes: deleted and replaced items leave no suggestion behind', async (t) => {
-  const h = await searchHarness(t, false)
+const autocompleteSuite = (engine: EngineKind) => async (t: Test) => {
+  const h = await searchHarness(t, false, {}, engine)
   const shop = await h.tenant()
   const suggestions = async (term: string) =>
     (await send(h.app, shop.key, 'POST', '/autocomplete', { autocomplete_term: term })).json().suggestions as string[]
@@ -112,4 +120,9 @@ t.test('autocomplete follows catalog changes: deleted and replaced items leave n
   t.same(await suggestions('quil'), [], 'the last item of a brand changed brand')
   t.ok((await suggestions('ors')).includes('Orsk'))
   t.ok((await suggestions('vant')).includes('Vantor'), 'untouched items keep theirs')
-})
+}
+
+for (const engine of ENGINES) {
+  t.test(`catalog management (${engine} engine)`, catalogSuite(engine))
+  t.test(`autocomplete follows catalog changes: deleted and replaced items leave no suggestion behind (${engine} engine)`, autocompleteSuite(engine))
+}

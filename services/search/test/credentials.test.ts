@@ -1,3 +1,4 @@
+// Engine-independent (credentials are checked before any engine is asked): run on the embedded engine.
 import t from 'tap'
 import { createKey } from '@chatsearch/auth'
 import { searchHarness } from './helpers.js'

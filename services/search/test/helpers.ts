@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type pg from 'pg'
+import { Meilisearch } from 'meilisearch'
 import { createPool } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/shell/testing'
 import { createKey, createProject } from '@chatsearch/auth'
@@ -10,6 +12,38 @@ import { buildApp } from '../src/app.js'
 import type { SearchConfig } from '../src/config.js'
 
 interface TestLike { teardown: (fn: () => unknown) => void }
+
+export type EngineKind = 'embedded' | 'meilisearch'
+
+/**
+ * The engines the contract tests (the API's behaviour) run against: the embedded engine always,
+ * Meilisearch as well when MEILI_URL names a server (MEILI_API_KEY its key). Tests about the SQLite
+ * engine itself (reader threads, vector codes, files on disk) build it directly and say so.
+ */
+export const ENGINES: EngineKind[] = process.env.MEILI_URL === undefined || process.env.MEILI_URL === '' ? ['embedded'] : ['embedded', 'meilisearch']
+
+/** Index names of this test process start with this; each harness adds a number. */
+const RUN_PREFIX = `test-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}-`
+let harnesses = 0
+
+/** Deletes the Meilisearch indexes whose names start with `prefix`, and waits until they are gone. */
+async function dropIndexes (client: Meilisearch, prefix: string) {
+  const { results } = await client.getIndexes({ limit: 1000 })
+  for (const index of results.filter((i) => i.uid.startsWith(prefix))) await client.deleteIndex(index.uid).waitTask({ timeout: 60_000 })
+}
+
+/** The Meilisearch options of a harness: indexes of its own, deleted when the test ends. */
+function meilisearchFor (t: TestLike, closeApps: () => Promise<void>): SearchConfig['meilisearch'] {
+  const url = process.env.MEILI_URL!
+  const apiKey = process.env.MEILI_API_KEY
+  const indexPrefix = `${RUN_PREFIX}${++harnesses}-`
+  t.teardown(async () => {
+    // The apps first: closing flushes analytics, which writes to the suggestions index.
+    await closeApps()
+    await dropIndexes(new Meilisearch({ host: url, ...(apiKey === undefined ? {} : { apiKey }) }), indexPrefix)
+  })
+  return { url, ...(apiKey === undefined ? {} : { apiKey }), indexPrefix, taskTimeoutMs: 60_000 }
+}
 
 export interface SearchHarness {
   app: FastifyInstance
@@ -20,19 +54,36 @@ export interface SearchHarness {
   catalog: () => Promise<Array<Record<string, unknown>>>
 }
 
-/** A search app on a fresh PostgreSQL database and a fresh data directory for its SQLite indexes. */
-export async function searchHarness (t: TestLike, embeddings = true, extra: Partial<SearchConfig> = {}): Promise<SearchHarness> {
+/**
+ * A search app on a fresh PostgreSQL database and, for `engine`, a fresh data directory for its
+ * SQLite indexes or indexes of its own on the Meilisearch server of MEILI_URL.
+ */
+export async function searchHarness (t: TestLike, embeddings = true, extra: Partial<SearchConfig> = {}, engine: EngineKind = 'embedded'): Promise<SearchHarness> {
   const databaseUrl = await testDatabase(t)
   const dataDir = extra.dataDir ?? await mkdtemp(join(tmpdir(), 'chatsearch-search-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const logLevel = (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'
+  const apps: FastifyInstance[] = []
+  const closeApps = async () => { for (const a of apps) await a.close() }
   // One reader thread: searches in tests go through the pool as in production.
-  const config: SearchConfig = { databaseUrl, dataDir, embeddings, readers: 1, logLevel, dbPoolSize: 4, authCacheTtlMs: 5000, ...extra }
+  const config: SearchConfig = {
+    databaseUrl,
+    dataDir,
+    embeddings,
+    readers: 1,
+    logLevel,
+    dbPoolSize: 4,
+    authCacheTtlMs: 5000,
+    ...(engine === 'meilisearch' ? { meilisearch: meilisearchFor(t, closeApps) } : {}),
+    ...extra
+  }
   const app = await buildApp(config)
+  apps.push(app)
   t.teardown(() => app.close())
   const restart = async (changes: Partial<SearchConfig>) => {
     await app.close()
     const next = await buildApp({ ...config, ...changes })
+    apps.push(next)
     t.teardown(() => next.close())
     return next
   }

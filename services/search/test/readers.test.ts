@@ -1,3 +1,4 @@
+// Embedded engine only: reader threads over the SQLite files (Meilisearch answers its own searches).
 import t from 'tap'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

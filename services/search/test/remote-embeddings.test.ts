@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ids, searchHarness, send } from './helpers.js'
+import { ENGINES, ids, searchHarness, send, type EngineKind } from './helpers.js'
 
 /** A stand-in for an OpenAI-compatible /v1/embeddings API: vectors count a few topic words. */
 const TOPICS = ['coffee', 'boot', 'headphone', 'tent', 'pan']
@@ -24,9 +24,9 @@ async function fakeEmbeddings (t: Test) {
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, texts: () => texts }
 }
 
-t.test('an OpenAI-compatible embeddings endpoint replaces the bundled model', async (t) => {
+const remoteSuite = (engine: EngineKind) => async (t: Test) => {
   const api = await fakeEmbeddings(t)
-  const h = await searchHarness(t, true, { remoteEmbeddings: { baseUrl: api.baseUrl, model: 'fake-embed' } })
+  const h = await searchHarness(t, true, { remoteEmbeddings: { baseUrl: api.baseUrl, model: 'fake-embed' } }, engine)
   const shop = await h.tenant()
   const catalog = await h.catalog()
   t.equal((await send(h.app, shop.key, 'POST', '/documents', catalog)).json().indexed, 12)
@@ -41,4 +41,6 @@ t.test('an OpenAI-compatible embeddings endpoint replaces the bundled model', as
     const third = (await send(bundled, shop.key, 'POST', '/documents', catalog)).json()
     t.equal(third.unchanged, 12)
   })
-})
+}
+
+for (const engine of ENGINES) t.test(`an OpenAI-compatible embeddings endpoint replaces the bundled model (${engine} engine)`, remoteSuite(engine))

@@ -1,3 +1,4 @@
+// Embedded engine only: the SQLite engine's compact vector codes for nearest-neighbour search.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

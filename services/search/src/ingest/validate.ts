@@ -2,6 +2,11 @@ import type { Document } from '../engine/port.js'
 
 const STRING_ID = /^[A-Za-z0-9_-]{1,511}$/
 const MAX_DEPTH = 16
+/**
+ * Fields either engine gives a meaning of its own: Meilisearch's vectors and geo points, and the
+ * bookkeeping the Meilisearch adapter keeps on each item. Refused by both engines alike.
+ */
+const RESERVED_FIELDS = new Set(['_vectors', '_geo', '_geojson', '_chatsearch'])
 
 /** A document the catalog refused; the message names the item and the field. */
 export class DocumentError extends Error {}
@@ -34,6 +39,7 @@ export function validateDocument (item: unknown, position: number): Document {
   }
   for (const key of Object.keys(item)) {
     if (key === '' || key.length > 256) throw new DocumentError(`${where} (id ${stringId}): field names must have 1 to 256 characters`)
+    if (RESERVED_FIELDS.has(key)) throw new DocumentError(`${where} (id ${stringId}): field "${key}" is reserved by the search engine`)
   }
   if (depth(item) > MAX_DEPTH) throw new DocumentError(`${where} (id ${stringId}): nested deeper than ${MAX_DEPTH} levels`)
   return { ...(item as Record<string, unknown>), id: stringId }

@@ -5,21 +5,6 @@ import { foldText } from './tokenize.js'
 import type { Vocabulary } from './typo.js'
 import { allowedTypos } from './tokenize.js'
 
-/** Attributes whose values make good completions: short names people type. */
-const PHRASE_ATTRIBUTES = ['title', 'name', 'brand', 'category', 'categories', 'type', 'tags']
-const MAX_PHRASE = 80
-
-export function suggestionPhrases (document: Record<string, unknown>): string[] {
-  const phrases = new Set<string>()
-  for (const attr of PHRASE_ATTRIBUTES) {
-    const value = document[attr]
-    for (const v of Array.isArray(value) ? value : [value]) {
-      if (typeof v === 'string' && v.trim() !== '' && v.length <= MAX_PHRASE) phrases.add(v.trim())
-    }
-  }
-  return [...phrases]
-}
-
 /**
  * How many items carry each phrase, counted in memory over a whole write (a batch of thousands of
  * items shares a few hundred brands and categories) and written once at its end.

@@ -1,0 +1,82 @@
+import {
+  MeilisearchApiError,
+  MeilisearchRequestError,
+  MeilisearchRequestTimeOutError,
+  MeilisearchTaskTimeOutError,
+  type MeilisearchErrorResponse,
+  type Task
+} from 'meilisearch'
+import { ApiError, invalidRequest, serviceUnavailable } from '@chatsearch/shell'
+
+/** Meilisearch error codes caused by the content of a catalog item. */
+const DOCUMENT_CODES = new Set([
+  'invalid_document_id', 'missing_document_id', 'invalid_document_fields', 'invalid_document_geo_field',
+  'invalid_document_geojson_field', 'max_fields_limit_exceeded', 'malformed_payload', 'missing_payload'
+])
+
+/** Meilisearch error codes that say the engine itself is in trouble: nothing the caller can fix. */
+const ENGINE_CODES = new Set([
+  'internal', 'io_error', 'no_space_left_on_device', 'database_size_limit_reached', 'too_many_open_files',
+  'index_creation_failed', 'invalid_state', 'too_many_search_requests', 'unretrievable_document',
+  'invalid_api_key', 'missing_authorization_header', 'missing_master_key', 'index_not_accessible',
+  'task_not_found', 'dump_process_failed', 'invalid_vector_dimensions', 'invalid_vectors',
+  'invalid_settings_embedders', 'invalid_embedder', 'vector_embedding_error', 'index_not_found'
+])
+
+const UNAVAILABLE = 'the search engine is unavailable, try again shortly'
+
+/** Keeps the engine's own error for the log (the error handler logs 5xx with their cause). */
+function withCause (error: ApiError, cause: unknown): ApiError {
+  error.cause = cause
+  return error
+}
+
+/**
+ * Our error for a Meilisearch error body `{ code, message }` (from a response or a failed task).
+ * Filters are parsed and checked by us first, so Meilisearch rejecting one means the two disagree:
+ * the caller still gets the 400 the embedded engine would give.
+ */
+export function fromMeilisearchBody (body: MeilisearchErrorResponse | null | undefined, status?: number): ApiError {
+  const code = body?.code ?? ''
+  const message = body?.message ?? ''
+  if (code === 'invalid_search_filter' || code === 'invalid_document_filter') {
+    return new ApiError(400, 'Bad Request', 'invalid_filter', message)
+  }
+  if (code === 'invalid_search_facets') return new ApiError(400, 'Bad Request', 'invalid_facet', message)
+  if (code === 'feature_not_enabled') {
+    // Only CONTAINS and STARTS WITH need an experimental feature (containsFilter), which the engine
+    // switches on when it starts; this happens when its API key may not do that.
+    return new ApiError(501, 'Not Implemented', 'not_implemented',
+      'CONTAINS and STARTS WITH are not available on this server: its Meilisearch has the containsFilter experimental feature switched off')
+  }
+  if (code === 'payload_too_large') return new ApiError(413, 'Payload Too Large', 'payload_too_large', 'the batch is too large for the search engine; send fewer items at a time')
+  if (DOCUMENT_CODES.has(code)) return new ApiError(400, 'Bad Request', 'invalid_document', message)
+  if (ENGINE_CODES.has(code) || status === undefined || status >= 500 || status === 401 || status === 403) {
+    return serviceUnavailable(UNAVAILABLE)
+  }
+  return invalidRequest(`the search engine refused the request: ${message}`)
+}
+
+/** Any failure of a Meilisearch call as the ApiError the service answers with. */
+export function fromMeilisearchError (err: unknown, taskTimeoutMs?: number): ApiError {
+  if (err instanceof ApiError) return err
+  if (err instanceof MeilisearchApiError) return withCause(fromMeilisearchBody(err.cause, err.response.status), err)
+  if (err instanceof MeilisearchTaskTimeOutError) {
+    const within = taskTimeoutMs === undefined ? '' : ` within ${taskTimeoutMs} ms`
+    return withCause(serviceUnavailable(`the search engine did not finish the write${within}; it may still be applied, try again shortly`), err)
+  }
+  if (err instanceof MeilisearchRequestTimeOutError) return withCause(serviceUnavailable('the search engine did not answer in time, try again shortly'), err)
+  if (err instanceof MeilisearchRequestError) return withCause(serviceUnavailable(UNAVAILABLE), err)
+  return withCause(serviceUnavailable(UNAVAILABLE), err)
+}
+
+/** The error of a task that ended without succeeding. */
+export function fromFailedTask (task: Task): ApiError {
+  if (task.status === 'failed') return withCause(fromMeilisearchBody(task.error, 400), task.error)
+  return serviceUnavailable(`the search engine did not apply the write (task ${task.status})`)
+}
+
+/** Whether `err` is Meilisearch answering with this error code. */
+export function hasCode (err: unknown, code: string): boolean {
+  return err instanceof MeilisearchApiError && err.cause?.code === code
+}

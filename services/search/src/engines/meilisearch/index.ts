@@ -1,0 +1,290 @@
+import type { EnqueuedTaskPromise, Index, Meilisearch, RecordAny } from 'meilisearch'
+import { documentHash } from '../../engine/hash.js'
+import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
+import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
+import { inferSettings } from '../../engine/settings.js'
+import { conditions } from '../../filter/index.js'
+import { fromFailedTask, fromMeilisearchError, hasCode } from './errors.js'
+import { foldQuery, phraseChanges, suggestionId, withItems, withSearch, type Suggestion } from './suggestions.js'
+import { BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS } from './translate.js'
+
+export interface IndexContext {
+  client: Meilisearch
+  /** The index of the catalog's items, and the one of its completions and settings. */
+  catalogUid: string
+  suggestionsUid: string
+  /** The model whose vectors this engine writes ('none': embeddings off). */
+  embedder: { id: string, dimensions: number }
+  /** How long a write may take before the caller gets a 503. */
+  taskTimeoutMs: number
+  /** Resolves once Meilisearch accepts CONTAINS and STARTS WITH in filters (see the engine). */
+  containsFilter: () => Promise<void>
+}
+
+/**
+ * What Meilisearch cannot keep for us: the port's settings (Meilisearch has no "facetable", and it
+ * returns filterable attributes sorted rather than as given) and which embedder's vectors the index
+ * holds. Kept as one document of the suggestions index, which the suggestions never match (weight 0).
+ */
+interface Meta { settings: IndexSettings, embedder: string }
+const META_ID = '_settings'
+/** Another service instance may change the settings: they are read again after this long. */
+const META_TTL_MS = 2000
+/** Documents fetched by id per request (the ids travel in the URL). */
+const FETCH_CHUNK = 100
+/**
+ * What a stored item's id can be (ingestion checks it, Meilisearch requires it). Any other id names
+ * no item, and must not reach the client: it puts the id into the request path unencoded, and
+ * `../../keys` would read another route.
+ */
+const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,511}$/
+const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] })
+
+/** One project's catalog on Meilisearch: its items' index and its suggestions index. */
+export class MeilisearchIndex implements EngineIndex {
+  readonly #context: IndexContext
+  readonly #catalog: Index
+  readonly #suggestions: Index
+  #meta: { value: Meta | undefined, at: number } | undefined
+  /** Writes of this index, one after the other: weights are read, changed and written back. */
+  #writes: Promise<unknown> = Promise.resolve()
+  /** Searches to count, each with the hits it had, written together by the next write. */
+  #searches = new Map<string, number[]>()
+
+  constructor (context: IndexContext) {
+    this.#context = context
+    this.#catalog = context.client.index(context.catalogUid)
+    this.#suggestions = context.client.index(context.suggestionsUid)
+  }
+
+  async settings (): Promise<IndexSettings> {
+    return await this.#call(async () => (await this.#readMeta())?.settings ?? NO_SETTINGS())
+  }
+
+  async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
+    return await this.#serial(async () => {
+      const meta = await this.#readMeta()
+      await this.#configure(settings, meta === undefined)
+      await this.#writeMeta({ settings, embedder: meta?.embedder ?? 'none' })
+      return settings
+    })
+  }
+
+  async upsert (prepared: PreparedDocument[]): Promise<{ indexed: number }> {
+    return await this.#serial(async () => {
+      const embedder = this.#context.embedder.id
+      const known = await this.#readMeta()
+      let meta = known ?? { settings: inferSettings(prepared.map((p) => p.document)), embedder: 'none' }
+      if (known === undefined) await this.#configure(meta.settings, true)
+      if (prepared.some((p) => p.vector !== undefined) && meta.embedder !== embedder) {
+        await this.#useEmbedder(meta.embedder !== 'none')
+        meta = { ...meta, embedder }
+      }
+      if (meta !== known) await this.#writeMeta(meta)
+      const before = await this.#fetch(this.#catalog, prepared.map((p) => p.document.id), ['id', ...PHRASE_ATTRIBUTES])
+      const stored = prepared.map((p) => storedDocument(p.document, p.hash ?? documentHash(p.document), embedder, p.vector))
+      await this.#settle(this.#catalog.addDocuments(stored))
+      await this.#countPhrases(before, prepared.map((p) => p.document))
+      return { indexed: prepared.length }
+    })
+  }
+
+  async remove (id: string): Promise<boolean> {
+    if (!DOCUMENT_ID.test(id)) return false
+    return await this.#serial(async () => {
+      const before = await this.#fetch(this.#catalog, [id], ['id', ...PHRASE_ATTRIBUTES])
+      if (before.length === 0) return false
+      await this.#settle(this.#catalog.deleteDocument(id))
+      await this.#countPhrases(before, [])
+      return true
+    })
+  }
+
+  async get (id: string): Promise<Document | undefined> {
+    if (!DOCUMENT_ID.test(id)) return undefined
+    return await this.#call(async () => {
+      try {
+        return cleanDocument(await this.#catalog.getDocument(id))
+      } catch (err) {
+        if (hasCode(err, 'document_not_found') || hasCode(err, 'index_not_found')) return undefined
+        throw err
+      }
+    })
+  }
+
+  async count (): Promise<number> {
+    return await this.#call(async () => {
+      try {
+        return (await this.#catalog.getStats()).numberOfDocuments
+      } catch (err) {
+        if (hasCode(err, 'index_not_found')) return 0
+        throw err
+      }
+    })
+  }
+
+  async storedHashes (ids: string[]): Promise<Map<string, string>> {
+    return await this.#call(async () => {
+      const out = new Map<string, string>()
+      for (const stored of await this.#fetch(this.#catalog, ids, ['id', BOOKKEEPING])) {
+        const hash = storedHash(stored, this.#context.embedder.id)
+        if (hash !== undefined) out.set(String(stored.id), hash)
+      }
+      return out
+    })
+  }
+
+  async search (query: SearchQuery): Promise<SearchResult> {
+    return await this.#call(async () => {
+      const meta = await this.#readMeta()
+      if (meta === undefined) return emptyResult(query)
+      // Items written before embeddings were on (or by another model) have no vector here: the
+      // keyword side alone answers, as the embedded engine's semantic side would find nothing.
+      if (query.filter !== null && conditions(query.filter).some((c) => c.type === 'contains' || c.type === 'startsWith')) {
+        await this.#context.containsFilter()
+      }
+      const vectors = meta.embedder === this.#context.embedder.id
+      const params = searchParams(vectors ? query : { ...query, hybrid: undefined })
+      return searchResult(await this.#catalog.search(params.q, params), query)
+    })
+  }
+
+  async suggest (term: string, limit: number, offset: number): Promise<string[]> {
+    const folded = foldQuery(term)
+    if (folded === '') return []
+    return await this.#call(async () => {
+      if (await this.#readMeta() === undefined) return []
+      const response = await this.#suggestions.search<Suggestion>(folded, { limit, offset, filter: 'weight > 0', matchingStrategy: 'all', attributesToRetrieve: ['text'] })
+      return response.hits.map((hit) => hit.text)
+    })
+  }
+
+  /**
+   * Returned unchanged: Meilisearch gives no access to an index's terms (the embedded engine
+   * corrects against its own vocabulary), and its keyword side forgives the typos anyway.
+   */
+  async correct (query: string): Promise<string> {
+    return query
+  }
+
+  async recordQuery (query: string, hits: number): Promise<void> {
+    const folded = foldQuery(query)
+    if (folded === '') return
+    const seen = this.#searches.get(folded)
+    if (seen === undefined) this.#searches.set(folded, [hits])
+    else seen.push(hits)
+    // The first write to run takes every search counted until then; the ones after find none.
+    await this.#serial(() => this.#writeSearches())
+  }
+
+  async #writeSearches () {
+    const searches = this.#searches
+    this.#searches = new Map()
+    // Before the first import there is no suggestions index to count into.
+    if (searches.size === 0 || await this.#readMeta() === undefined) return
+    const current = await this.#suggestionsById([...searches.keys()].map(suggestionId))
+    const updated = [...searches].map(([folded, hitsList]) => {
+      let suggestion = current.get(suggestionId(folded))
+      for (const hits of hitsList) suggestion = withSearch(suggestion, folded, hits)
+      return suggestion!
+    })
+    await this.#settle(this.#suggestions.addDocuments(updated))
+  }
+
+  /** Items carrying each catalog phrase, after `before` documents became `after`. */
+  async #countPhrases (before: RecordAny[], after: Document[]) {
+    const changes = phraseChanges(before, after)
+    if (changes.size === 0) return
+    const current = await this.#suggestionsById([...changes.keys()].map(suggestionId))
+    const put: Suggestion[] = []
+    const drop: string[] = []
+    for (const [folded, { phrase, delta }] of changes) {
+      const id = suggestionId(folded)
+      const next = withItems(current.get(id), folded, phrase, delta)
+      if (next !== null) put.push(next)
+      else if (current.has(id)) drop.push(id)
+    }
+    if (put.length > 0) await this.#settle(this.#suggestions.addDocuments(put))
+    if (drop.length > 0) await this.#settle(this.#suggestions.deleteDocuments(drop))
+  }
+
+  async #suggestionsById (ids: string[]): Promise<Map<string, Suggestion>> {
+    return new Map((await this.#fetch(this.#suggestions, ids)).map((s) => [String(s.id), s as Suggestion]))
+  }
+
+  /** Stored documents with these ids (those that exist), with only `fields` when given. */
+  async #fetch (index: Index, ids: string[], fields?: string[]): Promise<RecordAny[]> {
+    const out: RecordAny[] = []
+    try {
+      for (let i = 0; i < ids.length; i += FETCH_CHUNK) {
+        const chunk = ids.slice(i, i + FETCH_CHUNK)
+        const page = await index.getDocuments<RecordAny>({ ids: chunk, limit: chunk.length, ...(fields === undefined ? {} : { fields }) })
+        out.push(...page.results)
+      }
+    } catch (err) {
+      if (hasCode(err, 'index_not_found')) return []
+      throw err
+    }
+    return out
+  }
+
+  /** Creates the indexes (a fresh catalog) and applies the settings; Meilisearch re-indexes. */
+  async #configure (settings: IndexSettings, fresh: boolean) {
+    if (fresh) {
+      // Meilisearch would guess the primary key from the first documents, and refuses to when an
+      // item has more than one field ending in "id".
+      for (const uid of [this.#context.catalogUid, this.#context.suggestionsUid]) {
+        await this.#settle(this.#context.client.createIndex(uid, { primaryKey: 'id' }), 'index_already_exists')
+      }
+      await this.#settle(this.#suggestions.updateSettings(SUGGESTIONS_SETTINGS))
+    }
+    await this.#settle(this.#catalog.updateSettings(catalogSettings(settings)))
+  }
+
+  /** Declares our embedder; vectors of another one are dropped first (its items get re-embedded). */
+  async #useEmbedder (replace: boolean) {
+    if (replace) await this.#settle(this.#catalog.resetEmbedders())
+    await this.#settle(this.#catalog.updateEmbedders(embedderSettings(this.#context.embedder.dimensions)))
+  }
+
+  async #readMeta (): Promise<Meta | undefined> {
+    if (this.#meta !== undefined && Date.now() - this.#meta.at < META_TTL_MS) return this.#meta.value
+    let value: Meta | undefined
+    try {
+      const stored = await this.#suggestions.getDocument(META_ID)
+      value = { settings: stored.settings as IndexSettings, embedder: String(stored.embedder) }
+    } catch (err) {
+      if (!hasCode(err, 'document_not_found') && !hasCode(err, 'index_not_found')) throw err
+    }
+    this.#meta = { value, at: Date.now() }
+    return value
+  }
+
+  async #writeMeta (meta: Meta) {
+    await this.#settle(this.#suggestions.addDocuments([{ id: META_ID, weight: 0, ...meta }]))
+    this.#meta = { value: meta, at: Date.now() }
+  }
+
+  /** Waits for a write to be applied; a failed one throws its error, a slow one a 503. */
+  async #settle (enqueued: EnqueuedTaskPromise, tolerated?: string) {
+    const task = await enqueued.waitTask({ timeout: this.#context.taskTimeoutMs })
+    if (task.status === 'succeeded' || (tolerated !== undefined && task.error?.code === tolerated)) return
+    throw fromFailedTask(task)
+  }
+
+  /** Runs a call with Meilisearch's errors turned into the API's. */
+  async #call<T> (work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (err) {
+      throw fromMeilisearchError(err, this.#context.taskTimeoutMs)
+    }
+  }
+
+  /** Runs a write after the ones before it on this index have finished. */
+  async #serial<T> (work: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(async () => await this.#call(work))
+    this.#writes = run.catch(() => {})
+    return await run
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The port's requests and settings as Meilisearch's, and Meilisearch's answers as the port's. Pure
+ * functions: the tests check every translation without a server.
+ */
+import type { Embedders, SearchParams, SearchResponse, Settings } from 'meilisearch'
+import { limits } from '@chatsearch/contracts'
+import type { Document, IndexSettings, SearchQuery, SearchResult } from '../../engine/port.js'
+import { filterToMeilisearch } from '../../filter/index.js'
+
+/** The one embedder of a catalog index: vectors come from our embedder (`userProvided`). */
+export const EMBEDDER = 'default'
+
+/**
+ * Our bookkeeping on each stored document: `{ hash, embedder }` (see storedHashes). Never shown:
+ * cleanDocument drops it, with the fields Meilisearch itself adds to hits.
+ */
+export const BOOKKEEPING = '_chatsearch'
+
+/** Fields that are never part of a catalog item as the API shows it. */
+const ENGINE_FIELDS = [BOOKKEEPING, '_vectors', '_rankingScore', '_rankingScoreDetails', '_semanticScore', '_formatted', '_matchesPosition', '_geoDistance', '_federation']
+
+/**
+ * An attribute no document has. Meilisearch reads an empty `searchableAttributes` as "every
+ * attribute"; the port's empty list means "none", as in the embedded engine.
+ */
+const NO_ATTRIBUTE = '_chatsearch_none'
+
+/** As the embedded engine (facets.ts) and Meilisearch's default: the 100 most frequent values. */
+const MAX_VALUES_PER_FACET = 100
+
+/**
+ * The catalog index's settings. Facet counts need an attribute to be filterable in Meilisearch, so
+ * facetable attributes are filterable there too; which of them the API lets a filter use is checked
+ * against our own settings before Meilisearch is asked. Ranking rules and typo tolerance keep
+ * Meilisearch's defaults (the embedded engine imitates those). The API has no sort, so nothing is
+ * made sortable.
+ */
+export function catalogSettings (settings: IndexSettings): Settings {
+  return {
+    searchableAttributes: settings.searchableAttributes.length > 0 ? [...settings.searchableAttributes] : [NO_ATTRIBUTE],
+    filterableAttributes: [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes])],
+    faceting: { maxValuesPerFacet: MAX_VALUES_PER_FACET, sortFacetValuesBy: { '*': 'count' } },
+    // estimatedTotalHits and the deepest page are capped by maxTotalHits (1000 by default).
+    pagination: { maxTotalHits: limits.searchWindowMax }
+  }
+}
+
+/** Vectors of `dimensions` numbers, computed by us, for the hybrid search's semantic side. */
+export const embedderSettings = (dimensions: number): Embedders => ({ [EMBEDDER]: { source: 'userProvided', dimensions } })
+
+/**
+ * The suggestions index: one document per completion (see suggestions.ts). Every query word must
+ * match, the last as a prefix, with Meilisearch's typo tolerance; exact matches come before typo
+ * matches, then the most popular first.
+ */
+export const SUGGESTIONS_SETTINGS: Settings = {
+  searchableAttributes: ['text'],
+  filterableAttributes: ['weight'],
+  sortableAttributes: ['weight'],
+  rankingRules: ['words', 'typo', 'weight:desc', 'proximity', 'attribute', 'exactness']
+}
+
+/**
+ * A search as Meilisearch's search parameters. Every query word must match (matchingStrategy
+ * `all`), as in the embedded engine. A semantic ratio of 0 is the keyword search as is, so it is
+ * sent without `hybrid`.
+ */
+export function searchParams (query: SearchQuery): SearchParams {
+  const params: SearchParams = { q: query.q, limit: query.limit, offset: query.offset, matchingStrategy: 'all' }
+  if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
+  if (query.facets.length > 0) params.facets = [...query.facets]
+  if (query.rankingScore === true) params.showRankingScore = true
+  if (query.hybrid !== undefined && query.hybrid.semanticRatio > 0) {
+    params.hybrid = { embedder: EMBEDDER, semanticRatio: query.hybrid.semanticRatio }
+    params.vector = Array.from(query.hybrid.vector)
+  }
+  return params
+}
+
+/** A stored document or a hit as the API shows it: without our bookkeeping or Meilisearch's additions. */
+export function cleanDocument (stored: Record<string, unknown>): Document {
+  const document = { ...stored }
+  for (const field of ENGINE_FIELDS) delete document[field]
+  return document as Document
+}
+
+const rounded = (x: number) => Math.round(x * 10_000) / 10_000
+
+/** Meilisearch's answer as the port's result. */
+export function searchResult (response: SearchResponse, query: SearchQuery): SearchResult {
+  const result: SearchResult = {
+    hits: response.hits.map(cleanDocument),
+    estimatedTotalHits: response.estimatedTotalHits ?? response.totalHits ?? response.hits.length
+  }
+  if (query.rankingScore === true) result.scores = response.hits.map((hit) => rounded(hit._rankingScore ?? 0))
+  if (query.facets.length > 0) {
+    const distribution = response.facetDistribution ?? {}
+    result.facetDistribution = Object.fromEntries(query.facets.map((facet) => [facet, distribution[facet] ?? {}]))
+  }
+  return result
+}
+
+/** The result of a search of a catalog that has no index yet. */
+export function emptyResult (query: SearchQuery): SearchResult {
+  const result: SearchResult = { hits: [], estimatedTotalHits: 0 }
+  if (query.rankingScore === true) result.scores = []
+  if (query.facets.length > 0) result.facetDistribution = Object.fromEntries(query.facets.map((facet) => [facet, {}]))
+  return result
+}
+
+/** A catalog item as stored in Meilisearch: with its vector and our bookkeeping. */
+export function storedDocument (document: Document, hash: string, embedder: string, vector: Float32Array | undefined): Record<string, unknown> {
+  return {
+    ...document,
+    [BOOKKEEPING]: { hash, embedder: vector === undefined ? 'none' : embedder },
+    ...(vector === undefined ? {} : { _vectors: { [EMBEDDER]: Array.from(vector) } })
+  }
+}
+
+/**
+ * The content hash of a stored document for ingestion's change detection, when it still counts:
+ * with embeddings on, a document embedded by another model (or not at all) must be written again.
+ */
+export function storedHash (stored: Record<string, unknown>, embedder: string): string | undefined {
+  const bookkeeping = stored[BOOKKEEPING] as { hash?: unknown, embedder?: unknown } | undefined
+  if (typeof bookkeeping?.hash !== 'string') return undefined
+  if (embedder !== 'none' && bookkeeping.embedder !== embedder) return undefined
+  return bookkeeping.hash
+}

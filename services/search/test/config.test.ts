@@ -1,0 +1,21 @@
+import t from 'tap'
+import { readSearchEnv, searchConfig } from '../src/config.js'
+
+const configOf = (env: NodeJS.ProcessEnv) => searchConfig(readSearchEnv(env), 'postgres://x')
+
+t.test('the engine is chosen by configuration only', async (t) => {
+  t.equal(configOf({}).meilisearch, undefined, 'nothing configured: the embedded engine')
+  t.same(configOf({ MEILI_URL: 'http://127.0.0.1:7700' }).meilisearch,
+    { url: 'http://127.0.0.1:7700', indexPrefix: 'chatsearch-', taskTimeoutMs: 30_000 }, 'MEILI_URL alone: Meilisearch')
+  t.same(configOf({ SEARCH_ENGINE: 'meilisearch', MEILI_URL: 'https://search.internal', MEILI_API_KEY: 'k', MEILI_INDEX_PREFIX: 'shop_', MEILI_TASK_TIMEOUT_MS: '5000' }).meilisearch,
+    { url: 'https://search.internal', apiKey: 'k', indexPrefix: 'shop_', taskTimeoutMs: 5000 })
+  t.equal(configOf({ SEARCH_ENGINE: 'embedded', MEILI_URL: 'http://127.0.0.1:7700' }).meilisearch, undefined, 'an explicit choice wins')
+})
+
+t.test('bad engine settings stop the start, naming the variable', async (t) => {
+  t.throws(() => readSearchEnv({ SEARCH_ENGINE: 'meilisearch' }), /SEARCH_ENGINE: meilisearch needs MEILI_URL/)
+  t.throws(() => readSearchEnv({ SEARCH_ENGINE: 'elastic' }), /SEARCH_ENGINE/)
+  t.throws(() => readSearchEnv({ MEILI_URL: 'localhost:7700' }), /MEILI_URL/)
+  t.throws(() => readSearchEnv({ MEILI_URL: 'http://x', MEILI_INDEX_PREFIX: 'no spaces' }), /MEILI_INDEX_PREFIX/)
+  t.throws(() => readSearchEnv({ MEILI_URL: 'http://x', MEILI_TASK_TIMEOUT_MS: '0' }), /MEILI_TASK_TIMEOUT_MS/)
+})

@@ -1,0 +1,93 @@
+import t from 'tap'
+import type { SearchResponse } from 'meilisearch'
+import { parseFilter } from '../src/filter/index.js'
+import type { SearchQuery } from '../src/engine/port.js'
+import {
+  catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS
+} from '../src/engines/meilisearch/translate.js'
+
+const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({ q: 'hiking boot', filter: null, facets: [], limit: 20, offset: 0, ...extra })
+
+t.test('settings → the catalog index settings payload', async (t) => {
+  t.same(catalogSettings({ searchableAttributes: ['title', 'brand', 'description'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand', 'color'] }), {
+    searchableAttributes: ['title', 'brand', 'description'],
+    filterableAttributes: ['price', 'brand', 'color'],
+    faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'count' } },
+    pagination: { maxTotalHits: 10_000 }
+  }, 'facetable attributes are filterable in Meilisearch; ranking rules and typo tolerance are not sent (defaults kept)')
+  t.same(catalogSettings({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }).searchableAttributes, ['_chatsearch_none'],
+    'no searchable attribute is not Meilisearch\'s [] (which means all of them)')
+  t.same(embedderSettings(512), { default: { source: 'userProvided', dimensions: 512 } })
+  t.same(SUGGESTIONS_SETTINGS, {
+    searchableAttributes: ['text'],
+    filterableAttributes: ['weight'],
+    sortableAttributes: ['weight'],
+    rankingRules: ['words', 'typo', 'weight:desc', 'proximity', 'attribute', 'exactness']
+  })
+})
+
+t.test('search query → Meilisearch search parameters', async (t) => {
+  t.same(searchParams(query()), { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy: 'all' }, 'keyword: every word must match, nothing else sent')
+  t.same(searchParams(query({ q: '', limit: 5, offset: 15 })), { q: '', limit: 5, offset: 15, matchingStrategy: 'all' }, 'browsing is a placeholder search')
+
+  const filter = parseFilter('brand = Trailmark AND (price 60 TO 80 OR price >= 200) AND NOT tags IN [sale, "last chance"] AND color EXISTS AND size IS NOT NULL AND title CONTAINS boot AND sku STARTS WITH "tr-"')
+  t.equal(searchParams(query({ filter })).filter,
+    'brand = "Trailmark" AND (price "60" TO "80" OR price >= "200") AND tags NOT IN ["sale", "last chance"] AND color EXISTS AND size IS NOT NULL AND title CONTAINS "boot" AND sku STARTS WITH "tr-"',
+    'the filter tree as Meilisearch\'s normalised filter string (every operator: filter-meilisearch.test.ts)')
+
+  t.same(searchParams(query({ facets: ['brand', 'in_stock'] })).facets, ['brand', 'in_stock'])
+  t.notOk('facets' in searchParams(query()), 'no facets asked, none sent')
+  t.equal(searchParams(query({ rankingScore: true })).showRankingScore, true)
+  t.notOk('showRankingScore' in searchParams(query({ rankingScore: false })))
+
+  const vector = Float32Array.from([0.5, -0.25, 0.125])
+  t.same(searchParams(query({ hybrid: { semanticRatio: 0.7, vector } })), {
+    q: 'hiking boot',
+    limit: 20,
+    offset: 0,
+    matchingStrategy: 'all',
+    hybrid: { embedder: 'default', semanticRatio: 0.7 },
+    vector: [0.5, -0.25, 0.125]
+  }, 'hybrid: our embedder\'s query vector with the semantic ratio')
+  t.same(searchParams(query({ hybrid: { semanticRatio: 1, vector } })).hybrid, { embedder: 'default', semanticRatio: 1 })
+  const keywordOnly = searchParams(query({ hybrid: { semanticRatio: 0, vector } }))
+  t.notOk('hybrid' in keywordOnly || 'vector' in keywordOnly, 'ratio 0 is the keyword search as is')
+})
+
+t.test('Meilisearch response → search result', async (t) => {
+  const response = {
+    hits: [
+      { id: 'a', title: 'A', _chatsearch: { hash: 'h', embedder: 'e' }, _vectors: { default: [1] }, _rankingScore: 0.987654, _own: 1 },
+      { id: 'b', title: 'B', _chatsearch: { hash: 'h2', embedder: 'e' }, _rankingScore: 0.5 }
+    ],
+    query: 'x',
+    processingTimeMs: 1,
+    limit: 20,
+    offset: 0,
+    estimatedTotalHits: 42,
+    facetDistribution: { brand: { Acme: 2 } }
+  } as SearchResponse
+  const result = searchResult(response, query({ rankingScore: true, facets: ['brand', 'color'] }))
+  t.same(result.hits, [{ id: 'a', title: 'A', _own: 1 }, { id: 'b', title: 'B' }], 'no bookkeeping, vectors or scores in hits; the item\'s own _fields stay')
+  t.same(result.scores, [0.9877, 0.5], 'scores in hit order, rounded as the embedded engine\'s')
+  t.equal(result.estimatedTotalHits, 42)
+  t.same(result.facetDistribution, { brand: { Acme: 2 }, color: {} }, 'every asked facet is there')
+  const plain = searchResult(response, query())
+  t.notOk('scores' in plain || 'facetDistribution' in plain, 'only what was asked')
+  t.same(emptyResult(query({ rankingScore: true, facets: ['brand'] })), { hits: [], estimatedTotalHits: 0, scores: [], facetDistribution: { brand: {} } })
+})
+
+t.test('stored documents carry their vector and a hidden content hash', async (t) => {
+  const document = { id: 'p1', title: 'Pan' }
+  const vector = Float32Array.from([0.25, 0.75])
+  const stored = storedDocument(document, 'hash-1', 'use-lite:512', vector)
+  t.same(stored, { id: 'p1', title: 'Pan', _chatsearch: { hash: 'hash-1', embedder: 'use-lite:512' }, _vectors: { default: [0.25, 0.75] } })
+  t.same(cleanDocument(stored), document)
+  t.equal(storedHash(stored, 'use-lite:512'), 'hash-1')
+  t.equal(storedHash(stored, 'none'), 'hash-1', 'with embeddings off, any stored vector will do')
+  t.equal(storedHash(stored, 'openai:x:5'), undefined, 'another model: written again, with a new vector')
+  const noVector = storedDocument(document, 'hash-2', 'use-lite:512', undefined)
+  t.same(noVector, { id: 'p1', title: 'Pan', _chatsearch: { hash: 'hash-2', embedder: 'none' } })
+  t.equal(storedHash(noVector, 'use-lite:512'), undefined, 'an item never embedded gets embedded once embeddings are on')
+  t.equal(storedHash({ id: 'old' }, 'none'), undefined)
+})
