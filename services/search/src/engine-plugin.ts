@@ -4,6 +4,7 @@ import { loadEmbedder, openAiEmbedder, type Embedder } from '@chatsearch/embeddi
 import { EmbeddedEngine } from './engines/embedded/engine.js'
 import type { SearchEngine } from './engine/port.js'
 import { SearchAnalytics } from './analytics.js'
+import { timedEmbedder, timedEngine } from './engine/timed.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,8 +36,9 @@ export async function createEmbedder (opts: EngineOptions): Promise<{ embedder: 
 
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
-  const { embedder, id } = await createEmbedder(opts)
-  const engine = new EmbeddedEngine(join(opts.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 }, opts.readers)
+  const { embedder: loaded, id } = await createEmbedder(opts)
+  const embedder = loaded === undefined ? undefined : timedEmbedder(loaded, app.metrics)
+  const engine = timedEngine(new EmbeddedEngine(join(opts.dataDir, 'search'), { id, dimensions: embedder?.dimensions ?? 512 }, opts.readers), app.metrics)
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)
@@ -45,4 +47,4 @@ export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
     await analytics.flush()
     await engine.close()
   })
-}, { name: '@chatsearch/search-engine', fastify: '5.x', dependencies: ['@chatsearch/database'] })
+}, { name: '@chatsearch/search-engine', fastify: '5.x', dependencies: ['@chatsearch/database', '@chatsearch/metrics'] })
