@@ -4,11 +4,19 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { createServer } from '../src/server.js'
 import { drain } from '../src/shutdown.js'
 
-/** A listening app with a slow event stream (`/stream?n=`, one event every 100 ms) and a slow JSON route. */
+/**
+ * A listening app with a slow event stream (`/stream?n=`, one event every 100 ms) and a route held
+ * until the test lets it answer (`/held`).
+ */
 async function app (t: { teardown: (fn: () => unknown) => void }) {
   const server = createServer({ name: 'test', logLevel: 'silent' })
   const closed: string[] = []
+  const held = gate()
+  const arrived = gate()
+  const closing = gate()
   server.addHook('onClose', async () => { closed.push('resources') })
+  // Registered after the server's own: runs once draining has begun.
+  server.addHook('preClose', async () => { closing.open() })
   server.get('/stream', async (request, reply) => {
     const n = Number((request.query as { n?: string }).n ?? 5)
     reply.hijack()
@@ -19,15 +27,26 @@ async function app (t: { teardown: (fn: () => unknown) => void }) {
     }
     reply.raw.end('event: done\ndata: {}\n\n')
   })
-  server.get('/slow', async () => { await sleep(300); return { ok: true } })
+  server.get('/held', async () => {
+    arrived.open()
+    await held.done
+    return { ok: true }
+  })
   const url = await server.listen({ host: '127.0.0.1', port: 0 })
   t.teardown(() => server.close())
-  return { server, url, port: Number(new URL(url).port), closed }
+  return { server, url, port: Number(new URL(url).port), closed, held, arrived, closing }
+}
+
+function gate () {
+  let open = () => {}
+  const done = new Promise<void>((resolve) => { open = resolve })
+  return { done, open: () => open() }
 }
 
 /** Sends raw HTTP/1.1 on one connection and collects everything the server sends back. */
 function rawConnection (port: number) {
   const socket = connect(port, '127.0.0.1')
+  socket.on('error', () => {})
   let received = ''
   socket.on('data', (chunk) => { received += chunk.toString() })
   const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
@@ -35,25 +54,28 @@ function rawConnection (port: number) {
 }
 
 t.test('draining: streams in flight finish, new connections are refused, late requests get a 503', async (t) => {
-  const { server, url, port, closed } = await app(t)
+  const { server, url, port, closed, held, arrived, closing } = await app(t)
   const started = Date.now()
-  const stream = fetch(`${url}/stream?n=8`).then((res) => res.text())
+  // Both in flight: the stream has sent its headers, /held has reached its handler.
+  const stream = (await fetch(`${url}/stream?n=8`)).text()
   const pipelined = rawConnection(port)
-  pipelined.send('/slow')
-  await sleep(150)
+  pipelined.send('/held')
+  await arrived.done
 
   const draining = drain(server, 10_000)
-  await sleep(50)
-  // On the connection that is still busy, the next request is refused with our error body.
-  pipelined.send('/slow')
-  const refused = await fetch(`${url}/slow`).then(() => 'answered', (err: Error & { cause?: { code?: string } }) => err.cause?.code)
+  await closing.done
+  // On the connection still busy with /held, the next request is refused with our error body.
+  pipelined.send('/held')
+  while (server.server.listening) await sleep(5)
+  const refused = await fetch(`${url}/held`).then(() => 'answered', (err: Error & { cause?: { code?: string } }) => err.cause?.code)
   t.equal(refused, 'ECONNREFUSED', 'no new connection is accepted')
+  held.open()
 
   const events = await stream
   t.match(events, /event: done/, 'the stream was not cut')
   t.equal(events.match(/event: delta/g)?.length, 8)
   await draining
-  t.ok(Date.now() - started < 3000, 'closed as soon as the last response ended, not at a keep-alive timeout')
+  t.ok(Date.now() - started < 5000, 'closed as soon as the last response ended, not at a keep-alive timeout')
   t.same(closed, ['resources'], 'then the resources closed')
 
   await pipelined.ended
@@ -61,7 +83,7 @@ t.test('draining: streams in flight finish, new connections are refused, late re
   t.match(first, /^HTTP\/1\.1 200/, 'the request in flight was answered')
   t.match(second, /^HTTP\/1\.1 503/)
   t.match(second, /x-request-id: \S+/i)
-  const body = JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>
+  const body = JSON.parse(second?.slice(second.indexOf('\r\n\r\n') + 4) ?? 'null') as unknown
   t.same(body, { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable', message: 'this instance is shutting down; retry the request' })
 })
 
