@@ -1,9 +1,8 @@
 import { Type } from 'typebox'
-import closeWithGrace from 'close-with-grace'
 import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
 import { buildApp as buildSearch, demoCatalogFile, ingestDocuments, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
-import { createPool, loadConfig, resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, createPool, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
 import { banner, ensureDemoProject } from './demo.js'
 
@@ -25,13 +24,8 @@ const search = await buildSearch(searchConfig({ ...env, SERVICE_TOKEN: serviceTo
 const searchUrl = await search.listen({ host: env.HOST, port: env.SEARCH_PORT })
 const chat = await buildChat(chatConfig({ ...env, SERVICE_TOKEN: serviceToken, SEARCH_URL: env.SEARCH_URL ?? searchUrl }, database.url))
 
-closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
-  if (err !== undefined) log(`stopping after an error: ${err.stack ?? String(err)}`)
-  else log(`received ${signal ?? 'shutdown'}, stopping…`)
-  await Promise.all([chat.close(), search.close()])
-  await database.stop()
-  log('stopped')
-})
+// The chat first: a reply still being written may ask the search service.
+closeOnSignal([chat, search], { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })
 
 const chatUrl = await chat.listen({ host: env.HOST, port: env.CHAT_PORT })
 

@@ -36,5 +36,9 @@ export const commonEnv = {
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 5000 }),
   /** The shared secret with which the chat service asks the search service (min. 32 characters). */
-  SERVICE_TOKEN: Type.Optional(Type.String({ minLength: 32 }))
+  SERVICE_TOKEN: Type.Optional(Type.String({ minLength: 32 })),
+  /** How long requests and event streams in flight may take to finish once SIGTERM comes. */
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+  /** When set, GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 }))
 }

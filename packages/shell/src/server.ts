@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { limits } from '@chatsearch/contracts'
 import { installErrorHandler } from './error-handler.js'
-import { invalidRequest } from './errors.js'
-import { loggerOptions, type LogLevel } from './logger.js'
+import { invalidRequest, serviceUnavailable } from './errors.js'
+import { loggerOptions, type LogDestination, type LogLevel } from './logger.js'
+import { metricsPlugin } from './metrics.js'
 
 export interface ServerOptions {
   name: string
   logLevel: LogLevel
   bodyLimit?: number
+  /** Where log lines go; stdout by default. */
+  logStream?: LogDestination
+  /** Asked by `GET /metrics` when set (METRICS_TOKEN). */
+  metricsToken?: string
 }
 
 /** Request ids a gateway may pass on: short printable tokens only, so logs stay clean. */
@@ -20,7 +25,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  */
 export function createServer (opts: ServerOptions): FastifyInstance {
   const app = Fastify({
-    logger: loggerOptions(opts.logLevel, opts.name),
+    logger: loggerOptions(opts.logLevel, opts.name, opts.logStream),
     bodyLimit: opts.bodyLimit ?? limits.bodyMaxBytes,
     // genReqId reads x-request-id itself, so a gateway's id is kept only when it is sane.
     requestIdHeader: false,
@@ -29,17 +34,38 @@ export function createServer (opts: ServerOptions): FastifyInstance {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true } },
-    return503OnClosing: true,
+    // Refused while closing by our own hook below, with the documented error body and a request id.
+    return503OnClosing: false,
+    // Closing cuts idle keep-alive connections only: requests and event streams in flight finish.
     forceCloseConnections: 'idle'
   })
   installErrorHandler(app)
   // Every body is JSON: anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser('text/plain')
-  app.addHook('preValidation', rejectNul)
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id)
+  app.addHook('onRequest', async (request, reply) => {
+    // On the raw response, so that hijacked replies (event streams) carry it too.
+    reply.raw.setHeader('x-request-id', request.id)
   })
+  installDrain(app)
+  app.addHook('preValidation', rejectNul)
   return app
+}
+
+/**
+ * While the app closes, the listening socket is closed (no new connections) and what is in flight
+ * finishes. A request arriving on a connection that is still open is refused with 503, and each
+ * connection is closed as soon as its last response ends: a keep-alive connection left idle would
+ * otherwise hold the close up for the whole keep-alive timeout.
+ */
+function installDrain (app: FastifyInstance) {
+  let draining = false
+  app.addHook('preClose', async () => { draining = true })
+  app.addHook('onRequest', async () => {
+    if (draining) throw serviceUnavailable('this instance is shutting down; retry the request')
+  })
+  app.addHook('onResponse', async () => {
+    if (draining) app.server.closeIdleConnections()
+  })
 }
 
 function holdsNul (value: unknown): boolean {
@@ -63,6 +89,7 @@ export async function rejectNul (request: { body: unknown, query: unknown }) {
 export async function buildService (opts: ServerOptions, register: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
   const app = createServer(opts)
   try {
+    await app.register(metricsPlugin, { service: opts.name, token: opts.metricsToken })
     await register(app)
     await app.ready()
   } catch (err) {

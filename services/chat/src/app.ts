@@ -7,6 +7,7 @@ import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
 import { noRetriever, searchRetriever, type Retriever } from './assistant/retriever.js'
 import { openAiChatModel, type ChatModel } from './assistant/llm/client.js'
+import { assistantCounters, timedModel, timedRetriever } from './assistant/metrics.js'
 import { newUserMessageRoutes } from './routes/new-user-message.js'
 import { readConversationRoutes } from './routes/read-conversation.js'
 import { listChatsRoutes } from './routes/list-chats.js'
@@ -50,13 +51,15 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await app.register(healthRoutes, { service: 'chat' })
 
   const model = parts.model ?? modelOf(config)
+  const retriever = parts.retriever ?? retrieverOf(config)
   const assistant = new Assistant({
     classifier: parts.classifier ?? await loadClassifier(),
-    retriever: parts.retriever ?? retrieverOf(config),
-    ...(model === undefined ? {} : { model }),
+    retriever: retriever === noRetriever ? retriever : timedRetriever(retriever, app.metrics),
+    ...(model === undefined ? {} : { model: timedModel(model, app.metrics) }),
     promptTokens: config.llm?.promptTokens ?? 3000,
     log: app.log
   })
+  assistantCounters(assistant.stats, app.metrics)
   app.decorate('assistant', assistant)
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
@@ -69,5 +72,6 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
 
 /** The chat service as a Fastify app: migrations applied, routes registered, ready to listen or inject. */
 export async function buildApp (config: ChatConfig, parts: ChatParts = {}): Promise<FastifyInstance> {
-  return await buildService({ name: 'chat', logLevel: config.logLevel }, (app) => register(app, config, parts))
+  const server = { name: 'chat', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken }
+  return await buildService(server, (app) => register(app, config, parts))
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, loadConfig, type LogDestination, type LogLevel } from '@chatsearch/shell'
 
 /** Every environment variable the chat service reads; README's configuration table mirrors it. */
 export const ChatEnvSchema = Type.Object({
@@ -21,6 +21,10 @@ export type ChatEnv = Static<typeof ChatEnvSchema>
 export interface ChatConfig {
   databaseUrl: string
   logLevel: LogLevel
+  /** Where log lines go; stdout by default. */
+  logStream?: LogDestination
+  /** Asked by GET /metrics when set. */
+  metricsToken?: string
   dbPoolSize: number
   authCacheTtlMs: number
   /** How many earlier turns the assistant sees. */
@@ -37,6 +41,7 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
   return {
     databaseUrl,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     historyTurns: env.HISTORY_TURNS,

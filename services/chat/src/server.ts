@@ -1,5 +1,4 @@
-import closeWithGrace from 'close-with-grace'
-import { resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, resolveDatabase } from '@chatsearch/shell'
 import { buildApp } from './app.js'
 import { chatConfig, readChatEnv } from './config.js'
 
@@ -7,10 +6,6 @@ const env = readChatEnv()
 const database = await resolveDatabase(env)
 const app = await buildApp(chatConfig(env, database.url))
 
-closeWithGrace({ delay: 10_000 }, async ({ err }) => {
-  if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
-  await app.close()
-  await database.stop()
-})
+closeOnSignal([app], { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })
 
 await app.listen({ host: env.HOST, port: env.CHAT_PORT })

@@ -1,36 +1,14 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { buildApp as buildSearch, demoCatalogFile, ingestDocuments } from '@chatsearch/search'
 import { freePort } from '@chatsearch/shell/testing'
-import { get, harness, post, type Harness, type Tenant } from './helpers.js'
+import { get, harness, post } from './helpers.js'
+import { searchStack, TOKEN, type Item } from './support/search-stack.js'
 import { startFakeOpenAi } from './support/fake-openai.js'
 import { openAiChatModel } from '../src/assistant/llm/client.js'
 import { relevantItems } from '../src/assistant/assistant.js'
 import type { RetrievedItem } from '../src/assistant/retriever.js'
 
-const TOKEN = 'test-service-token-' + 'x'.repeat(32)
-interface Item { id: string, title: string, price: number, category: string, brand: string }
 interface Citation { source: string, reference: string, confidence: number, title?: string }
-
-/** The demo catalog's first items plus the ones these tests ask about, in a real search service. */
-async function searchStack (t: Tap, h: Harness, shop: Tenant) {
-  const all = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as Item[]
-  const asked = (i: Item) => /hiking boot|tent|espresso/i.test(i.title)
-  const items = all.filter((item, n) => n < 60 || asked(item))
-  const dataDir = await mkdtemp(join(tmpdir(), 'chat-assistant-'))
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }))
-  const search = await buildSearch({
-    databaseUrl: h.databaseUrl, dataDir, embeddings: true, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN
-  })
-  t.teardown(() => search.close())
-  await ingestDocuments(await search.engine.index(shop.projectId), items, search.embedder)
-  const url = await search.listen({ host: '127.0.0.1', port: 0 })
-  return { url, items }
-}
-type Tap = { teardown: (fn: () => unknown) => void }
 
 /** Every catalog title a reply names must be among its citations (ARCHITECTURE.md decision 7). */
 function assertGrounded (t: Test, reply: string, citations: Citation[], items: Item[]) {

@@ -36,5 +36,6 @@ async function register (app: FastifyInstance, config: SearchConfig) {
 
 /** The search service as a Fastify app, ready to listen or inject. */
 export async function buildApp (config: SearchConfig): Promise<FastifyInstance> {
-  return await buildService({ name: 'search', logLevel: config.logLevel }, (app) => register(app, config))
+  const server = { name: 'search', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken }
+  return await buildService(server, (app) => register(app, config))
 }

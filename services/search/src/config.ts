@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, loadConfig, type LogDestination, type LogLevel } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
@@ -31,6 +31,10 @@ export interface SearchConfig {
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
   logLevel: LogLevel
+  /** Where log lines go; stdout by default. */
+  logStream?: LogDestination
+  /** Asked by GET /metrics when set. */
+  metricsToken?: string
   dbPoolSize: number
   authCacheTtlMs: number
   /** The shared secret the chat service presents (see @chatsearch/auth); unset: not accepted. */
@@ -70,6 +74,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
       ? {}
       : { remoteEmbeddings: { baseUrl: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, ...(env.EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: env.EMBEDDINGS_API_KEY }) } }),
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),

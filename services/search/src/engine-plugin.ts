@@ -5,6 +5,7 @@ import { EmbeddedEngine } from './engines/embedded/engine.js'
 import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 import type { SearchEngine } from './engine/port.js'
 import { SearchAnalytics } from './analytics.js'
+import { timedEmbedder, timedEngine } from './engine/timed.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,8 +50,9 @@ export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 
 
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
-  const { embedder, id } = await createEmbedder(opts)
-  const engine = createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log)
+  const { embedder: loaded, id } = await createEmbedder(opts)
+  const embedder = loaded === undefined ? undefined : timedEmbedder(loaded, app.metrics)
+  const engine = timedEngine(createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log), app.metrics)
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)
@@ -59,4 +61,4 @@ export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
     await analytics.flush()
     await engine.close()
   })
-}, { name: '@chatsearch/search-engine', fastify: '5.x', dependencies: ['@chatsearch/database'] })
+}, { name: '@chatsearch/search-engine', fastify: '5.x', dependencies: ['@chatsearch/database', '@chatsearch/metrics'] })

@@ -30,6 +30,8 @@ export interface AnswerOptions {
   onReset?: () => void
   /** The caller went away: stop, nothing is stored. */
   signal?: AbortSignal
+  /** The chat request's id, passed on to the search service so that one id follows the turn. */
+  requestId?: string
 }
 
 /** What a deployment wants to watch: failures that did not fail a turn. */
@@ -80,7 +82,7 @@ export class Assistant {
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
     const { label } = await this.#opts.classifier.classify(message)
     const wantsItems = label === 'question' || label === 'request' || label === 'other'
-    const retrieval = wantsItems ? await this.#opts.retriever.retrieve(projectId, message, history) : { items: [] }
+    const retrieval = wantsItems ? await this.#opts.retriever.retrieve(projectId, message, history, { requestId: opts.requestId }) : { items: [] }
     if (retrieval.failure !== undefined) {
       this.stats.retrievalFailures++
       this.#opts.log.warn({ projectId, reason: retrieval.failure }, 'catalog search failed; answering without items')

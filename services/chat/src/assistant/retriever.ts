@@ -15,8 +15,14 @@ export interface Retrieval {
   failure?: string
 }
 
+/** What a retrieval carries of the request it serves. */
+export interface RetrievalContext {
+  /** The id of the chat request, passed on to the search service (X-Request-Id) so one id follows the turn. */
+  requestId?: string
+}
+
 export interface Retriever {
-  retrieve (projectId: string, message: string, history: Message[]): Promise<Retrieval>
+  retrieve (projectId: string, message: string, history: Message[], context?: RetrievalContext): Promise<Retrieval>
 }
 
 /** Nothing is retrieved: replies carry no citations (no SEARCH_URL configured). */
@@ -42,6 +48,9 @@ const LIMIT = 8
 const ORDERED_LIMIT = 40
 /** Hybrid search with an even weight: measured best over the judged queries (pnpm bench relevance). */
 const SEMANTIC_RATIO = 0.5
+
+/** Whom a call to the search service is for. */
+interface CallContext extends RetrievalContext { projectId: string }
 
 interface Hit { id: string, _rankingScore?: number, [field: string]: unknown }
 
@@ -84,12 +93,13 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   // A search service running with EMBEDDINGS=false refuses hybrid search: keyword search then.
   let hybrid = true
 
-  async function call<T> (projectId: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function call<T> (context: CallContext, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${opts.serviceToken}`,
-        'x-project-id': projectId,
+        'x-project-id': context.projectId,
+        ...(context.requestId === undefined ? {} : { 'x-request-id': context.requestId }),
         ...(body === undefined ? {} : { 'content-type': 'application/json' })
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -102,14 +112,15 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     return await response.json() as T
   }
 
-  async function shapeOf (projectId: string): Promise<CatalogShape> {
+  async function shapeOf (context: CallContext): Promise<CatalogShape> {
+    const { projectId } = context
     const cached = shapes.get(projectId)
     if (cached !== undefined && cached.expires > Date.now()) return cached.shape
-    const settings = await call<{ filterableAttributes: string[], facetableAttributes: string[] }>(projectId, 'GET', '/settings')
+    const settings = await call<{ filterableAttributes: string[], facetableAttributes: string[] }>(context, 'GET', '/settings')
     const facets = NAMED_FACETS.filter((f) => settings.facetableAttributes.includes(f))
     const values: Record<string, string[]> = {}
     if (facets.length > 0) {
-      const browse = await call<{ facetDistribution?: Record<string, Record<string, number>> }>(projectId, 'POST', '/search', { search_term: '', limit: 0, facets })
+      const browse = await call<{ facetDistribution?: Record<string, Record<string, number>> }>(context, 'POST', '/search', { search_term: '', limit: 0, facets })
       for (const facet of facets) values[facet] = Object.keys(browse.facetDistribution?.[facet] ?? {})
     }
     const shape = { filterable: settings.filterableAttributes, values }
@@ -118,14 +129,15 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   }
 
   return {
-    async retrieve (projectId, message, history) {
+    async retrieve (projectId, message, history, retrieval = {}) {
+      const context: CallContext = { ...retrieval, projectId }
       let plan: SearchPlan | undefined
       try {
-        const shape = await shapeOf(projectId)
+        const shape = await shapeOf(context)
         const turns = history.map((m) => ({ role: m.role, content: m.content }))
         plan = planSearch(message, turns, shape)
         if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
-        const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(projectId, 'POST', '/search', {
+        const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
           search_term: plan!.query,
           search_type: type,
           ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),

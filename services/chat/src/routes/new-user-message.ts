@@ -84,10 +84,10 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
     /** Answers with the history given, stores the turn with `store`, and replies (streamed or not). */
     const turn = async (history: Message[], store: (answer: AssistantAnswer) => Promise<string>) => {
       if (stream) {
-        await streamTurn(request, reply, (o) => opts.assistant.answer(projectId, message, history, o), store)
+        await streamTurn(request, reply, (o) => opts.assistant.answer(projectId, message, history, { ...o, requestId: request.id }), store)
         return reply
       }
-      const answer = await opts.assistant.answer(projectId, message, history)
+      const answer = await opts.assistant.answer(projectId, message, history, { requestId: request.id })
       return response(await store(answer), answer)
     }
 

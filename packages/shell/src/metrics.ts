@@ -1,0 +1,121 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import {
+  collectDefaultMetrics, Counter, Gauge, Histogram, Registry,
+  type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration
+} from 'prom-client'
+import { unauthorized } from './errors.js'
+
+export type { Counter, Gauge, Histogram } from 'prom-client'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's Prometheus metrics, served at `GET /metrics`. */
+    metrics: Metrics
+  }
+}
+
+/** Seconds; from a cached lookup to a streamed model reply. */
+export const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
+
+type Config<C> = Omit<C, 'registers'>
+
+/**
+ * The metrics of one app, in a registry of its own (tests build many apps in one process; the
+ * global registry would mix them). Every metric carries the `service` label. Creating a metric
+ * whose name exists returns the existing one, so plugins may ask for the same metric.
+ */
+export class Metrics {
+  readonly registry = new Registry()
+  /** Cache lookups by cache and result (`hit`, `miss`): the hit ratio is hit / (hit + miss). */
+  readonly cacheRequests: Counter<'cache' | 'result'>
+  /** Requests refused with 429, by limit class. */
+  readonly rateLimited: Counter<'class'>
+
+  constructor (service: string) {
+    this.registry.setDefaultLabels({ service })
+    this.cacheRequests = this.counter({ name: 'cache_requests_total', help: 'Cache lookups by cache and result (hit, miss)', labelNames: ['cache', 'result'] })
+    this.rateLimited = this.counter({ name: 'rate_limited_total', help: 'Requests refused with 429 by limit class', labelNames: ['class'] })
+  }
+
+  counter<L extends string = never> (config: Config<CounterConfiguration<L>>): Counter<L> {
+    return this.#existing(config.name, Counter) ?? new Counter({ ...config, registers: [this.registry] })
+  }
+
+  histogram<L extends string = never> (config: Config<HistogramConfiguration<L>>): Histogram<L> {
+    return this.#existing(config.name, Histogram) ?? new Histogram({ ...config, registers: [this.registry] })
+  }
+
+  gauge<L extends string = never> (config: Config<GaugeConfiguration<L>>): Gauge<L> {
+    return this.#existing(config.name, Gauge) ?? new Gauge({ ...config, registers: [this.registry] })
+  }
+
+  /** The Prometheus text exposition of this app's metrics and of the process's. */
+  async text (): Promise<string> {
+    return (await this.registry.metrics()) + (await processRegistry().metrics())
+  }
+
+  #existing<M> (name: string, kind: abstract new (...args: never[]) => M): M | undefined {
+    const found = this.registry.getSingleMetric(name)
+    if (found === undefined) return undefined
+    if (!(found instanceof kind)) throw new Error(`metric ${name} already exists with another type`)
+    return found
+  }
+}
+
+let processMetrics: Registry | undefined
+
+/**
+ * CPU, memory, event-loop lag, GC, handles: one collector per process, since each installs
+ * observers that live as long as the process does.
+ */
+function processRegistry (): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry()
+    collectDefaultMetrics({ register: processMetrics })
+  }
+  return processMetrics
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest()
+
+export interface MetricsOptions {
+  service: string
+  /** When set, `GET /metrics` wants `Authorization: Bearer <token>`; unset, it is open (see README). */
+  token?: string
+}
+
+/**
+ * Prometheus metrics for an app: `app.metrics` to define its own, request rate and latency by route
+ * template and status, and `GET /metrics`. Register it before the routes.
+ */
+export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opts) => {
+  const metrics = new Metrics(opts.service)
+  const labelNames = ['method', 'route', 'status'] as const
+  const requests = metrics.counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template and status', labelNames })
+  const duration = metrics.histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request to the end of its response (a whole stream for server-sent events)',
+    labelNames,
+    buckets: HTTP_BUCKETS
+  })
+  app.decorate('metrics', metrics)
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The template, never the URL: one series per route, whatever ids and query strings come in.
+    const route = request.routeOptions.url ?? 'unmatched'
+    if (route === '/metrics') return
+    const labels = { method: request.method, route, status: reply.statusCode }
+    requests.inc(labels)
+    duration.observe(labels, reply.elapsedTime / 1000)
+  })
+
+  const expected = opts.token === undefined ? undefined : digest(`Bearer ${opts.token}`)
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (expected !== undefined && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
+      throw unauthorized('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"')
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.text())
+  })
+}, { name: '@chatsearch/metrics', fastify: '5.x' })

@@ -1,0 +1,74 @@
+import t from 'tap'
+import { buildService } from '../src/server.js'
+import { unauthorized } from '../src/errors.js'
+
+const SECRET = 'csk_chat_' + 'S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3t'
+
+/** A service whose logs are captured, behind a credential check like the auth plugin's. */
+async function app () {
+  const lines: string[] = []
+  const server = await buildService({ name: 'test', logLevel: 'trace', logStream: { write: (line) => { lines.push(line) } } }, async (server) => {
+    server.register(async (api) => {
+      api.addHook('onRequest', async (request) => {
+        if (request.headers.authorization !== `Bearer ${SECRET}`) throw unauthorized('the API key is invalid or has been revoked')
+      })
+      // What someone debugging might well log: the whole headers object, in the usual places.
+      api.get('/private', async (request) => {
+        request.log.debug({ headers: request.headers }, 'headers as received')
+        request.log.debug({ request: { headers: request.headers } }, 'request as received')
+        request.log.warn({ err: { message: 'upstream failed', headers: request.headers } }, 'an error holding headers')
+        return { ok: true }
+      })
+      api.get('/stream', async (request, reply) => {
+        reply.hijack()
+        reply.raw.writeHead(200, { 'content-type': 'text/event-stream' })
+        reply.raw.end('event: done\ndata: {}\n\n')
+      })
+    })
+  })
+  return { server, lines }
+}
+
+t.test('credentials never reach the logs, on success or on 401', async (t) => {
+  const { server, lines } = await app()
+  t.teardown(() => server.close())
+  const headers = { authorization: `Bearer ${SECRET}`, cookie: `session=${SECRET}`, 'x-api-key': SECRET, 'proxy-authorization': `Basic ${SECRET}` }
+  t.equal((await server.inject({ url: '/private', headers })).statusCode, 200)
+  const refused = await server.inject({ url: '/private', headers: { authorization: `Bearer ${SECRET}x` } })
+  t.equal(refused.statusCode, 401)
+
+  const logged = lines.join('')
+  t.ok(lines.length >= 7, `${lines.length} lines logged`)
+  t.notOk(logged.includes(SECRET.slice(9)), 'the secret appears nowhere')
+  const entries = lines.map((l) => JSON.parse(l) as Record<string, any>)
+  t.equal(entries.find((e) => e.msg === 'headers as received')?.headers.authorization, '[redacted]')
+  t.equal(entries.find((e) => e.msg === 'request as received')?.request.headers.cookie, '[redacted]')
+  t.equal(entries.find((e) => e.msg === 'an error holding headers')?.err.headers['x-api-key'], '[redacted]')
+  t.ok(entries.some((e) => e.msg === 'request rejected' && e.code === 'unauthorized'), 'the 401 is logged')
+})
+
+t.test('request ids: kept from the gateway, echoed on every response, on every log line', async (t) => {
+  const { server, lines } = await app()
+  t.teardown(() => server.close())
+  const url = await server.listen({ host: '127.0.0.1', port: 0 })
+  const authorization = `Bearer ${SECRET}`
+
+  const ok = await fetch(`${url}/private`, { headers: { authorization, 'x-request-id': 'gw-ok-1' } })
+  t.equal(ok.headers.get('x-request-id'), 'gw-ok-1')
+  const refused = await fetch(`${url}/private`, { headers: { 'x-request-id': 'gw-401' } })
+  t.equal(refused.status, 401)
+  t.equal(refused.headers.get('x-request-id'), 'gw-401', 'errors carry it')
+  const stream = await fetch(`${url}/stream`, { headers: { authorization, 'x-request-id': 'gw-stream' } })
+  await stream.text()
+  t.equal(stream.headers.get('x-request-id'), 'gw-stream', 'event streams (hijacked replies) carry it')
+  const tooLong = await fetch(`${url}/private`, { headers: { authorization, 'x-request-id': 'x'.repeat(129) } })
+  t.match(tooLong.headers.get('x-request-id'), /^[0-9a-f-]{36}$/, 'an id over 128 characters is replaced')
+  const unsafe = await fetch(`${url}/private`, { headers: { authorization, 'x-request-id': 'a"b<c>' } })
+  t.match(unsafe.headers.get('x-request-id'), /^[0-9a-f-]{36}$/, 'an id with unsafe characters is replaced')
+
+  const entries = lines.map((l) => JSON.parse(l) as { reqId?: string, msg: string })
+  const of = (id: string) => entries.filter((e) => e.reqId === id).map((e) => e.msg)
+  t.ok(of('gw-ok-1').includes('incoming request') && of('gw-ok-1').includes('request completed'), 'request lines carry it')
+  t.ok(of('gw-ok-1').includes('headers as received'), 'the route\'s own lines carry it')
+  t.ok(of('gw-401').includes('request rejected'))
+})

@@ -1,0 +1,79 @@
+import t from 'tap'
+import { buildService } from '../src/server.js'
+import { chatNotFound } from '../src/errors.js'
+
+async function app (metricsToken?: string) {
+  return await buildService({ name: 'test', logLevel: 'silent', ...(metricsToken === undefined ? {} : { metricsToken }) }, async (server) => {
+    server.get('/items/:id', async (request) => {
+      const { id } = request.params as { id: string }
+      if (id === 'missing') throw chatNotFound('no such item')
+      return { id }
+    })
+  })
+}
+
+/** The value of one series in the Prometheus text, labels given in any order. */
+function sample (text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)\{(.*)\} (\S+)$/.exec(line)
+    if (match === null || match[1] !== name) continue
+    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3])
+  }
+  return undefined
+}
+
+t.test('GET /metrics: requests by route template and status, latency, process metrics', async (t) => {
+  const server = await app()
+  t.teardown(() => server.close())
+  for (const id of ['1', '2', 'a-very-unique-id']) await server.inject(`/items/${id}`)
+  await server.inject('/items/missing')
+  await server.inject('/nowhere/at/all?x=1')
+
+  const res = await server.inject('/metrics')
+  t.equal(res.statusCode, 200)
+  t.match(res.headers['content-type'], /^text\/plain; version=0\.0\.4/)
+  const text = res.body
+  const ok = { service: 'test', method: 'GET', route: '/items/:id', status: '200' }
+  t.equal(sample(text, 'http_requests_total', ok), 3, 'three 200s on the route template')
+  t.equal(sample(text, 'http_requests_total', { ...ok, status: '404' }), 1, 'a 404 of the route')
+  t.equal(sample(text, 'http_requests_total', { route: 'unmatched', status: '404' }), 1, 'unknown paths share one series')
+  t.equal(sample(text, 'http_request_duration_seconds_count', ok), 3)
+  t.equal(sample(text, 'http_request_duration_seconds_bucket', { ...ok, le: '+Inf' }), 3)
+  t.notMatch(text, /a-very-unique-id|nowhere/, 'raw URLs never become labels')
+  t.notMatch(text, /route="\/metrics"/, 'scrapes are not counted')
+  t.match(text, /^process_cpu_user_seconds_total /m, 'process metrics')
+  t.match(text, /^nodejs_eventloop_lag_seconds /m)
+  t.match(text, /^# TYPE cache_requests_total counter$/m, 'cache metric defined for the cache to count into')
+  t.match(text, /^# TYPE rate_limited_total counter$/m, 'rate-limit metric defined')
+})
+
+t.test('app.metrics: typed counters and histograms in a registry per app', async (t) => {
+  const one = await app()
+  const two = await app()
+  t.teardown(() => Promise.all([one.close(), two.close()]))
+  const hits = one.metrics.counter({ name: 'things_total', help: 'things', labelNames: ['kind'] })
+  t.equal(one.metrics.counter({ name: 'things_total', help: 'things', labelNames: ['kind'] }), hits, 'asking again gives the same metric')
+  t.throws(() => one.metrics.histogram({ name: 'things_total', help: 'things' }), /another type/)
+  hits.inc({ kind: 'a' }, 2)
+  one.metrics.cacheRequests.inc({ cache: 'auth', result: 'hit' })
+  one.metrics.rateLimited.inc({ class: 'search' })
+  const text = (await one.inject('/metrics')).body
+  t.equal(sample(text, 'things_total', { kind: 'a', service: 'test' }), 2)
+  t.equal(sample(text, 'cache_requests_total', { cache: 'auth', result: 'hit' }), 1)
+  t.equal(sample(text, 'rate_limited_total', { class: 'search' }), 1)
+  t.notMatch((await two.inject('/metrics')).body, /things_total/, 'another app does not see them')
+})
+
+t.test('METRICS_TOKEN: the scrape must present it', async (t) => {
+  const token = 'metrics-secret-0123456789'
+  const server = await app(token)
+  t.teardown(() => server.close())
+  const missing = await server.inject('/metrics')
+  t.equal(missing.statusCode, 401)
+  t.equal(missing.json().code, 'unauthorized')
+  t.equal((await server.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode, 401)
+  const ok = await server.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } })
+  t.equal(ok.statusCode, 200)
+  t.match(ok.body, /http_requests_total/)
+})

@@ -1,0 +1,91 @@
+import type { Metrics } from '@chatsearch/shell'
+import type { AssistantStats } from './assistant.js'
+import { LlmError, type ChatModel } from './llm/client.js'
+import type { Retriever } from './retriever.js'
+
+/** Seconds: a local model's first token to a long streamed answer. */
+const LLM_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120]
+/** Seconds: a cached catalog shape and one search, to a search service timing out. */
+const RETRIEVAL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+const outcomeOf = (err: unknown) => (err instanceof LlmError ? err.kind : 'error')
+
+/**
+ * The model, each call timed by mode (`complete`, `stream`) and outcome (`ok`, or the kind of
+ * failure: `timeout`, `http`, `network`, `protocol`, `aborted`), retries included.
+ */
+export function timedModel (model: ChatModel, metrics: Metrics): ChatModel {
+  const duration = metrics.histogram({
+    name: 'llm_request_duration_seconds',
+    help: 'Calls to the language model, retries included, by mode and outcome (ok or the failure kind)',
+    labelNames: ['mode', 'outcome'],
+    buckets: LLM_BUCKETS
+  })
+  const firstToken = metrics.histogram({
+    name: 'llm_first_token_seconds',
+    help: 'Time until a streamed model reply sends its first text',
+    buckets: LLM_BUCKETS
+  })
+  return {
+    async complete (messages, signal) {
+      const end = duration.startTimer({ mode: 'complete' })
+      try {
+        const text = await model.complete(messages, signal)
+        end({ outcome: 'ok' })
+        return text
+      } catch (err) {
+        end({ outcome: outcomeOf(err) })
+        throw err
+      }
+    },
+    async * stream (messages, signal) {
+      const end = duration.startTimer({ mode: 'stream' })
+      const untilFirst = firstToken.startTimer()
+      let outcome = 'ok'
+      let first = true
+      try {
+        for await (const delta of model.stream(messages, signal)) {
+          if (first) { untilFirst(); first = false }
+          yield delta
+        }
+      } catch (err) {
+        outcome = outcomeOf(err)
+        throw err
+      } finally {
+        end({ outcome })
+      }
+    }
+  }
+}
+
+/** The retriever, each retrieval (one or two calls to the search service) timed by outcome (`ok`, `failed`). */
+export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriever {
+  const duration = metrics.histogram({
+    name: 'retrieval_duration_seconds',
+    help: 'Catalog retrievals through the search service, by outcome (ok, failed)',
+    labelNames: ['outcome'],
+    buckets: RETRIEVAL_BUCKETS
+  })
+  return {
+    async retrieve (projectId, message, history, context) {
+      const end = duration.startTimer()
+      const retrieval = await retriever.retrieve(projectId, message, history, context)
+      end({ outcome: retrieval.failure === undefined ? 'ok' : 'failed' })
+      return retrieval
+    }
+  }
+}
+
+/** The assistant's own counters of failures that did not fail a turn, read when Prometheus scrapes. */
+export function assistantCounters (stats: AssistantStats, metrics: Metrics): void {
+  metrics.counter({
+    name: 'llm_fallbacks_total',
+    help: 'Replies written by the grounded responder because the language model failed',
+    collect () { this.reset(); this.inc(stats.llmFallbacks) }
+  })
+  metrics.counter({
+    name: 'retrieval_failures_total',
+    help: 'Turns answered without catalog items because the search service failed',
+    collect () { this.reset(); this.inc(stats.retrievalFailures) }
+  })
+}

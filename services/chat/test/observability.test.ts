@@ -1,0 +1,98 @@
+import t from 'tap'
+import { freePort } from '@chatsearch/shell/testing'
+import { call, harness, post } from './helpers.js'
+import { searchStack, TOKEN } from './support/search-stack.js'
+import { startFakeOpenAi } from './support/fake-openai.js'
+import { openAiChatModel } from '../src/assistant/llm/client.js'
+
+interface LogLine { reqId?: string, msg: string, req?: { url?: string }, [field: string]: unknown }
+
+/** A log destination that keeps every line. */
+function capture () {
+  const lines: string[] = []
+  return {
+    stream: { write: (line: string) => { lines.push(line) } },
+    text: () => lines.join(''),
+    entries: () => lines.map((l) => JSON.parse(l) as LogLine)
+  }
+}
+
+/** The value of one series in the Prometheus text, labels given in any order. */
+function sample (text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (match === null || match[1] !== name) continue
+    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3])
+  }
+  return undefined
+}
+
+t.test('one request id follows a turn from the chat service to the search service; no credential is logged', async (t) => {
+  const h = await harness(t)
+  const shop = await h.tenant()
+  const searchLog = capture()
+  const chatLog = capture()
+  const stack = await searchStack(t, h, shop, { logLevel: 'trace', logStream: searchLog.stream })
+  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, logLevel: 'trace', logStream: chatLog.stream })
+
+  const res = await call(app, shop.key, {
+    method: 'POST', url: '/newUserMessage', headers: { 'x-request-id': 'gw-turn-0001' }, payload: { user_message: 'do you have hiking boots?', consumer_id: 'c1' }
+  })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['x-request-id'], 'gw-turn-0001', 'echoed to the client')
+  t.ok(res.json().citations.length > 0, 'the search service was asked')
+  const searchCalls = searchLog.entries().filter((e) => e.reqId === 'gw-turn-0001' && e.msg === 'incoming request').map((e) => e.req?.url)
+  t.ok(searchCalls.includes('/search'), `the search service saw the same id (${searchCalls.join(', ')})`)
+
+  const streamed = await call(app, shop.key, {
+    method: 'POST',
+    url: '/newUserMessage',
+    headers: { 'x-request-id': 'gw-turn-0002', accept: 'text/event-stream' },
+    payload: { user_message: 'any tents?', consumer_id: 'c2' }
+  })
+  t.match(streamed.body, /event: done/)
+  t.equal(streamed.headers['x-request-id'], 'gw-turn-0002', 'a streamed reply carries it too')
+  t.ok(searchLog.entries().some((e) => e.reqId === 'gw-turn-0002' && e.req?.url === '/search'), 'and passes it on')
+
+  const refused = await call(app, `${shop.key}x`, { method: 'POST', url: '/newUserMessage', headers: { 'x-request-id': 'gw-401' }, payload: { user_message: 'hi', consumer_id: 'c3' } })
+  t.equal(refused.statusCode, 401)
+  t.equal(refused.headers['x-request-id'], 'gw-401')
+  t.ok(chatLog.entries().some((e) => e.reqId === 'gw-401' && e.msg === 'request rejected'))
+
+  for (const [name, log] of [['chat', chatLog], ['search', searchLog]] as const) {
+    t.notOk(log.text().includes(shop.key.slice(9)), `the project key is not in the ${name} log`)
+    t.notOk(log.text().includes(TOKEN), `the service token is not in the ${name} log`)
+  }
+})
+
+t.test('GET /metrics on the chat service: requests, retrieval, model latency and fallbacks', async (t) => {
+  const h = await harness(t)
+  const shop = await h.tenant()
+  const stack = await searchStack(t, h, shop)
+  const fake = await startFakeOpenAi(t)
+  const model = openAiChatModel({ baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 0 })
+  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } }, { model })
+
+  fake.script({ text: 'Have a look at these.' }, { status: 500 })
+  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'm1' })).statusCode, 200)
+  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'tents?', consumer_id: 'm2' })).statusCode, 200)
+  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: 'nope' })).statusCode, 404)
+
+  const text = (await app.inject('/metrics')).body
+  t.equal(sample(text, 'http_requests_total', { service: 'chat', route: '/newUserMessage', status: '200' }), 2)
+  t.equal(sample(text, 'http_requests_total', { route: '/newUserMessage', status: '404' }), 1)
+  t.equal(sample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'ok' }), 1)
+  t.equal(sample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'http' }), 1, 'the failure, by kind')
+  t.equal(sample(text, 'llm_fallbacks_total'), 1, 'the grounded responder stood in once')
+  t.equal(sample(text, 'retrieval_duration_seconds_count', { outcome: 'ok' }), 2)
+  t.equal(sample(text, 'retrieval_failures_total'), 0)
+
+  const closed = `http://127.0.0.1:${await freePort()}`
+  const down = await h.app({ search: { url: closed, serviceToken: TOKEN, timeoutMs: 500 } })
+  await post(down, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'd1' })
+  const downText = (await down.inject('/metrics')).body
+  t.equal(sample(downText, 'retrieval_failures_total'), 1, 'search down is counted')
+  t.equal(sample(downText, 'retrieval_duration_seconds_count', { outcome: 'failed' }), 1)
+  t.equal(sample(downText, 'llm_request_duration_seconds_count'), undefined, 'no model configured: no model calls')
+})
