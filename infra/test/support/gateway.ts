@@ -45,6 +45,11 @@ interface Teardown { teardown: (fn: () => unknown) => void }
  */
 export async function startGateway (t: Teardown, upstreams: { chat: string, search: string }): Promise<Gateway> {
   const prefix = await mkdtemp(join(tmpdir(), 'chatsearch-gateway-'))
+  let stop = async () => {}
+  t.teardown(async () => {
+    await stop()
+    await rm(prefix, { recursive: true, force: true })
+  })
   // Started as root, nginx runs its workers as an unprivileged user: they must reach the temp folders.
   await chmod(prefix, 0o755)
   const port = await freePort()
@@ -71,14 +76,12 @@ export async function startGateway (t: Teardown, upstreams: { chat: string, sear
     partial = lines.pop() ?? ''
     errors.push(...lines)
   })
-  t.teardown(async () => {
-    if (nginx.exitCode === null && nginx.signalCode === null) {
-      const exited = once(nginx, 'exit')
-      nginx.kill('SIGTERM')
-      await Promise.race([exited, sleep(5000).then(() => nginx.kill('SIGKILL'))])
-    }
-    await rm(prefix, { recursive: true, force: true })
-  })
+  stop = async () => {
+    if (nginx.exitCode !== null || nginx.signalCode !== null) return
+    const exited = once(nginx, 'exit')
+    nginx.kill('SIGTERM')
+    await Promise.race([exited, sleep(5000).then(() => nginx.kill('SIGKILL'))])
+  }
 
   const url = `http://127.0.0.1:${port}`
   for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
