@@ -11,8 +11,17 @@ if (script === undefined) {
   process.exit(2)
 }
 const root = new URL('..', import.meta.url).pathname
-const packages = ['packages', 'services']
-  .flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)))
+
+/** The workspace's package folders, as pnpm-workspace.yaml lists them (`dir/*` or `dir`). */
+function workspaceDirs () {
+  const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')
+  const list = /^packages:\n((?:[ \t]+-.*\n?)+)/m.exec(yaml)?.[1] ?? ''
+  return [...list.matchAll(/-\s*['"]?([^'"\s#]+)/g)].flatMap(([, entry]) => entry.endsWith('/*')
+    ? readdirSync(join(root, entry.slice(0, -2))).sort().map((name) => join(root, entry.slice(0, -2), name))
+    : [join(root, entry)])
+}
+
+const packages = workspaceDirs()
   .filter((dir) => existsSync(join(dir, 'package.json')) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts?.[script])
 
 function run (dir) {

@@ -22,6 +22,11 @@ export function createPool (databaseUrl: string, max = 10): pg.Pool {
   return pool
 }
 
+/** Readiness: the database answers a query (a pool that cannot connect throws or hangs until timed out). */
+export async function pingDatabase (pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT 1')
+}
+
 /** The PostgreSQL pool, shared by every plugin of the app and ended when the app closes. */
 export const databasePlugin = fp<DatabaseOptions>(async (app, opts) => {
   const pool = createPool(opts.databaseUrl, opts.poolSize)

@@ -1,9 +1,67 @@
 import type { FastifyInstance } from 'fastify'
-import { HealthResponse } from '@chatsearch/contracts'
+import { HealthResponse, NotReadyResponse, ReadyResponse, type CheckResult } from '@chatsearch/contracts'
 
-/** `GET /healthz`: the process is up and serving. */
-export async function healthRoutes (app: FastifyInstance, opts: { service: string }) {
+/** One dependency the service needs to serve requests; resolves when it answered, throws otherwise. */
+export type ReadinessCheck = () => Promise<void>
+
+export interface HealthOptions {
+  service: string
+  /**
+   * What `/readyz` asks, by name (`database`, `engine`, `redis`, …). A dependency added later is
+   * one more entry here. The checks run concurrently on every call: keep each one cheap.
+   */
+  checks?: Record<string, ReadinessCheck>
+  /** Bound on each check, so a hung dependency answers "timeout" rather than hanging the probe. */
+  checkTimeoutMs?: number
+}
+
+const TIMED_OUT = Symbol('timed out')
+
+async function run (check: ReadinessCheck, timeoutMs: number): Promise<{ result: CheckResult, err?: unknown }> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => { timer = setTimeout(resolve, timeoutMs, TIMED_OUT) })
+  try {
+    const outcome = await Promise.race([check(), deadline])
+    return { result: outcome === TIMED_OUT ? 'timeout' : 'ok' }
+  } catch (err) {
+    return { result: 'failed', err }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * `GET /healthz`: the process is up and serving (liveness: restart it if this fails).
+ * `GET /readyz`: every dependency answers (readiness: send it traffic only when this is 200).
+ * A failing check answers 503 naming the check; why it failed is logged, not returned.
+ */
+export async function healthRoutes (app: FastifyInstance, opts: HealthOptions) {
+  const checks = Object.entries(opts.checks ?? {})
+  const timeoutMs = opts.checkTimeoutMs ?? 2000
+
   app.get('/healthz', {
     schema: { tags: ['health'], security: [], response: { 200: HealthResponse } }
   }, async () => ({ status: 'ok' as const, service: opts.service }))
+
+  app.get('/readyz', {
+    schema: { tags: ['health'], security: [], response: { 200: ReadyResponse, 503: NotReadyResponse } }
+  }, async (request, reply) => {
+    const outcomes = await Promise.all(checks.map(async ([name, check]) => [name, await run(check, timeoutMs)] as const))
+    const results: Record<string, CheckResult> = {}
+    for (const [name, { result, err }] of outcomes) {
+      results[name] = result
+      if (result !== 'ok') request.log.warn({ check: name, result, err }, 'readiness check did not pass')
+    }
+    const failing = outcomes.filter(([, o]) => o.result !== 'ok').map(([name, o]) => `${name} (${o.result})`)
+    if (failing.length === 0) return { status: 'ready' as const, service: opts.service, checks: results }
+    return reply.code(503).send({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'not_ready',
+      message: `not ready: ${failing.join(', ')}`,
+      status: 'not_ready' as const,
+      service: opts.service,
+      checks: results
+    })
+  })
 }

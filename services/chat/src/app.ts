@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin } from '@chatsearch/auth'
-import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
+import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin, pingDatabase } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
@@ -48,7 +48,8 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
     description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations.',
     version: '1.0.0'
   })
-  await app.register(healthRoutes, { service: 'chat' })
+  // The search service is not a readiness check: without it replies still come, uncited.
+  await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg) } })
 
   const model = parts.model ?? modelOf(config)
   const retriever = parts.retriever ?? retrieverOf(config)

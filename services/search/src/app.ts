@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin } from '@chatsearch/auth'
-import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin } from '@chatsearch/shell'
+import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin, pingDatabase } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { documentRoutes } from './routes/documents.js'
@@ -19,13 +19,19 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     description: 'Catalog search scoped to a project: keyword and hybrid search, filters, facets, autocomplete.',
     version: '1.0.0'
   })
-  await app.register(healthRoutes, { service: 'search' })
   await app.register(enginePlugin, {
     dataDir: config.dataDir,
     embeddings: config.embeddings,
     readers: config.readers,
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })
+  })
+  await app.register(healthRoutes, {
+    service: 'search',
+    checks: {
+      database: () => pingDatabase(app.pg),
+      engine: () => app.engine.ping()
+    }
   })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)

@@ -76,5 +76,7 @@ export interface EngineIndex {
 
 export interface SearchEngine {
   index (projectId: string): Promise<EngineIndex>
+  /** Readiness: resolves when the engine can serve (cheap, called by every `/readyz`), throws otherwise. */
+  ping (): Promise<void>
   close (): Promise<void>
 }

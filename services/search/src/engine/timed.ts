@@ -49,6 +49,8 @@ export function timedEngine (engine: SearchEngine, metrics: Metrics): SearchEngi
       if (timed === undefined) indexes.set(index, timed = timedIndex(index, histogram))
       return timed
     },
+    // readiness probes are not engine work worth a latency series
+    ping: () => engine.ping(),
     close: () => engine.close()
   }
 }

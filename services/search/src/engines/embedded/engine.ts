@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs'
+import { constants, mkdirSync } from 'node:fs'
+import { access } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SearchEngine } from '../../engine/port.js'
 import { EmbeddedIndex } from './index.js'
@@ -33,6 +34,11 @@ export class EmbeddedEngine implements SearchEngine {
       this.#indexes.set(projectId, index)
     }
     return index
+  }
+
+  /** The index directory is still there and writable (a lost volume or a read-only disk fails). */
+  async ping () {
+    await access(this.#dir, constants.R_OK | constants.W_OK)
   }
 
   async close () {

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { parse } from 'yaml'
+import { templateFile } from './support/gateway.js'
+import { skipWithout, tool } from './support/tools.js'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const composeFile = `${root}docker-compose.yml`
+const envExample = `${root}.env.example`
+const dockerfile = `${root}infra/Dockerfile`
+
+/** Names compose interpolates: ${NAME}, ${NAME:-default}, ${NAME:?error}; `$$` is a literal dollar. */
+function interpolated (text: string): Set<string> {
+  const names = [...text.replaceAll('$$', '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:[:?-][^}]*)?\}/g)].map((m) => m[1]!)
+  return new Set(names)
+}
+
+function envFileNames (text: string): Set<string> {
+  return new Set(text.split('\n').map((line) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line)?.[1]).filter((name) => name !== undefined))
+}
+
+interface Service {
+  image?: string
+  build?: { dockerfile?: string, args?: Record<string, string> }
+  environment?: Record<string, string>
+  depends_on?: Record<string, { condition: string }>
+  healthcheck?: { test?: string[], disable?: boolean }
+  ports?: unknown[]
+  volumes?: Array<string | { source?: string, target: string, type?: string }>
+  profiles?: string[]
+}
+
+/** docker-compose 1.x prints `source:target:mode`, 2.x the long form: either way {source, target}. */
+function mounts (service: Service) {
+  return (service.volumes ?? []).map((v) => {
+    if (typeof v !== 'string') return { source: v.source ?? '', target: v.target }
+    const [source = '', target = ''] = v.split(':')
+    return { source, target }
+  })
+}
+
+t.test('.env.example defines exactly the variables docker-compose.yml uses', async (t) => {
+  const used = interpolated(await readFile(composeFile, 'utf8'))
+  const defined = envFileNames(await readFile(envExample, 'utf8'))
+  t.same([...used].filter((name) => !defined.has(name)), [], 'every variable compose reads has a line in .env.example')
+  t.same([...defined].filter((name) => !used.has(name)), [], 'every line of .env.example is used')
+})
+
+const skip = skipWithout(t, ['docker-compose'], 'apt-get install docker-compose')
+
+t.test('docker-compose.yml validates and wires the services as documented', { skip }, async (t) => {
+  const compose = (...args: string[]) => promisify(execFile)(tool('docker-compose'), ['--env-file', envExample, '-f', composeFile, ...args], { cwd: root, timeout: 60_000 })
+
+  const quiet = await compose('config', '-q')
+  t.equal(quiet.stderr.trim(), '', 'no warnings (an unset variable would be one)')
+
+  const config = parse((await compose('config')).stdout) as { services: Record<string, Service>, volumes: Record<string, unknown> }
+  const s = config.services
+  t.same(Object.keys(s).sort(), ['chat', 'cli', 'gateway', 'meilisearch', 'postgres', 'redis', 'search'])
+  t.equal(s.meilisearch!.image, 'getmeili/meilisearch:v1.53.1', 'Meilisearch pinned to the version the adapter targets')
+  for (const [name, service] of Object.entries(s)) {
+    if (service.image !== undefined && service.build === undefined) t.match(service.image, /:[\w.-]+$/, `${name}: a pinned tag`)
+    t.notMatch(service.image ?? '', /:latest$/, `${name}: not latest`)
+    if (name !== 'cli') t.ok(service.healthcheck?.test?.length, `${name} has a health check`)
+  }
+
+  t.test('start order follows health, not just start', async (t) => {
+    const healthy = (service: Service, needs: string[]) => needs.every((n) => service.depends_on?.[n]?.condition === 'service_healthy')
+    t.ok(healthy(s.gateway!, ['chat', 'search']), 'the gateway waits for both services to be ready')
+    t.ok(healthy(s.search!, ['postgres', 'meilisearch', 'redis']))
+    t.ok(healthy(s.chat!, ['postgres', 'redis']))
+    t.notOk(s.chat!.depends_on?.search, 'chat works (uncited) without search')
+    for (const name of ['chat', 'search']) t.match(s[name]!.healthcheck!.test, ['CMD', 'node', String, '/readyz'], `${name} is healthy when ready`)
+  })
+
+  t.test('the services get what they need from the others', async (t) => {
+    const chat = s.chat!.environment!
+    const search = s.search!.environment!
+    for (const env of [chat, search]) {
+      t.match(env.DATABASE_URL, /^postgres:\/\/[^:]+:[^@]+@postgres:5432\/\w+$/)
+      t.equal(env.REDIS_URL, 'redis://redis:6379')
+      t.ok(env.SERVICE_TOKEN!.length >= 32, 'a service token the services accept')
+    }
+    t.equal(chat.SERVICE_TOKEN, search.SERVICE_TOKEN)
+    t.equal(chat.SEARCH_URL, 'http://search:3002', 'chat asks search directly, not through the gateway')
+    t.equal(search.SEARCH_ENGINE, 'meilisearch')
+    t.equal(search.MEILI_URL, 'http://meilisearch:7700')
+    t.equal(search.MEILI_API_KEY, s.meilisearch!.environment!.MEILI_MASTER_KEY)
+    t.equal(s.postgres!.environment!.POSTGRES_PASSWORD, new URL(chat.DATABASE_URL!).password)
+  })
+
+  t.test('the gateway runs infra/gateway/nginx.conf as its template, and only it is published', async (t) => {
+    const gateway = s.gateway!
+    t.ok(mounts(gateway).some((m) => m.source.endsWith('/infra/gateway/nginx.conf') && m.target === '/etc/nginx/templates/nginx.conf.template'))
+    t.equal(gateway.environment!.NGINX_ENVSUBST_OUTPUT_DIR, '/etc/nginx', 'rendered as the main nginx.conf')
+    const templateVariables = [...(await readFile(templateFile, 'utf8')).matchAll(/\$\{(GATEWAY_[A-Z_]+)\}/g)].map((m) => m[1])
+    const given = Object.keys(gateway.environment!).filter((name) => new RegExp(gateway.environment!.NGINX_ENVSUBST_FILTER!).test(name))
+    t.same(given.sort(), [...new Set(templateVariables)].sort(), 'the envsubst filter passes exactly the template\'s variables')
+    t.same(Object.entries(s).filter(([, service]) => (service.ports ?? []).length > 0).map(([name]) => name), ['gateway'])
+  })
+
+  t.test('state lives on named volumes', async (t) => {
+    const volume = (service: string, target: string) => mounts(s[service]!).find((m) => m.target === target)?.source
+    t.equal(volume('postgres', '/var/lib/postgresql'), 'postgres-data', 'PostgreSQL 18 images keep data below /var/lib/postgresql')
+    t.equal(volume('meilisearch', '/meili_data'), 'meili-data')
+    t.equal(volume('redis', '/data'), 'redis-data')
+    t.equal(volume('search', '/data'), 'search-data', 'the embedded engine\'s DATA_DIR')
+    t.match(await readFile(dockerfile, 'utf8'), /DATA_DIR=\/data/, 'the image puts DATA_DIR there')
+    t.same(Object.keys(config.volumes).sort(), ['meili-data', 'postgres-data', 'redis-data', 'search-data'])
+  })
+
+  t.test('the images are built from infra/Dockerfile, and their probe is where compose calls it', async (t) => {
+    const text = await readFile(dockerfile, 'utf8')
+    const copied = /COPY infra\/healthcheck\.mjs (\S+)/.exec(text)?.[1]
+    t.ok(copied, 'the Dockerfile copies the probe')
+    for (const name of ['chat', 'search', 'cli']) {
+      t.equal(s[name]!.build?.dockerfile, 'infra/Dockerfile')
+      t.equal(s[name]!.build?.args?.SERVICE, name)
+    }
+    for (const name of ['chat', 'search']) t.equal(s[name]!.healthcheck!.test![2], copied)
+    // The HEALTHCHECK instruction, continuation lines included.
+    const healthcheck = /^HEALTHCHECK(?:.*\\\n)*.*$/m.exec(text)?.[0]
+    t.match(healthcheck, `"${copied}", "/healthz"`, 'the image\'s own HEALTHCHECK uses it too')
+  })
+})
