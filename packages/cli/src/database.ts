@@ -1,12 +1,13 @@
 import { Type } from 'typebox'
 import pg from 'pg'
-import { authMigrations } from '@chatsearch/auth'
-import { commonEnv, createPool, loadConfig, migrate, resolveDatabase } from '@chatsearch/shell'
+import { authMigrations, publishRevocation } from '@chatsearch/auth'
+import { closeRedis, commonEnv, connectRedis, createPool, loadConfig, migrate, resolveDatabase } from '@chatsearch/shell'
 
 export const CliEnvSchema = Type.Object({
   DATABASE_URL: commonEnv.DATABASE_URL,
   DATA_DIR: commonEnv.DATA_DIR,
-  PG_PORT: commonEnv.PG_PORT
+  PG_PORT: commonEnv.PG_PORT,
+  REDIS_URL: commonEnv.REDIS_URL
 })
 
 /**
@@ -23,5 +24,26 @@ export async function withDatabase<T> (env: NodeJS.ProcessEnv, work: (db: pg.Poo
   } finally {
     await pool.end()
     await database.stop()
+  }
+}
+
+/**
+ * Tells the services a key was revoked. Without REDIS_URL, `revokeKey`'s PostgreSQL NOTIFY already
+ * did; with it, the services listen on Redis and are told there. False when Redis cannot be reached:
+ * the services' cache time then bounds the delay.
+ */
+export async function announceRevocation (env: NodeJS.ProcessEnv, keyId: string): Promise<boolean> {
+  const config = loadConfig(CliEnvSchema, env)
+  if (config.REDIS_URL === undefined) return true
+  try {
+    const redis = await connectRedis(config.REDIS_URL, { name: 'chatsearch-cli', connectTimeoutMs: 3000 })
+    try {
+      await publishRevocation(redis, keyId)
+    } finally {
+      await closeRedis(redis)
+    }
+    return true
+  } catch {
+    return false
   }
 }
