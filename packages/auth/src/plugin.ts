@@ -111,3 +111,12 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     projects.clear()
   })
 }, { name: '@chatsearch/auth', fastify: '5.x', dependencies: ['@chatsearch/database'] })
+
+/**
+ * Who a request is, for per-credential counters and keys: the project and key id (a service
+ * credential counts per project it acts for); undefined before authentication.
+ */
+export function credentialOf (request: FastifyRequest): string | undefined {
+  const principal = request.principal as Principal | null
+  return principal === null ? undefined : `${principal.projectId}:${principal.keyId}`
+}

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, loadConfig, rateLimitEnv, type LogLevel } from '@chatsearch/shell'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
@@ -9,7 +9,13 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   EMBEDDINGS_MODEL: Type.String({ default: 'text-embedding-3-small' }),
-  EMBEDDINGS_API_KEY: Type.Optional(Type.String())
+  EMBEDDINGS_API_KEY: Type.Optional(Type.String()),
+  /** POST /search and /autocomplete per credential and minute (0: unlimited). */
+  RATE_LIMIT_SEARCH: rateLimitEnv(3000),
+  /** Catalog routes (/documents, /settings) per credential and minute (0: unlimited). */
+  RATE_LIMIT_CATALOG: rateLimitEnv(300),
+  /** How long a search or autocomplete response is cached (0: no cache); a catalog change ends it at once. */
+  SEARCH_CACHE_TTL_S: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -28,6 +34,12 @@ export interface SearchConfig {
   authCacheTtlMs: number
   /** The shared secret the chat service presents (see @chatsearch/auth); unset: not accepted. */
   serviceToken?: string
+  /** Shared state of the replicas; without it, this process keeps it (one node). */
+  redisUrl?: string
+  /** Requests per credential and minute; absent or 0: unlimited. */
+  rateLimits?: { search: number, catalog: number }
+  /** Response cache lifetime in seconds; absent or 0: no cache. */
+  cacheTtlS?: number
 }
 
 export const readSearchEnv = (env: NodeJS.ProcessEnv = process.env): SearchEnv => loadConfig(SearchEnvSchema, env)
@@ -44,6 +56,9 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     logLevel: env.LOG_LEVEL,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN })
+    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
+    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
+    rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG },
+    cacheTtlS: env.SEARCH_CACHE_TTL_S
   }
 }
