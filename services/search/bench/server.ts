@@ -16,7 +16,7 @@ export type ServerMessage =
   | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
   | { type: 'failed', error: string }
   /** The event loop's delay since the last 'loop-reset' (ms), and the CPU time used. */
-  | { type: 'loop', p50: number, p99: number, max: number, cpuMs: number }
+  | { type: 'loop', p50: number, p99: number, max: number, cpuMs: number, cache: { hits: number, misses: number, errors: number } }
 
 /** What the benchmark asks between its runs. */
 export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
@@ -41,13 +41,16 @@ const within = <T>(ms: number, promise: Promise<T>) => Promise.race([
 const loop = monitorEventLoopDelay({ resolution: 5 })
 loop.enable()
 let cpuAt = process.cpuUsage()
+/** The search app being measured, whose cache counters are reported with the loop figures. */
+let measured: FastifyInstance | undefined
 process.on('message', (m: ServerRequest) => {
   if (m.type === 'loop-reset') {
     loop.reset()
     cpuAt = process.cpuUsage()
   } else if (m.type === 'loop-read') {
     const cpu = process.cpuUsage(cpuAt)
-    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuMs: (cpu.user + cpu.system) / 1000 }).catch(() => {})
+    const { hits = 0, misses = 0, errors = 0 } = measured?.searchCache ?? {}
+    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors } }).catch(() => {})
   }
 })
 
@@ -128,6 +131,7 @@ try {
   // The first search reads the vocabulary: done here, not in the first measured request.
   await index.search({ q: 'warm', filter: null, facets: [], limit: 1, offset: 0 })
   await app.listen({ host: '127.0.0.1', port: 0 })
+  measured = app
 
   const bare = Fastify({ logger: false })
   apps.push(bare)
