@@ -1,9 +1,10 @@
 // `pnpm bench cache`: the search response cache under load. One run, three servers in turn on the
 // same generated catalog (BENCH_CACHE_ITEMS products, 20,000 by default): no cache, the in-process
 // cache, and the cache in a real redis-server started on a free loopback port (left out, and said
-// so, when redis-server is not installed). The same 200 keyword + filter + 5 facet searches are
-// sent over and over with autocannon: after the warm-up a cached server answers them all from the
-// cache. Bounded: each run lasts BENCH_WARMUP_S + BENCH_DURATION_S (2 + 8 s); the whole run stops
+// so, when redis-server is not installed). The same keyword + filter + 5 facet searches (200
+// queries and 6 filters in rotation: 600 distinct requests) are sent over and over with autocannon:
+// after the warm-up a cached server answers nearly all of them from the cache (the hit ratio counts
+// the whole run, warm-up included). Bounded: each run lasts BENCH_WARMUP_S + BENCH_DURATION_S (2 + 8 s); the whole run stops
 // after BENCH_DEADLINE_S (300 s). Progress on stderr, the table and one line of JSON on stdout.
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -106,7 +107,7 @@ function table (rows: Row[]): string {
 }
 
 async function main () {
-  log(`${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ${ITEMS} items, ${QUERY_COUNT} distinct searches repeated`)
+  log(`${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ${ITEMS} items, ${QUERY_COUNT} queries × ${FILTERS.length} filters repeated`)
   const root = await mkdtemp(join(tmpdir(), 'chatsearch-cache-bench-'))
   undo.push(() => rm(root, { recursive: true, force: true }))
   log('starting PostgreSQL')
