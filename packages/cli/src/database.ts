@@ -1,7 +1,9 @@
 import { Type } from 'typebox'
 import pg from 'pg'
+import type { Redis } from 'ioredis'
 import { authMigrations, publishRevocation } from '@chatsearch/auth'
-import { closeRedis, commonEnv, connectRedis, createPool, loadConfig, migrate, resolveDatabase } from '@chatsearch/shell'
+import { closeRedis, commonEnv, connectRedis, createPool, loadConfig, migrate, RedisCacheStore, resolveDatabase } from '@chatsearch/shell'
+import { SEARCH_CACHE_PREFIX } from '@chatsearch/search'
 
 export const CliEnvSchema = Type.Object({
   DATABASE_URL: commonEnv.DATABASE_URL,
@@ -33,12 +35,26 @@ export async function withDatabase<T> (env: NodeJS.ProcessEnv, work: (db: pg.Poo
  * the services' cache time then bounds the delay.
  */
 export async function announceRevocation (env: NodeJS.ProcessEnv, keyId: string): Promise<boolean> {
+  return await withRedis(env, async (redis) => { await publishRevocation(redis, keyId) })
+}
+
+/**
+ * Makes the search services' cached responses of a project stale after the CLI changed its
+ * catalog. With REDIS_URL the version they read is bumped; without it the running service's own
+ * cache cannot be reached from here, and its entries end with SEARCH_CACHE_TTL_S.
+ */
+export async function bumpSearchCache (env: NodeJS.ProcessEnv, projectId: string): Promise<boolean> {
+  return await withRedis(env, async (redis) => { await new RedisCacheStore(redis, SEARCH_CACHE_PREFIX).bump(projectId) })
+}
+
+/** Runs `work` on REDIS_URL when set (true without it); false when Redis cannot be reached. */
+async function withRedis (env: NodeJS.ProcessEnv, work: (redis: Redis) => Promise<void>): Promise<boolean> {
   const config = loadConfig(CliEnvSchema, env)
   if (config.REDIS_URL === undefined) return true
   try {
     const redis = await connectRedis(config.REDIS_URL, { name: 'chatsearch-cli', connectTimeoutMs: 3000 })
     try {
-      await publishRevocation(redis, keyId)
+      await work(redis)
     } finally {
       await closeRedis(redis)
     }

@@ -6,3 +6,4 @@ export { validateDocument, DocumentError } from './ingest/validate.js'
 export type { IndexSettings } from './engine/port.js'
 export const demoCatalogFile = new URL('../catalog/demo-catalog.json', import.meta.url)
 export { createEmbedder } from './engine-plugin.js'
+export { SEARCH_CACHE_PREFIX } from './response-cache.js'
