@@ -11,8 +11,8 @@ const benchmarks = {
   chat: { dir: 'services/chat', script: 'bench/chat.ts' },
   search: { dir: 'services/search', script: 'bench/search.ts' },
   relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
-  assistant: { dir: 'services/chat', script: 'bench/assistant.ts' }
-  // cache: added with its benchmark.
+  assistant: { dir: 'services/chat', script: 'bench/assistant.ts' },
+  cache: { dir: 'services/search', script: 'bench/cache.ts' }
 }
 
 const name = process.argv[2]

@@ -1,10 +1,12 @@
 import { timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
+import type { Redis } from 'ioredis'
 import { unauthorized } from '@chatsearch/shell'
 import { TtlCache } from './cache.js'
 import { hashKey, keyService, type Service } from './credential.js'
 import { findPrincipal, getProject, type Principal } from './store.js'
+import { listenThroughPostgres, listenThroughRedis } from './revocation.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,12 +16,24 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal
   }
+  interface FastifyInstance {
+    /** Revocation messages received, and times the feed was lost and the cache emptied. */
+    revocationFeed: { revocations: number, gaps: number }
+  }
 }
 
 export interface AuthOptions {
   service: Service
-  /** How long a looked-up key is trusted before it is checked again; bounds revocation delay. */
+  /**
+   * How long a looked-up key is trusted before it is checked again. Revocations empty the cache at
+   * once (see `redis`); this bounds the delay only when a revocation message is lost.
+   */
   cacheTtlMs?: number
+  /**
+   * Revocations arrive by Redis pub/sub when given, by PostgreSQL LISTEN otherwise: either way
+   * every replica's cache is emptied within milliseconds of `key revoke`.
+   */
+  redis?: Redis | undefined
   /**
    * The shared secret another of our services (chat, asking search) presents instead of a
    * project's key; it names the project in the `X-Project-Id` header. Unset: not accepted.
@@ -81,5 +95,28 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     if (principal === undefined) throw unauthorized('the API key is invalid or has been revoked')
     request.principal = principal
   })
-  app.addHook('onClose', async () => { cache.clear(); projects.clear() })
+  const feed = { revocations: 0, gaps: 0 }
+  app.decorate('revocationFeed', feed)
+  // Revocations are rare: the whole cache goes, and each key is looked up again on its next use.
+  const handlers = {
+    revoked: (keyId: string) => { feed.revocations++; cache.clear(); app.log.info({ keyId }, 'credential revoked: cache emptied') },
+    gap: () => { feed.gaps++; cache.clear() }
+  }
+  const stopListening = opts.redis === undefined
+    ? await listenThroughPostgres(app.pg, handlers, app.log)
+    : await listenThroughRedis(opts.redis, handlers, app.log)
+  app.addHook('onClose', async () => {
+    await stopListening()
+    cache.clear()
+    projects.clear()
+  })
 }, { name: '@chatsearch/auth', fastify: '5.x', dependencies: ['@chatsearch/database'] })
+
+/**
+ * Who a request is, for per-credential counters and keys: the project and key id (a service
+ * credential counts per project it acts for); undefined before authentication.
+ */
+export function credentialOf (request: FastifyRequest): string | undefined {
+  const principal = request.principal as Principal | null
+  return principal === null ? undefined : `${principal.projectId}:${principal.keyId}`
+}

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { fileURLToPath } from 'node:url'
 import { generateKey, hashKey, keyHint, newId, type Service } from './credential.js'
+import { REVOCATION_NOTIFY } from './revocation.js'
 
 export const authMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
@@ -66,10 +67,15 @@ export async function listKeys (db: Queryable, projectId: string): Promise<KeyIn
   }))
 }
 
-/** Revokes a key; false when no such key exists. Revoking twice keeps the first revocation time. */
+/**
+ * Revokes a key; false when no such key exists. Revoking twice keeps the first revocation time.
+ * The same statement NOTIFYs the services listening on PostgreSQL (delivered at commit); with
+ * Redis, also call `publishRevocation`.
+ */
 export async function revokeKey (db: Queryable, keyId: string): Promise<boolean> {
   const { rowCount } = await db.query(
-    'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1', [keyId])
+    `WITH revoked AS (UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id)
+     SELECT pg_notify($2, id) FROM revoked`, [keyId, REVOCATION_NOTIFY])
   return rowCount === 1
 }
 

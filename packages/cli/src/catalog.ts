@@ -4,7 +4,7 @@ import { CatalogSettings } from '@chatsearch/contracts'
 import { getProject } from '@chatsearch/auth'
 import type { Embedder } from '@chatsearch/embeddings'
 import { createEmbedder, createEngine, ingestDocuments, validateDocument, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search'
-import { withDatabase } from './database.js'
+import { bumpSearchCache, withDatabase } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
 import { Progress } from './progress.js'
 
@@ -51,7 +51,7 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
   const started = Date.now()
   const progress = new Progress('importing', total)
   const result = { project_id: projectId, received: 0, indexed: 0, unchanged: 0, total: 0, seconds: 0 }
-  await withIndex(config, projectId, true, async (index, embedder) => {
+  const write = async (index: EngineIndex, embedder: Embedder | undefined) => {
     let batch: unknown[] = []
     const flush = async () => {
       const r = await ingestDocuments(index, batch, embedder)
@@ -68,7 +68,8 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
     }
     if (batch.length > 0) await flush()
     result.total = await index.count()
-  })
+  }
+  await withIndex(config, projectId, true, async (index, embedder) => { await staleAfter(env, projectId, () => write(index, embedder)) })
   progress.finish(result.received)
   result.seconds = Math.round((Date.now() - started) / 100) / 10
   return result
@@ -91,5 +92,18 @@ export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEn
     }
     wanted = parsed
   }
-  return await withIndex(config, projectId, false, async (index) => wanted === undefined ? await index.settings() : await index.updateSettings(wanted))
+  return await withIndex(config, projectId, false, async (index) => wanted === undefined
+    ? await index.settings()
+    : await staleAfter(env, projectId, () => index.updateSettings(wanted)))
+}
+
+/** Runs a catalog write, then (even after a failure: a batch may have been written) bumps the cache version. */
+async function staleAfter<T> (env: NodeJS.ProcessEnv, projectId: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } finally {
+    if (!await bumpSearchCache(env, projectId)) {
+      process.stderr.write('warning: Redis could not be reached; cached search responses of this project expire within SEARCH_CACHE_TTL_S\n')
+    }
+  }
 }

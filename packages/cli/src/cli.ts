@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createKey, createProject, getProject, listKeys, listProjects, revokeKey, services, type Service } from '@chatsearch/auth'
 import { readSearchEnv, searchConfig } from '@chatsearch/search'
-import { withDatabase } from './database.js'
+import { announceRevocation, withDatabase } from './database.js'
 import { catalogSettings, importCatalog } from './catalog.js'
 
 const usage = `Usage: pnpm cli <command> [--json]
@@ -97,7 +97,10 @@ async function run (argv: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
       const keyId = argument(positionals, 2, 'keyId')
       const revoked = await withDatabase(env, (db) => revokeKey(db, keyId))
       if (!revoked) throw new CommandError(`no key ${keyId}`)
-      print(out, { id: keyId, revoked: true }, `revoked ${keyId}; services stop accepting it within 5 seconds`)
+      const announced = await announceRevocation(env, keyId)
+      print(out, { id: keyId, revoked: true, announced }, announced
+        ? `revoked ${keyId}; every replica stops accepting it within a second`
+        : `revoked ${keyId}; Redis could not be told, so replicas stop accepting it within AUTH_CACHE_TTL_MS (5 s by default)`)
       break
     }
     case 'catalog import': {

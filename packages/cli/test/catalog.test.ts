@@ -2,7 +2,9 @@ import t from 'tap'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { Redis } from 'ioredis'
+import { SEARCH_CACHE_PREFIX } from '@chatsearch/search'
+import { startRedis, testDatabase } from '@chatsearch/shell/testing'
 import { cli } from './run.js'
 
 t.test('catalog import and settings', async (t) => {
@@ -38,6 +40,23 @@ t.test('catalog import and settings', async (t) => {
 
   const settings = JSON.parse((await run('catalog', 'settings', project.id, '--json')).stdout)
   t.equal(settings.searchableAttributes[0], 'title')
+
+  t.test('with REDIS_URL, a catalog change makes the search services\' cached responses stale', async (t) => {
+    const redis = await startRedis(t)
+    const client = new Redis(redis.url)
+    t.teardown(() => client.disconnect())
+    const version = async () => await client.get(`${SEARCH_CACHE_PREFIX}:version:${project.id}`)
+    t.equal(await version(), null)
+    const res = await cli(['catalog', 'import', project.id, json], { ...env, REDIS_URL: redis.url })
+    t.equal(res.code, 0, res.stderr)
+    t.equal(await version(), '1')
+    const settingsFile = join(dir, 'settings.json')
+    await writeFile(settingsFile, JSON.stringify(settings))
+    t.equal((await cli(['catalog', 'settings', project.id, '--set', settingsFile], { ...env, REDIS_URL: redis.url })).code, 0)
+    t.equal(await version(), '2')
+    t.equal((await cli(['catalog', 'settings', project.id], { ...env, REDIS_URL: redis.url })).code, 0)
+    t.equal(await version(), '2', 'reading the settings changes nothing')
+  })
   t.ok(settings.filterableAttributes.includes('price'))
 
   const wanted = join(dir, 'settings.json')

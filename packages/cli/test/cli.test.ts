@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { openForPostgresUser, startEmbeddedPostgres } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { Redis } from 'ioredis'
+import { REVOCATION_CHANNEL } from '@chatsearch/auth'
+import { freePort, startRedis, testDatabase } from '@chatsearch/shell/testing'
 import { cli } from './run.js'
 
 t.test('admin CLI on DATABASE_URL', async (t) => {
@@ -36,13 +38,29 @@ t.test('admin CLI on DATABASE_URL', async (t) => {
   t.ok(keyList.every((k: { revoked_at: null }) => k.revoked_at === null))
 
   const revoked = await run('key', 'revoke', key.id, '--json')
-  t.same(JSON.parse(revoked.stdout), { id: key.id, revoked: true })
+  t.same(JSON.parse(revoked.stdout), { id: key.id, revoked: true, announced: true })
   const after = JSON.parse((await run('key', 'list', project.id, '--json')).stdout)
   t.type(after.find((k: { id: string }) => k.id === key.id).revoked_at, 'string')
 
   const human = await run('key', 'list', project.id)
   t.match(human.stdout, /revoked/)
   t.match(human.stdout, /active/)
+
+  t.test('with REDIS_URL, a revocation is published to the services', async (t) => {
+    const redis = await startRedis(t)
+    const subscriber = new Redis(redis.url)
+    t.teardown(() => subscriber.disconnect())
+    await subscriber.subscribe(REVOCATION_CHANNEL)
+    const heard = new Promise((resolve) => subscriber.once('message', (_channel, keyId) => resolve(keyId)))
+    const res = await cli(['key', 'revoke', searchKey.id], { ...env, REDIS_URL: redis.url })
+    t.equal(res.code, 0, res.stderr)
+    t.match(res.stdout, /within a second/)
+    t.equal(await heard, searchKey.id)
+    await redis.kill()
+    const unheard = await cli(['key', 'revoke', searchKey.id, '--json'], { ...env, REDIS_URL: redis.url })
+    t.equal(unheard.code, 0, 'the revocation itself stands when Redis is down')
+    t.same(JSON.parse(unheard.stdout), { id: searchKey.id, revoked: true, announced: false })
+  })
 
   t.test('mistakes are explained, with exit codes', async (t) => {
     const cases: Array<[string[], number, RegExp]> = [

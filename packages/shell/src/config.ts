@@ -35,6 +35,8 @@ export const commonEnv = {
   LOG_LEVEL: LogLevelSchema,
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 5000 }),
+  /** Shared state of the replicas (rate limits, idempotency keys, caches, revocations); unset: in-process. */
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   /** The shared secret with which the chat service asks the search service (min. 32 characters). */
   SERVICE_TOKEN: Type.Optional(Type.String({ minLength: 32 })),
   /** How long requests and event streams in flight may take to finish once SIGTERM comes. */
@@ -42,3 +44,6 @@ export const commonEnv = {
   /** When set, GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 }))
 }
+
+/** A per-minute request limit per credential; 0 switches it off. */
+export const rateLimitEnv = (perMinute: number) => Type.Integer({ minimum: 0, maximum: 1_000_000, default: perMinute })

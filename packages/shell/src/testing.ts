@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
+import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -50,4 +51,70 @@ export async function testDatabase (t: Teardown): Promise<string> {
     await rm(dir, { recursive: true, force: true })
   })
   return db.url
+}
+
+/**
+ * A throw-away `redis-server` on a free loopback port for one test (no persistence), stopped when
+ * the test ends. `kill` stops it at once (SIGKILL), as a crash would; `restart` brings up an empty
+ * one on the same port. `REDIS_SERVER` names another binary than the `redis-server` on PATH.
+ */
+export async function startRedis (t: Teardown): Promise<TestRedis> {
+  const port = await freePort()
+  let server = await spawnRedis(port)
+  t.teardown(() => server.kill())
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill: () => server.kill(),
+    restart: async () => {
+      await server.kill()
+      server = await spawnRedis(port)
+    }
+  }
+}
+
+export interface TestRedis {
+  url: string
+  port: number
+  /** SIGKILL: Redis disappears mid-run, as in a crash. */
+  kill: () => Promise<void>
+  /** A new, empty Redis on the same port. */
+  restart: () => Promise<void>
+}
+
+async function spawnRedis (port: number): Promise<{ kill: () => Promise<void> }> {
+  const binary = process.env.REDIS_SERVER ?? 'redis-server'
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (d: Buffer) => { output += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { output += d.toString() })
+  const spawned = await new Promise<Error | undefined>((resolve) => {
+    child.once('error', resolve)
+    child.once('spawn', () => resolve(undefined))
+  })
+  if (spawned !== undefined) throw new Error(`${binary} could not be started (${spawned.message}); install it: apt-get install redis-server`)
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
+  const deadline = Date.now() + 10_000
+  while (!await acceptsConnections(port)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await kill()
+      throw new Error(`redis-server did not start on port ${port}: ${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return { kill }
+}
+
+async function acceptsConnections (port: number): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => { socket.write('PING\r\n') })
+    socket.once('data', (d) => { socket.destroy(); resolve(d.toString().startsWith('+PONG')) })
+    socket.once('error', () => { socket.destroy(); resolve(false) })
+  })
 }

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { authMigrations, authPlugin } from '@chatsearch/auth'
-import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin, pingDatabase } from '@chatsearch/shell'
+import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
+import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
@@ -42,14 +42,21 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
   await migrate(app.pg, 'auth', authMigrations)
   await migrate(app.pg, 'chat', chatMigrations)
-  await app.register(authPlugin, { service: 'chat', cacheTtlMs: config.authCacheTtlMs })
+  await app.register(redisPlugin, { url: config.redisUrl, name: 'chat' })
+  await app.register(authPlugin, { service: 'chat', cacheTtlMs: config.authCacheTtlMs, redis: app.redis })
+  await app.register(rateLimitPlugin, {
+    service: 'chat',
+    limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0 },
+    identify: credentialOf
+  })
+  await app.register(idempotencyPlugin, { service: 'chat', identify: credentialOf })
   await app.register(openApiPlugin, {
     title: 'Chat Service API',
     description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations.',
     version: '1.0.0'
   })
   // The search service is not a readiness check: without it replies still come, uncited.
-  await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg) } })
+  await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })
 
   const model = parts.model ?? modelOf(config)
   const retriever = parts.retriever ?? retrieverOf(config)

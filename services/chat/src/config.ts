@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 
 /** Every environment variable the chat service reads; README's configuration table mirrors it. */
 export const ChatEnvSchema = Type.Object({
@@ -13,7 +13,11 @@ export const ChatEnvSchema = Type.Object({
   LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   LLM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 20_000 }),
   LLM_RETRIES: Type.Integer({ minimum: 0, maximum: 5, default: 2 }),
-  LLM_PROMPT_TOKENS: Type.Integer({ minimum: 500, maximum: 200_000, default: 3000 })
+  LLM_PROMPT_TOKENS: Type.Integer({ minimum: 500, maximum: 200_000, default: 3000 }),
+  /** POST /newUserMessage per credential and minute (0: unlimited). */
+  RATE_LIMIT_CHAT_WRITE: rateLimitEnv(600),
+  /** The reading routes per credential and minute (0: unlimited). */
+  RATE_LIMIT_CHAT_READ: rateLimitEnv(1200)
 })
 export type ChatEnv = Static<typeof ChatEnvSchema>
 
@@ -27,6 +31,10 @@ export interface ChatConfig {
   metricsToken?: string
   dbPoolSize: number
   authCacheTtlMs: number
+  /** Shared state of the replicas; without it, this process keeps it (one node). */
+  redisUrl?: string
+  /** Requests per credential and minute; absent or 0: unlimited. */
+  rateLimits?: { chatWrite: number, chatRead: number }
   /** How many earlier turns the assistant sees. */
   historyTurns: number
   /** Where the assistant retrieves catalog items; without it replies carry no citations. */
@@ -45,6 +53,8 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     historyTurns: env.HISTORY_TURNS,
+    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
+    rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ },
     ...searchOf(env),
     ...llmOf(env)
   }

@@ -16,7 +16,7 @@ export type ServerMessage =
   | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
   | { type: 'failed', error: string }
   /** The event loop's delay since the last 'loop-reset' (ms), and the CPU time used. */
-  | { type: 'loop', p50: number, p99: number, max: number, cpuMs: number }
+  | { type: 'loop', p50: number, p99: number, max: number, cpuMs: number, cache: { hits: number, misses: number, errors: number } }
 
 /** What the benchmark asks between its runs. */
 export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
@@ -41,13 +41,16 @@ const within = <T>(ms: number, promise: Promise<T>) => Promise.race([
 const loop = monitorEventLoopDelay({ resolution: 5 })
 loop.enable()
 let cpuAt = process.cpuUsage()
+/** The search app being measured, whose cache counters are reported with the loop figures. */
+let measured: FastifyInstance | undefined
 process.on('message', (m: ServerRequest) => {
   if (m.type === 'loop-reset') {
     loop.reset()
     cpuAt = process.cpuUsage()
   } else if (m.type === 'loop-read') {
     const cpu = process.cpuUsage(cpuAt)
-    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuMs: (cpu.user + cpu.system) / 1000 }).catch(() => {})
+    const { hits = 0, misses = 0, errors = 0 } = measured?.searchCache ?? {}
+    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors } }).catch(() => {})
   }
 })
 
@@ -69,11 +72,17 @@ try {
   const items = Number(process.env.BENCH_ITEMS ?? 50_000)
   if (databaseUrl === undefined || dataDir === undefined) throw new Error('BENCH_DATABASE_URL and BENCH_DATA_DIR must be set')
   // The service's own configuration with its defaults (reader threads, pool size…), embeddings off;
-  // BENCH_SEARCH_READERS overrides the number of reader threads.
+  // BENCH_SEARCH_READERS overrides the number of reader threads. One credential sends everything:
+  // no rate limits. The response cache is off (the engine is measured) unless
+  // BENCH_SEARCH_CACHE_TTL_S says otherwise (pnpm bench cache), in Redis with BENCH_REDIS_URL.
   const env = readSearchEnv({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     EMBEDDINGS: 'false',
+    RATE_LIMIT_SEARCH: '0',
+    RATE_LIMIT_CATALOG: '0',
+    SEARCH_CACHE_TTL_S: process.env.BENCH_SEARCH_CACHE_TTL_S ?? '0',
+    ...(process.env.BENCH_REDIS_URL === undefined ? {} : { REDIS_URL: process.env.BENCH_REDIS_URL }),
     ...(process.env.BENCH_SEARCH_READERS === undefined ? {} : { SEARCH_READERS: process.env.BENCH_SEARCH_READERS })
   })
   let config = searchConfig(env, databaseUrl)
@@ -122,6 +131,7 @@ try {
   // The first search reads the vocabulary: done here, not in the first measured request.
   await index.search({ q: 'warm', filter: null, facets: [], limit: 1, offset: 0 })
   await app.listen({ host: '127.0.0.1', port: 0 })
+  measured = app
 
   const bare = Fastify({ logger: false })
   apps.push(bare)

@@ -1,11 +1,19 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { authMigrations, authPlugin } from '@chatsearch/auth'
-import { buildService, databasePlugin, healthRoutes, migrate, openApiPlugin, pingDatabase } from '@chatsearch/shell'
+import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
+import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, VersionedCache } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { documentRoutes } from './routes/documents.js'
 import { enginePlugin } from './engine-plugin.js'
+import { SEARCH_CACHE_PREFIX } from './response-cache.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Search and autocomplete responses per project and catalog version, with hit/miss counters. */
+    searchCache: VersionedCache
+  }
+}
 
 export const searchMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
@@ -13,7 +21,23 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
   await migrate(app.pg, 'auth', authMigrations)
   await migrate(app.pg, 'search', searchMigrations)
-  await app.register(authPlugin, { service: 'search', cacheTtlMs: config.authCacheTtlMs, ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken }) })
+  await app.register(redisPlugin, { url: config.redisUrl, name: 'search' })
+  await app.register(authPlugin, {
+    service: 'search',
+    cacheTtlMs: config.authCacheTtlMs,
+    redis: app.redis,
+    ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken })
+  })
+  await app.register(rateLimitPlugin, {
+    service: 'search',
+    limits: { search: config.rateLimits?.search ?? 0, catalog: config.rateLimits?.catalog ?? 0 },
+    identify: credentialOf
+  })
+  await app.register(idempotencyPlugin, { service: 'search', identify: credentialOf })
+  const searchCache = VersionedCache.create(app.redis, SEARCH_CACHE_PREFIX, (config.cacheTtlS ?? 0) * 1000, app.log,
+    (result) => app.metrics.cacheRequests.inc({ cache: 'search', result }))
+  app.decorate('searchCache', searchCache)
+  app.addHook('onClose', async () => { searchCache.close() })
   await app.register(openApiPlugin, {
     title: 'Search Service API',
     description: 'Catalog search scoped to a project: keyword and hybrid search, filters, facets, autocomplete.',
@@ -30,7 +54,8 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     service: 'search',
     checks: {
       database: () => pingDatabase(app.pg),
-      engine: () => app.engine.ping()
+      engine: () => app.engine.ping(),
+      ...redisCheck(app.redis)
     }
   })
   await app.register(async (api) => {

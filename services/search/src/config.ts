@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
@@ -16,7 +16,13 @@ export const SearchEnvSchema = Type.Object({
   MEILI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   MEILI_API_KEY: Type.Optional(Type.String()),
   MEILI_INDEX_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]{0,100}$', default: 'chatsearch-' }),
-  MEILI_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 })
+  MEILI_TASK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 }),
+  /** POST /search and /autocomplete per credential and minute (0: unlimited). */
+  RATE_LIMIT_SEARCH: rateLimitEnv(3000),
+  /** Catalog routes (/documents, /settings) per credential and minute (0: unlimited). */
+  RATE_LIMIT_CATALOG: rateLimitEnv(300),
+  /** How long a search or autocomplete response is cached (0: no cache); a catalog change ends it at once. */
+  SEARCH_CACHE_TTL_S: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -41,6 +47,12 @@ export interface SearchConfig {
   serviceToken?: string
   /** Search on this Meilisearch server instead of the embedded engine. */
   meilisearch?: MeilisearchOptions
+  /** Shared state of the replicas; without it, this process keeps it (one node). */
+  redisUrl?: string
+  /** Requests per credential and minute; absent or 0: unlimited. */
+  rateLimits?: { search: number, catalog: number }
+  /** Response cache lifetime in seconds; absent or 0: no cache. */
+  cacheTtlS?: number
 }
 
 /** SEARCH_ENGINE, MEILI_URL and the rest as the Meilisearch options, when Meilisearch is the engine. */
@@ -78,6 +90,9 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
-    ...(meilisearch === undefined ? {} : { meilisearch })
+    ...(meilisearch === undefined ? {} : { meilisearch }),
+    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
+    rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG },
+    cacheTtlS: env.SEARCH_CACHE_TTL_S
   }
 }

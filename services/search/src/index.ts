@@ -8,3 +8,4 @@ export const demoCatalogFile = new URL('../catalog/demo-catalog.json', import.me
 export { createEmbedder, createEngine } from './engine-plugin.js'
 export { MeilisearchEngine, MEILISEARCH_VERSION, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 export type { SearchEngine, EngineIndex } from './engine/port.js'
+export { SEARCH_CACHE_PREFIX } from './response-cache.js'

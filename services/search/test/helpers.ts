@@ -49,6 +49,8 @@ export interface SearchHarness {
   app: FastifyInstance
   /** Another app on the same database and data directory, as a restart with other settings. */
   restart: (extra: Partial<SearchConfig>) => Promise<FastifyInstance>
+  /** Another app on the same database and data directory, running beside the first: a replica. */
+  replica: (extra?: Partial<SearchConfig>) => Promise<FastifyInstance>
   db: pg.Pool
   tenant: (name?: string) => Promise<{ projectId: string, key: string }>
   catalog: () => Promise<Array<Record<string, unknown>>>
@@ -87,11 +89,17 @@ export async function searchHarness (t: TestLike, embeddings = true, extra: Part
     t.teardown(() => next.close())
     return next
   }
+  const replica = async (changes: Partial<SearchConfig> = {}) => {
+    const next = await buildApp({ ...config, ...changes })
+    t.teardown(() => next.close())
+    return next
+  }
   const db = createPool(databaseUrl, 2)
   t.teardown(() => db.end())
   return {
     app,
     restart,
+    replica,
     db,
     tenant: async (name = 'shop') => {
       const project = await createProject(db, name)

@@ -4,6 +4,7 @@ import { latestConsumerChat } from '../store/chats.js'
 
 export async function latestConsumerChatRoutes (app: FastifyInstance) {
   app.get<{ Querystring: ConsumerQuery }>('/latestConsumerChatId', {
+    config: { rateLimit: 'chat_read' },
     schema: {
       tags: ['chat'],
       summary: 'The most recently updated chat of a consumer',

@@ -37,6 +37,7 @@ async function streamChats (app: FastifyInstance, query: { name: string, text: s
 
 export async function listChatsRoutes (app: FastifyInstance) {
   app.get('/listAllProjectChats', {
+    config: { rateLimit: 'chat_read' },
     schema: {
       tags: ['chat'],
       summary: 'List the chats of the project (metadata only)',
@@ -48,6 +49,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
   })
 
   app.get<{ Querystring: ConsumerQuery }>('/listAllProjectConsumerChats', {
+    config: { rateLimit: 'chat_read' },
     schema: {
       tags: ['chat'],
       summary: 'List the chats of one consumer',

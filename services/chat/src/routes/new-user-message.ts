@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, NewUserMessageBody, NewUserMessageResponse, errorResponses, type Message } from '@chatsearch/contracts'
@@ -30,7 +31,9 @@ const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(
  * model's partial reply is replaced by the grounded responder's, then one `done` event holding
  * exactly the JSON body of the non-streamed response (or `error` with the error body). The turn is
  * stored once, after the reply is complete and only if the client is still there: a client that
- * disconnects midway stops the generation and leaves nothing behind.
+ * disconnects midway stops the generation and leaves nothing behind (and its Idempotency-Key, if
+ * any, is released by the plugin). A stored turn completes the key with the `done` body, which is
+ * what a retry with that key is given.
  */
 async function streamTurn (
   request: FastifyRequest,
@@ -42,6 +45,9 @@ async function streamTurn (
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort() })
   reply.hijack()
   reply.raw.writeHead(200, {
+    // Headers set before the handler (RateLimit-*) go out with the stream too.
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'x-request-id': request.id,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     // nginx and other proxies must pass each event on as it comes.
@@ -51,7 +57,10 @@ async function streamTurn (
   try {
     const answer = await produce({ onDelta: (text) => send('delta', { text }), onReset: () => send('reset', {}), signal: gone.signal })
     if (gone.signal.aborted) return
-    send('done', response(await store(answer), answer))
+    const body = response(await store(answer), answer)
+    // The turn is stored: a retry with the same Idempotency-Key gets this reply, not a new turn.
+    await request.idempotency?.complete({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) })
+    send('done', body)
   } catch (err) {
     if (gone.signal.aborted) return
     const body = errorBodyOf(err)
@@ -68,6 +77,7 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
   const turns = new KeyedLock()
 
   api.post('/newUserMessage', {
+    config: { rateLimit: 'chat_write', idempotency: { stream: true } },
     schema: {
       tags: ['chat'],
       summary: 'Send a user message and receive the assistant reply',

@@ -5,6 +5,7 @@ import { readMessages } from '../store/messages.js'
 
 export async function readConversationRoutes (app: FastifyInstance) {
   app.get<{ Querystring: ReadConversationQuery }>('/readConversation', {
+    config: { rateLimit: 'chat_read' },
     schema: {
       tags: ['chat'],
       summary: 'The whole message history of one conversation, earliest first',

@@ -35,6 +35,7 @@ export async function documentRoutes (app: FastifyInstance) {
   })
 
   api.post('/documents', {
+    config: { rateLimit: 'catalog', idempotency: {} },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags: ['catalog'],
@@ -49,10 +50,14 @@ export async function documentRoutes (app: FastifyInstance) {
     } catch (err) {
       if (err instanceof DocumentError) throw new ApiError(400, 'Bad Request', 'invalid_document', err.message)
       throw err
+    } finally {
+      // Also after a failure: a batch may have been partly written before it failed.
+      await app.searchCache.bump(request.principal.projectId)
     }
   })
 
   api.get('/documents/:id', {
+    config: { rateLimit: 'catalog' },
     schema: { tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, 404: ErrorBody, ...errorResponses } }
   }, async (request) => {
     const document = await (await app.engine.index(request.principal.projectId)).get(request.params.id)
@@ -61,23 +66,31 @@ export async function documentRoutes (app: FastifyInstance) {
   })
 
   api.delete('/documents/:id', {
+    config: { rateLimit: 'catalog', idempotency: {} },
     schema: { tags: ['catalog'], summary: 'Remove a catalog item', params: DocumentParams, response: { 200: DeletedResponse, 404: ErrorBody, ...errorResponses } }
   }, async (request) => {
     const removed = await (await app.engine.index(request.principal.projectId)).remove(request.params.id)
     if (!removed) throw notFound(request.params.id)
+    await app.searchCache.bump(request.principal.projectId)
     return { id: request.params.id, deleted: true as const }
   })
 
   api.get('/settings', {
+    config: { rateLimit: 'catalog' },
     schema: { tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses } }
   }, async (request) => await (await app.engine.index(request.principal.projectId)).settings())
 
   api.put('/settings', {
+    config: { rateLimit: 'catalog', idempotency: {} },
     schema: {
       tags: ['catalog'],
       summary: 'Replace the index settings; the catalog is re-indexed with them',
       body: CatalogSettings,
       response: { 200: CatalogSettings, ...errorResponses }
     }
-  }, async (request) => await (await app.engine.index(request.principal.projectId)).updateSettings(request.body))
+  }, async (request) => {
+    const settings = await (await app.engine.index(request.principal.projectId)).updateSettings(request.body)
+    await app.searchCache.bump(request.principal.projectId)
+    return settings
+  })
 }

@@ -5,6 +5,7 @@ import { ApiError, invalidRequest } from '@chatsearch/shell'
 import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
 import type { IndexSettings } from '../engine/port.js'
 import { processQuery } from '../engines/embedded/tokenize.js'
+import { autocompleteKey, searchKey } from '../response-cache.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
 
@@ -45,6 +46,7 @@ export async function searchRoutes (app: FastifyInstance) {
   }
 
   api.post('/search', {
+    config: { rateLimit: 'search' },
     schema: {
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
@@ -56,7 +58,17 @@ export async function searchRoutes (app: FastifyInstance) {
     const body = request.body
     const page = pageOf(body.limit, body.offset, limits.searchLimitDefault)
     const query = processQuery(body.search_term)
-    const index = await app.engine.index(request.principal.projectId)
+    const { projectId } = request.principal
+    // The version is read before searching: a catalog write finishing meanwhile bumps it, so what
+    // is computed here is stored under the old version and never served after the write.
+    const cached = await app.searchCache.lookup(projectId, searchKey({ ...body, ...page, query }))
+    if (cached.value !== undefined) {
+      const hit = JSON.parse(cached.value) as SearchResponse
+      hit.processingTimeMs = elapsedMs(started)
+      record(request, 'search', body.consumer_id, query, hit.estimatedTotalHits, hit.processingTimeMs)
+      return hit
+    }
+    const index = await app.engine.index(projectId)
     const settings = await index.settings()
     const filter = filterOf(body.filters, settings)
     const facets = facetsOf(body.facets, settings)
@@ -70,7 +82,7 @@ export async function searchRoutes (app: FastifyInstance) {
     const processingTimeMs = elapsedMs(started)
     record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)
     const scores = result.scores
-    return {
+    const response: SearchResponse = {
       hits: scores === undefined ? result.hits : result.hits.map((hit, i) => ({ ...hit, _rankingScore: scores[i] })),
       query,
       processingTimeMs,
@@ -78,9 +90,12 @@ export async function searchRoutes (app: FastifyInstance) {
       estimatedTotalHits: result.estimatedTotalHits,
       ...(body.facets === undefined || body.facets === null ? {} : { facetDistribution: result.facetDistribution ?? {} })
     }
+    cached.store(JSON.stringify(response))
+    return response
   })
 
   api.post('/autocomplete', {
+    config: { rateLimit: 'search' },
     schema: {
       tags: ['search'],
       summary: 'Suggestions for a partial search term',
@@ -92,10 +107,20 @@ export async function searchRoutes (app: FastifyInstance) {
     const body = request.body
     const page = pageOf(body.limit, body.offset, limits.autocompleteLimitDefault)
     const query = processQuery(body.autocomplete_term)
-    const index = await app.engine.index(request.principal.projectId)
+    const { projectId } = request.principal
+    const cached = await app.searchCache.lookup(projectId, autocompleteKey(query, page.limit, page.offset))
+    if (cached.value !== undefined) {
+      const hit = JSON.parse(cached.value) as AutocompleteResponse
+      hit.processingTimeMs = elapsedMs(started)
+      record(request, 'autocomplete', body.consumer_id, query, hit.suggestions.length, hit.processingTimeMs)
+      return hit
+    }
+    const index = await app.engine.index(projectId)
     const suggestions = await index.suggest(query, page.limit, page.offset)
     const processingTimeMs = elapsedMs(started)
     record(request, 'autocomplete', body.consumer_id, query, suggestions.length, processingTimeMs)
-    return { suggestions, query, processingTimeMs, ...page }
+    const response = { suggestions, query, processingTimeMs, ...page }
+    cached.store(JSON.stringify(response))
+    return response
   })
 }

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto'
+import { canonicalJson } from '@chatsearch/shell'
+import { filterToMeilisearch, parseFilter } from './filter/index.js'
+
+/** Keys and version counters of the search response cache in Redis. */
+export const SEARCH_CACHE_PREFIX = 'chatsearch:search-cache'
+
+/**
+ * A filter in one spelling: parsed and written back, so spacing, redundant parentheses and quoting
+ * do not make two caches of one question. An unparsable filter stays as it is (it is answered 400
+ * and never cached).
+ */
+function normalFilter (text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null
+  try {
+    const node = parseFilter(text)
+    return node === null ? null : filterToMeilisearch(node)
+  } catch {
+    return text
+  }
+}
+
+export interface SearchRequestKey {
+  query: string
+  filters?: string | null | undefined
+  facets?: string[] | null | undefined
+  limit: number
+  offset: number
+  search_type?: string | undefined
+  semantic_ratio?: number | undefined
+  show_ranking_score?: boolean | undefined
+}
+
+const hash = (kind: string, value: unknown) => `${kind}:${createHash('sha256').update(canonicalJson(value)).digest('base64url')}`
+
+/**
+ * What makes two searches the same question: the processed query, the filter's normal form, the
+ * facets as a set (`null` and absent differ: only a request naming facets gets a distribution), the
+ * page and the ranking options. consumer_id is not part of it: it only feeds analytics.
+ */
+export function searchKey (request: SearchRequestKey): string {
+  const hybrid = request.search_type === 'hybrid'
+  return hash('search', {
+    q: request.query,
+    filter: normalFilter(request.filters),
+    facets: request.facets === undefined || request.facets === null ? null : [...new Set(request.facets)].sort(),
+    limit: request.limit,
+    offset: request.offset,
+    hybrid: hybrid ? request.semantic_ratio ?? 0.7 : null,
+    score: request.show_ranking_score === true
+  })
+}
+
+export function autocompleteKey (query: string, limit: number, offset: number): string {
+  return hash('autocomplete', { q: query, limit, offset })
+}
