@@ -17,8 +17,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10))
 
 export function createPool (databaseUrl: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 })
-  // An idle client losing its connection must not crash the process; the next query reports it.
+  // A client losing its connection must not crash the process; the next query reports it. The pool's
+  // own listener covers idle clients only: one checked out (a transaction) emits 'error' on itself.
   pool.on('error', () => {})
+  pool.on('connect', (client) => { client.on('error', () => {}) })
   return pool
 }
 
