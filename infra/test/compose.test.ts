@@ -28,6 +28,7 @@ interface Service {
   environment?: Record<string, string>
   depends_on?: Record<string, { condition: string }>
   healthcheck?: { test?: string[], disable?: boolean }
+  stop_grace_period?: string
   ports?: unknown[]
   volumes?: Array<string | { source?: string, target: string, type?: string }>
   profiles?: string[]
@@ -73,7 +74,15 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
     t.ok(healthy(s.search!, ['postgres', 'meilisearch', 'redis']))
     t.ok(healthy(s.chat!, ['postgres', 'redis']))
     t.notOk(s.chat!.depends_on?.search, 'chat works (uncited) without search')
+    t.ok(healthy(s.cli!, ['postgres', 'meilisearch', 'redis']), 'the CLI tells the services of revocations and imports through Redis')
     for (const name of ['chat', 'search']) t.match(s[name]!.healthcheck!.test, ['CMD', 'node', String, '/readyz'], `${name} is healthy when ready`)
+  })
+
+  t.test('a stop leaves the services their own grace period (SHUTDOWN_GRACE_MS, 10 s) to drain', async (t) => {
+    for (const name of ['chat', 'search']) {
+      const seconds = Number(/^(\d+)s$/.exec(s[name]!.stop_grace_period ?? '')?.[1] ?? 10)
+      t.ok(seconds > 10, `${name}: ${s[name]!.stop_grace_period ?? 'Docker\'s default 10s'}`)
+    }
   })
 
   t.test('the services get what they need from the others', async (t) => {

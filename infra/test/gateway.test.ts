@@ -219,8 +219,12 @@ t.test('the gateway in front of both services', { skip }, async (t) => {
     const own = await call('/nowhere', { headers: { 'x-request-id': 'lost-1' } })
     t.equal(own.headers.get('x-request-id'), 'lost-1', 'on the gateway\'s own answers too')
 
-    await sleep(200)
-    const log = await s.gateway.accessLog()
+    // nginx writes the line once the response is sent: wait for it rather than for a fixed time.
+    let log = await s.gateway.accessLog()
+    for (const deadline = Date.now() + 5000; !log.some((l) => l.includes('"path":"/nowhere"')) && Date.now() < deadline;) {
+      await sleep(50)
+      log = await s.gateway.accessLog()
+    }
     const line = log.find((l) => l.includes('"request_id":"trace-42.a:b"'))
     t.ok(line, 'the access log names the request id')
     const entry = JSON.parse(line!) as Record<string, unknown>
@@ -268,6 +272,13 @@ t.test('the gateway in front of both services', { skip }, async (t) => {
     const inside = await call('/chat/nowhere')
     t.equal(inside.status, 404)
     t.match(await inside.json(), { code: 'not_found', message: 'no route GET /nowhere' }, 'the prefix is stripped')
+    // Each service answers /metrics on its own port (open when METRICS_TOKEN is unset), never through here.
+    t.equal((await fetch(`${s.chatUrl}/metrics`)).status, 200, 'the service itself serves it')
+    for (const path of ['/chat/metrics', '/search/metrics', '/search//metrics', '/chat/metrics/?name=x']) {
+      const metrics = await call(path)
+      t.equal(metrics.status, 404, `${path}: not routed`)
+      t.match(await metrics.json(), { statusCode: 404, code: 'not_found', message: /not served through the gateway/ })
+    }
   })
 
   t.test('a service that is down: 503 from the gateway, and chat still answers without citations', async (t) => {

@@ -67,8 +67,13 @@ export async function startGateway (t: Teardown, upstreams: { chat: string, sear
   const check = spawnSync(tool('nginx'), ['-t', '-q', ...args], { encoding: 'utf8', stdio: ['ignore', accessLog.fd, 'pipe'] })
   if (check.status !== 0) throw new Error(`nginx rejects the rendered config: ${check.stderr}`)
 
-  const nginx = spawn(tool('nginx'), args, { stdio: ['ignore', accessLog.fd, 'pipe'] })
+  // Its own process group (the master and its workers): a forced stop kills them all, where killing the
+  // master alone would leave workers holding the port. Also forced if this process exits (a tap timeout)
+  // before the teardown ran.
+  const nginx = spawn(tool('nginx'), args, { stdio: ['ignore', accessLog.fd, 'pipe'], detached: true })
   await accessLog.close()
+  const kill = () => { try { process.kill(-nginx.pid!, 'SIGKILL') } catch {} }
+  process.once('exit', kill)
   const errors: string[] = []
   let partial = ''
   nginx.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -77,10 +82,14 @@ export async function startGateway (t: Teardown, upstreams: { chat: string, sear
     errors.push(...lines)
   })
   stop = async () => {
+    process.off('exit', kill)
     if (nginx.exitCode !== null || nginx.signalCode !== null) return
     const exited = once(nginx, 'exit')
+    // SIGTERM: nginx's fast shutdown, the master exits once its workers have.
     nginx.kill('SIGTERM')
-    await Promise.race([exited, sleep(5000).then(() => nginx.kill('SIGKILL'))])
+    const timer = setTimeout(kill, 5000)
+    await exited
+    clearTimeout(timer)
   }
 
   const url = `http://127.0.0.1:${port}`
