@@ -102,11 +102,12 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     revoked: (keyId: string) => { feed.revocations++; cache.clear(); app.log.info({ keyId }, 'credential revoked: cache emptied') },
     gap: () => { feed.gaps++; cache.clear() }
   }
-  const stopListening = opts.redis === undefined
-    ? await listenThroughPostgres(app.pg, handlers, app.log)
-    : await listenThroughRedis(opts.redis, handlers, app.log)
+  // PostgreSQL NOTIFY always (revokeKey sends it, so a CLI without REDIS_URL still reaches every
+  // replica), and Redis pub/sub too when configured; a revocation heard twice empties the cache twice.
+  const feeds = [await listenThroughPostgres(app.pg, handlers, app.log)]
+  if (opts.redis !== undefined) feeds.push(await listenThroughRedis(opts.redis, handlers, app.log))
   app.addHook('onClose', async () => {
-    await stopListening()
+    for (const stop of feeds) await stop()
     cache.clear()
     projects.clear()
   })

@@ -58,7 +58,7 @@ t.test('auth plugin', async (t) => {
     }
   })
 
-  t.test('revocation takes effect once the cache time has passed', async (t) => {
+  t.test('a revoked key is refused: the revocation empties the credential cache', async (t) => {
     const temp = await createKey(app.pg, shop.id, 'chat', 'temp')
     t.equal((await whoami(`Bearer ${temp.key}`)).statusCode, 200)
     t.equal(await revokeKey(app.pg, temp.id), true)
