@@ -12,7 +12,8 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startRedis, testDatabase } from '@chatsearch/shell/testing'
-import type { ServerMessage, ServerRequest } from './server.js'
+import type { ServerRequest } from './server.js'
+import { readLoop, serverReady } from './server-child.js'
 import { load, type LoadResult } from './load.js'
 import { FACETS, FILTERS, LIMIT, QUERY_COUNT, keywordQueries } from './workload.js'
 
@@ -50,21 +51,11 @@ async function measure (name: string, env: Record<string, string>, databaseUrl: 
   children.add(child)
   const exited = new Promise<void>((resolve) => child.once('exit', () => { children.delete(child); resolve() }))
   try {
-    const ready = await new Promise<Extract<ServerMessage, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the server did not start within 180 s')), 180_000)
-      child.on('message', (m: ServerMessage) => {
-        if (m.type === 'loop') return
-        clearTimeout(timer)
-        if (m.type === 'ready') resolve(m)
-        else reject(new Error(`the server failed to start:\n${m.error}`))
-      })
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the server exited (${code}) before it was ready`)) })
-    })
-    const ask = (m: ServerRequest) => { child.send(m) }
+    const ready = await serverReady(child, 180_000)
     const queries = keywordQueries(QUERY_COUNT)
     let i = 0
     log(`${name}: ${CONNECTIONS} connections, ${WARMUP_S} + ${DURATION_S} s; load average ${loadavg()[0]!.toFixed(2)}`)
-    ask({ type: 'loop-reset' })
+    child.send({ type: 'loop-reset' } satisfies ServerRequest)
     const result = await load({
       url: `http://127.0.0.1:${ready.searchPort}`,
       connections: CONNECTIONS,
@@ -76,11 +67,7 @@ async function measure (name: string, env: Record<string, string>, databaseUrl: 
         return { path: '/search', method: 'POST', body: JSON.stringify({ search_term: queries[n % QUERY_COUNT], filters: FILTERS[n % FILTERS.length], facets: FACETS, limit: LIMIT }) }
       }
     })
-    const loop = await new Promise<Extract<ServerMessage, { type: 'loop' }> | undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), 10_000)
-      child.on('message', (m: ServerMessage) => { if (m.type === 'loop') { clearTimeout(timer); resolve(m) } })
-      ask({ type: 'loop-read' })
-    })
+    const loop = await readLoop(child)
     const lookups = loop === undefined ? 0 : loop.cache.hits + loop.cache.misses
     const row = { name, result, hitRatio: lookups === 0 ? undefined : loop!.cache.hits / lookups, cpuS: loop === undefined ? undefined : loop.cpuMs / 1000 }
     log(`${name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, non-2xx ${result.non2xx}, errors ${result.errors}` +

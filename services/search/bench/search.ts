@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { testDatabase } from '@chatsearch/shell/testing'
 import type { CaseEnd, ChildMessage, IngestReport, QueryReadyReport } from './engine-child.js'
-import type { ServerMessage, ServerRequest } from './server.js'
+import type { ServerRequest } from './server.js'
+import { readLoop, serverReady, type ServerLoop } from './server-child.js'
 import { load, type LoadResult } from './load.js'
 import { CASES, FACETS, FILTERS, LIMIT, QUERY_COUNT, SUGGEST_LIMIT, keywordQueries, percentile, prefixes, round, type CaseName } from './workload.js'
 
@@ -221,7 +222,7 @@ async function measureQueries (root: string, size: number): Promise<{ ready: Que
 }
 
 // ---- HTTP ----
-interface HttpResult { name: string, result: LoadResult, ratio: number, loop: Extract<ServerMessage, { type: 'loop' }> | undefined }
+interface HttpResult { name: string, result: LoadResult, ratio: number, loop: ServerLoop | undefined }
 
 async function measureHttp (root: string): Promise<{ rows: HttpResult[], importSeconds: number, config: Record<string, unknown>, readersFailed: string | undefined }> {
   log('HTTP: starting PostgreSQL')
@@ -230,16 +231,7 @@ async function measureHttp (root: string): Promise<{ rows: HttpResult[], importS
   log(`HTTP: starting the search app and importing ${HTTP_ITEMS} items (keyword-only)`)
   const child = forkChild('./server.ts', [], { BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: dataDir, BENCH_ITEMS: String(HTTP_ITEMS) })
   try {
-    const ready = await new Promise<Extract<ServerMessage, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the servers did not start within 240 s')), 240_000)
-      child.on('message', (m: ServerMessage) => {
-        if (m.type === 'loop') return
-        clearTimeout(timer)
-        if (m.type === 'ready') resolve(m)
-        else reject(new Error(`the servers failed to start:\n${m.error}`))
-      })
-      child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`the servers' process exited (${signal ?? code}) before it was ready`)) })
-    })
+    const ready = await serverReady(child, 240_000)
     log(`HTTP: imported in ${ready.importSeconds.toFixed(1)} s; load ${load1()}`)
     const searchUrl = `http://127.0.0.1:${ready.searchPort}`
     const headers = { authorization: `Bearer ${ready.key}` }
@@ -247,18 +239,12 @@ async function measureHttp (root: string): Promise<{ rows: HttpResult[], importS
     const terms = prefixes(QUERY_COUNT)
     let i = 0
     const ask = (m: ServerRequest) => { child.send(m) }
-    const readLoop = () => new Promise<Extract<ServerMessage, { type: 'loop' }> | undefined>((resolve) => {
-      const timer = setTimeout(() => { child.off('message', on); resolve(undefined) }, 10_000)
-      const on = (m: ServerMessage) => { if (m.type === 'loop') { clearTimeout(timer); child.off('message', on); resolve(m) } }
-      child.on('message', on)
-      ask({ type: 'loop-read' })
-    })
     const run = async (name: string, url: string, next: () => { path: string, method: 'POST', body: string }) => {
       log(`HTTP: ${name}, ${HTTP_CONNECTIONS} connections, ${HTTP_WARMUP_S} + ${HTTP_DURATION_S} s; load ${load1()}`)
       i = 0
       ask({ type: 'loop-reset' })
       const result = await load({ url, connections: HTTP_CONNECTIONS, durationS: HTTP_DURATION_S, warmupS: HTTP_WARMUP_S, headers, next })
-      const loop = await readLoop()
+      const loop = await readLoop(child)
       log(`HTTP: ${name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}` +
         (loop === undefined ? '' : `; server event-loop delay p99 ${loop.p99.toFixed(0)} ms, max ${loop.max.toFixed(0)} ms, CPU ${(loop.cpuMs / 1000).toFixed(1)} s`))
       return { result, loop }

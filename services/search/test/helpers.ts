@@ -91,6 +91,7 @@ export async function searchHarness (t: TestLike, embeddings = true, extra: Part
   }
   const replica = async (changes: Partial<SearchConfig> = {}) => {
     const next = await buildApp({ ...config, ...changes })
+    apps.push(next)
     t.teardown(() => next.close())
     return next
   }

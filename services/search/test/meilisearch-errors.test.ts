@@ -10,22 +10,25 @@ const apiError = (status: number, code: string, message = `${code} happened`) =>
   new MeilisearchApiError(new Response(null, { status }), { code, message, type: 'invalid_request', link: `https://docs.meilisearch.com/errors#${code}` })
 
 const bodyOf = (error: ApiError) => ({ statusCode: error.statusCode, error: error.error, code: error.code })
+const badRequest = (code: string) => ({ statusCode: 400, error: 'Bad Request', code })
+const unavailable = { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }
 
 t.test('Meilisearch error codes → the service\'s error body', async (t) => {
-  const cases: Array<[number, string, { statusCode: number, error: string, code: string }]> = [
-    [400, 'invalid_search_filter', { statusCode: 400, error: 'Bad Request', code: 'invalid_filter' }],
-    [400, 'invalid_search_facets', { statusCode: 400, error: 'Bad Request', code: 'invalid_facet' }],
+  const cases: Array<[number, string, ReturnType<typeof bodyOf>]> = [
+    [400, 'invalid_search_filter', badRequest('invalid_filter')],
+    [400, 'invalid_search_facets', badRequest('invalid_facet')],
     [400, 'feature_not_enabled', { statusCode: 501, error: 'Not Implemented', code: 'not_implemented' }],
     [413, 'payload_too_large', { statusCode: 413, error: 'Payload Too Large', code: 'payload_too_large' }],
-    [400, 'invalid_document_id', { statusCode: 400, error: 'Bad Request', code: 'invalid_document' }],
-    [400, 'max_fields_limit_exceeded', { statusCode: 400, error: 'Bad Request', code: 'invalid_document' }],
-    [400, 'invalid_search_q', { statusCode: 400, error: 'Bad Request', code: 'invalid_request' }],
-    [500, 'internal', { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }],
-    [503, 'too_many_search_requests', { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }],
-    [403, 'invalid_api_key', { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }],
-    [401, 'missing_authorization_header', { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }],
-    [404, 'index_not_found', { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }],
-    [500, 'some_future_code', { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' }]
+    [400, 'invalid_document_id', badRequest('invalid_document')],
+    [400, 'max_fields_limit_exceeded', badRequest('invalid_document')],
+    [400, 'invalid_search_q', badRequest('invalid_request')],
+    // the engine's own trouble, whatever its status: nothing the caller can fix
+    [500, 'internal', unavailable],
+    [503, 'too_many_search_requests', unavailable],
+    [403, 'invalid_api_key', unavailable],
+    [401, 'missing_authorization_header', unavailable],
+    [404, 'index_not_found', unavailable],
+    [500, 'some_future_code', unavailable]
   ]
   for (const [status, code, expected] of cases) {
     const mapped = fromMeilisearchError(apiError(status, code))
@@ -41,14 +44,14 @@ t.test('Meilisearch error codes → the service\'s error body', async (t) => {
 
 t.test('an unreachable or slow Meilisearch is a 503, never a 500', async (t) => {
   const refused = fromMeilisearchError(new MeilisearchRequestError('http://10.1.2.3:7700/indexes/x/search', new Error('connect ECONNREFUSED')))
-  t.same(bodyOf(refused), { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' })
+  t.same(bodyOf(refused), unavailable)
   t.notMatch(refused.message, /10\.1\.2\.3|ECONNREFUSED|7700/, 'no address or system error in the answer')
   const slow = fromMeilisearchError(new MeilisearchRequestTimeOutError(10_000, { method: 'POST' }))
-  t.same(bodyOf(slow), { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' })
+  t.same(bodyOf(slow), unavailable)
   const task = fromMeilisearchError(new MeilisearchTaskTimeOutError(17, 30_000), 30_000)
-  t.same(bodyOf(task), { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' })
+  t.same(bodyOf(task), unavailable)
   t.match(task.message, /did not finish the write within 30000 ms/)
-  t.same(bodyOf(fromMeilisearchError(new TypeError('fetch failed'))), { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' })
+  t.same(bodyOf(fromMeilisearchError(new TypeError('fetch failed'))), unavailable)
   const ours = new ApiError(400, 'Bad Request', 'invalid_filter', 'x')
   t.equal(fromMeilisearchError(ours), ours, 'our own errors pass through')
 })
@@ -56,10 +59,10 @@ t.test('an unreachable or slow Meilisearch is a 503, never a 500', async (t) => 
 t.test('a write (task) that failed or was canceled', async (t) => {
   const task = (status: Task['status'], error: Task['error']) => ({ uid: 3, indexUid: 'i', status, type: 'documentAdditionOrUpdate', enqueuedAt: '', batchUid: 1, canceledBy: null, error, duration: null, startedAt: null, finishedAt: null }) as Task
   t.same(bodyOf(fromFailedTask(task('failed', { code: 'invalid_document_fields', message: 'bad field', type: 'invalid_request', link: '' }))),
-    { statusCode: 400, error: 'Bad Request', code: 'invalid_document' })
+    badRequest('invalid_document'))
   t.same(bodyOf(fromFailedTask(task('failed', { code: 'no_space_left_on_device', message: 'full', type: 'system', link: '' }))),
-    { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' })
-  t.same(bodyOf(fromFailedTask(task('canceled', null))), { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable' })
+    unavailable)
+  t.same(bodyOf(fromFailedTask(task('canceled', null))), unavailable)
 })
 
 t.test('hasCode recognises the answer of a given code only', async (t) => {

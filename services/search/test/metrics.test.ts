@@ -1,16 +1,6 @@
 import t from 'tap'
 import { searchHarness, send } from './helpers.js'
-
-/** The value of one series in the Prometheus text, labels given in any order. */
-function sample (text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^(\w+)\{(.*)\} (\S+)$/.exec(line)
-    if (match === null || match[1] !== name) continue
-    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3])
-  }
-  return undefined
-}
+import { metricSample as sample } from '@chatsearch/shell/testing'
 
 t.test('GET /metrics: engine and embedding latency by operation, requests by route', async (t) => {
   const h = await searchHarness(t)

@@ -4,6 +4,7 @@ import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, Docu
 import { ApiError } from '@chatsearch/shell'
 import { ingestDocuments } from '../ingest/documents.js'
 import { DocumentError } from '../ingest/validate.js'
+import type { EngineIndex } from '../engine/port.js'
 
 /** Catalog imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
@@ -26,6 +27,17 @@ function parseNdjson (text: string): unknown[] {
 
 export async function documentRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  /**
+   * Runs a catalog change, then ends the project's cached search responses, also after a failure:
+   * a batch, a removal or new settings may be partly applied before the engine fails.
+   */
+  const changing = async <T>(projectId: string, change: (index: EngineIndex) => Promise<T>): Promise<T> => {
+    try {
+      return await change(await app.engine.index(projectId))
+    } finally {
+      await app.searchCache.bump(projectId)
+    }
+  }
   app.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => {
     try {
       done(null, parseNdjson(body as string))
@@ -44,15 +56,11 @@ export async function documentRoutes (app: FastifyInstance) {
       response: { 200: DocumentsResponse, ...errorResponses }
     }
   }, async (request) => {
-    const index = await app.engine.index(request.principal.projectId)
     try {
-      return await ingestDocuments(index, request.body, app.embedder)
+      return await changing(request.principal.projectId, (index) => ingestDocuments(index, request.body, app.embedder))
     } catch (err) {
       if (err instanceof DocumentError) throw new ApiError(400, 'Bad Request', 'invalid_document', err.message)
       throw err
-    } finally {
-      // Also after a failure: a batch may have been partly written before it failed.
-      await app.searchCache.bump(request.principal.projectId)
     }
   })
 
@@ -69,9 +77,8 @@ export async function documentRoutes (app: FastifyInstance) {
     config: { rateLimit: 'catalog', idempotency: {} },
     schema: { tags: ['catalog'], summary: 'Remove a catalog item', params: DocumentParams, response: { 200: DeletedResponse, 404: ErrorBody, ...errorResponses } }
   }, async (request) => {
-    const removed = await (await app.engine.index(request.principal.projectId)).remove(request.params.id)
+    const removed = await changing(request.principal.projectId, (index) => index.remove(request.params.id))
     if (!removed) throw notFound(request.params.id)
-    await app.searchCache.bump(request.principal.projectId)
     return { id: request.params.id, deleted: true as const }
   })
 
@@ -88,9 +95,5 @@ export async function documentRoutes (app: FastifyInstance) {
       body: CatalogSettings,
       response: { 200: CatalogSettings, ...errorResponses }
     }
-  }, async (request) => {
-    const settings = await (await app.engine.index(request.principal.projectId)).updateSettings(request.body)
-    await app.searchCache.bump(request.principal.projectId)
-    return settings
-  })
+  }, async (request) => await changing(request.principal.projectId, (index) => index.updateSettings(request.body)))
 }

@@ -1,6 +1,5 @@
 import {
   MeilisearchApiError,
-  MeilisearchRequestError,
   MeilisearchRequestTimeOutError,
   MeilisearchTaskTimeOutError,
   type MeilisearchErrorResponse,
@@ -66,7 +65,7 @@ export function fromMeilisearchError (err: unknown, taskTimeoutMs?: number): Api
     return withCause(serviceUnavailable(`the search engine did not finish the write${within}; it may still be applied, try again shortly`), err)
   }
   if (err instanceof MeilisearchRequestTimeOutError) return withCause(serviceUnavailable('the search engine did not answer in time, try again shortly'), err)
-  if (err instanceof MeilisearchRequestError) return withCause(serviceUnavailable(UNAVAILABLE), err)
+  // unreachable (MeilisearchRequestError) or anything else
   return withCause(serviceUnavailable(UNAVAILABLE), err)
 }
 

@@ -138,11 +138,11 @@ export class MeilisearchIndex implements EngineIndex {
     return await this.#call(async () => {
       const meta = await this.#readMeta()
       if (meta === undefined) return emptyResult(query)
-      // Items written before embeddings were on (or by another model) have no vector here: the
-      // keyword side alone answers, as the embedded engine's semantic side would find nothing.
       if (query.filter !== null && conditions(query.filter).some((c) => c.type === 'contains' || c.type === 'startsWith')) {
         await this.#context.containsFilter()
       }
+      // Items written before embeddings were on (or by another model) have no vector here: the
+      // keyword side alone answers, as the embedded engine's semantic side would find nothing.
       const vectors = meta.embedder === this.#context.embedder.id
       const params = searchParams(vectors ? query : { ...query, hybrid: undefined })
       return searchResult(await this.#catalog.search(params.q, params), query)
