@@ -62,7 +62,8 @@ export function canonicalJson (value: unknown): string {
 const fingerprintOf = (request: FastifyRequest) =>
   createHash('sha256').update(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`).digest('base64url')
 
-const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '')
+/** The client asked for server-sent events (`Accept: text/event-stream`). */
+export const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '')
 
 /** A claimed key: its lease is renewed until the request completes (response stored) or releases it. */
 export class IdempotencyHandle {

@@ -22,6 +22,20 @@ export async function freePort (): Promise<number> {
 }
 
 /**
+ * The value of one series in a Prometheus text exposition (`GET /metrics`), labels given in any
+ * order and only those that matter; undefined when no series matches.
+ */
+export function metricSample (text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (match === null || match[1] !== name) continue
+    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3])
+  }
+  return undefined
+}
+
+/**
  * A fresh, empty PostgreSQL database for one test file: a new database on `DATABASE_URL` when set,
  * otherwise a throw-away embedded cluster. Removed when the test ends.
  */

@@ -5,8 +5,11 @@ import { MemoryCacheStore, RedisCacheStore, type CacheStore } from './redis/cach
 export interface CacheLookup {
   /** The cached text, if any. */
   value: string | undefined
-  /** Keeps a freshly computed value under the version this lookup saw (never awaited by callers). */
-  store: (value: string) => void
+  /**
+   * Keeps a freshly computed value under the version this lookup saw. It never rejects, so a
+   * request need not wait for it; awaiting it means the value is stored.
+   */
+  store: (value: string) => Promise<void>
 }
 
 const RETRY_BUMPS_MS = 1000
@@ -48,7 +51,7 @@ export class VersionedCache {
   }
 
   async lookup (scope: string, key: string): Promise<CacheLookup> {
-    const skip: CacheLookup = { value: undefined, store: () => {} }
+    const skip: CacheLookup = { value: undefined, store: async () => {} }
     if (!this.enabled || this.#pendingBumps.has(scope)) return skip
     let version: number
     let value: string | undefined
@@ -62,13 +65,13 @@ export class VersionedCache {
     if (value !== undefined) {
       this.hits++
       this.#onLookup('hit')
-      return { value, store: () => {} }
+      return { value, store: async () => {} }
     }
     this.misses++
     this.#onLookup('miss')
     return {
       value: undefined,
-      store: (text) => { this.#store.set(`${scope}:${version}:${key}`, text, this.#ttlMs).catch((err: unknown) => this.#failed(err)) }
+      store: async (text) => { await this.#store.set(`${scope}:${version}:${key}`, text, this.#ttlMs).catch((err: unknown) => this.#failed(err)) }
     }
   }
 

@@ -57,11 +57,19 @@ t.test('a check that hangs is cut short and reported as a timeout', async (t) =>
 })
 
 t.test('checks run concurrently, so the probe costs the slowest check, not their sum', async (t) => {
-  const slow: ReadinessCheck = () => new Promise((resolve) => setTimeout(resolve, 150))
-  const app = await appWith({ a: slow, b: slow, c: slow }, 1000)
-  const started = Date.now()
-  t.equal((await app.inject('/readyz')).statusCode, 200)
-  t.ok(Date.now() - started < 400, `took ${Date.now() - started} ms`)
+  // Each check answers only once all three have started: run one after the other, the first
+  // would wait for the others and time out.
+  let started = 0
+  let allStarted = () => {}
+  const together = new Promise<void>((resolve) => { allStarted = resolve })
+  const waitsForTheOthers: ReadinessCheck = async () => {
+    if (++started === 3) allStarted()
+    await together
+  }
+  const app = await appWith({ a: waitsForTheOthers, b: waitsForTheOthers, c: waitsForTheOthers }, 5000)
+  const res = await app.inject('/readyz')
+  t.equal(res.statusCode, 200)
+  t.same(res.json().checks, { a: 'ok', b: 'ok', c: 'ok' })
 })
 
 t.test('with no checks a service is ready as soon as it serves', async (t) => {

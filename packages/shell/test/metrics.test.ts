@@ -1,6 +1,7 @@
 import t from 'tap'
 import { buildService } from '../src/server.js'
 import { chatNotFound } from '../src/errors.js'
+import { metricSample as sample } from '../src/testing.js'
 
 async function app (metricsToken?: string) {
   return await buildService({ name: 'test', logLevel: 'silent', ...(metricsToken === undefined ? {} : { metricsToken }) }, async (server) => {
@@ -10,17 +11,6 @@ async function app (metricsToken?: string) {
       return { id }
     })
   })
-}
-
-/** The value of one series in the Prometheus text, labels given in any order. */
-function sample (text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^(\w+)\{(.*)\} (\S+)$/.exec(line)
-    if (match === null || match[1] !== name) continue
-    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3])
-  }
-  return undefined
 }
 
 t.test('GET /metrics: requests by route template and status, latency, process metrics', async (t) => {

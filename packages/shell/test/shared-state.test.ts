@@ -1,7 +1,18 @@
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
-import { idempotencyPlugin, installErrorHandler, rateLimitPlugin, redisPlugin, VersionedCache } from '../src/index.js'
+import { idempotencyPlugin, installErrorHandler, MemoryIdempotencyStore, rateLimitPlugin, RedisIdempotencyStore, redisPlugin, VersionedCache } from '../src/index.js'
 import { startRedis } from '../src/testing.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A request body `{ hold: true }` enters the handler and waits there until `release()`. */
+function gate () {
+  let enter = () => {}
+  let release = () => {}
+  const entered = new Promise<void>((resolve) => { enter = resolve })
+  const released = new Promise<void>((resolve) => { release = resolve })
+  return { entered, released, enter, release }
+}
 
 /**
  * Rate limits and idempotency on a bare app, once with the in-process stores and once with a real
@@ -15,17 +26,24 @@ async function bareApp (t: Test, redisUrl: string | undefined, opts: { leaseMs?:
   await app.register(rateLimitPlugin, { service: 'test', limits: { search: 3, chat_write: 100 }, identify })
   await app.register(idempotencyPlugin, { service: 'test', identify, ...opts })
   const runs: unknown[] = []
+  const hold = gate()
   app.get('/limited', { config: { rateLimit: 'search' } }, async () => ({ ok: true }))
   app.get('/open', async () => ({ ok: true }))
   app.post('/write', { config: { rateLimit: 'chat_write', idempotency: { stream: true } } }, async (request, reply) => {
-    const body = request.body as { fail?: number, wait?: number }
-    if (body.wait !== undefined) await new Promise((resolve) => setTimeout(resolve, body.wait))
+    const body = request.body as { fail?: number, hold?: boolean }
+    if (body.hold === true) {
+      hold.enter()
+      await hold.released
+    }
     if (body.fail !== undefined) return reply.code(body.fail).send({ statusCode: body.fail, error: 'x', code: 'x', message: 'x' })
     runs.push(body)
     return { run: runs.length }
   })
-  t.teardown(() => app.close())
-  return { app, runs }
+  t.teardown(async () => {
+    hold.release()
+    await app.close()
+  })
+  return { app, runs, hold }
 }
 
 const write = (app: Awaited<ReturnType<typeof bareApp>>['app'], body: object, key?: string, headers: Record<string, string> = {}) =>
@@ -102,12 +120,13 @@ for (const backend of ['memory', 'redis'] as const) {
     })
 
     t.test('a key still in flight is 409, and free again after a failure', async (t) => {
-      const { app, runs } = await bareApp(t, redisUrl)
-      const slow = write(app, { wait: 300 }, 'key-3')
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      const busy = await write(app, { wait: 300 }, 'key-3')
+      const { app, runs, hold } = await bareApp(t, redisUrl)
+      const slow = write(app, { hold: true }, 'key-3')
+      await hold.entered
+      const busy = await write(app, { hold: true }, 'key-3')
       t.equal(busy.statusCode, 409)
       t.equal(busy.json().code, 'idempotency_key_in_use')
+      hold.release()
       t.equal((await slow).statusCode, 200)
       t.equal(runs.length, 1)
       t.equal((await write(app, { fail: 400 }, 'key-4')).statusCode, 400)
@@ -115,13 +134,24 @@ for (const backend of ['memory', 'redis'] as const) {
       t.equal(app.idempotency.replays, 0)
     })
 
-    t.test('the lease of a request that died ends by itself', async (t) => {
-      const { app } = await bareApp(t, redisUrl, { leaseMs: 200 })
-      // The lease is renewed while the request runs: longer than the lease, it still holds the key.
-      const slow = write(app, { wait: 500 }, 'key-5')
-      await new Promise((resolve) => setTimeout(resolve, 350))
-      t.equal((await write(app, { wait: 500 }, 'key-5')).statusCode, 409)
+    t.test('a running request keeps renewing its lease', async (t) => {
+      const { app, hold } = await bareApp(t, redisUrl, { leaseMs: 300 })
+      const slow = write(app, { hold: true }, 'key-5')
+      await hold.entered
+      await sleep(700)
+      t.equal((await write(app, { hold: true }, 'key-5')).statusCode, 409, 'still held after two leases')
+      hold.release()
       t.equal((await slow).statusCode, 200)
+    })
+
+    t.test('the lease of a request that died ends by itself', async (t) => {
+      const { app } = await bareApp(t, redisUrl)
+      const store = app.redis === undefined ? new MemoryIdempotencyStore() : new RedisIdempotencyStore(app.redis)
+      t.equal((await store.claim('alive', 'f', 60_000)).state, 'new')
+      t.equal((await store.claim('alive', 'f', 60_000)).state, 'in_flight', 'held within its lease')
+      t.equal((await store.claim('died', 'f', 100)).state, 'new')
+      await sleep(250)
+      t.equal((await store.claim('died', 'f', 100)).state, 'new', 'never completed nor released, the key is free once its lease is over')
     })
 
     t.test('a malformed key is 400 with the error body', async (t) => {
@@ -138,8 +168,7 @@ for (const backend of ['memory', 'redis'] as const) {
       const cache = VersionedCache.create(app.redis, `test-${Math.random()}`, 60_000)
       const first = await cache.lookup('prj', 'q')
       t.equal(first.value, undefined)
-      first.store('answer')
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      await first.store('answer')
       t.equal((await cache.lookup('prj', 'q')).value, 'answer')
       t.equal((await cache.lookup('other', 'q')).value, undefined, 'scopes do not share entries')
       await cache.bump('prj')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort, metricSample } from '@chatsearch/shell/testing'
 import { call, harness, post } from './helpers.js'
 import { searchStack, TOKEN } from './support/search-stack.js'
 import { startFakeOpenAi } from './support/fake-openai.js'
@@ -15,17 +15,6 @@ function capture () {
     text: () => lines.join(''),
     entries: () => lines.map((l) => JSON.parse(l) as LogLine)
   }
-}
-
-/** The value of one series in the Prometheus text, labels given in any order. */
-function sample (text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (match === null || match[1] !== name) continue
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3])
-  }
-  return undefined
 }
 
 t.test('one request id follows a turn from the chat service to the search service; no credential is logged', async (t) => {
@@ -80,19 +69,19 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: 'nope' })).statusCode, 404)
 
   const text = (await app.inject('/metrics')).body
-  t.equal(sample(text, 'http_requests_total', { service: 'chat', route: '/newUserMessage', status: '200' }), 2)
-  t.equal(sample(text, 'http_requests_total', { route: '/newUserMessage', status: '404' }), 1)
-  t.equal(sample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'ok' }), 1)
-  t.equal(sample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'http' }), 1, 'the failure, by kind')
-  t.equal(sample(text, 'llm_fallbacks_total'), 1, 'the grounded responder stood in once')
-  t.equal(sample(text, 'retrieval_duration_seconds_count', { outcome: 'ok' }), 2)
-  t.equal(sample(text, 'retrieval_failures_total'), 0)
+  t.equal(metricSample(text, 'http_requests_total', { service: 'chat', route: '/newUserMessage', status: '200' }), 2)
+  t.equal(metricSample(text, 'http_requests_total', { route: '/newUserMessage', status: '404' }), 1)
+  t.equal(metricSample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'ok' }), 1)
+  t.equal(metricSample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'http' }), 1, 'the failure, by kind')
+  t.equal(metricSample(text, 'llm_fallbacks_total'), 1, 'the grounded responder stood in once')
+  t.equal(metricSample(text, 'retrieval_duration_seconds_count', { outcome: 'ok' }), 2)
+  t.equal(metricSample(text, 'retrieval_failures_total'), 0)
 
   const closed = `http://127.0.0.1:${await freePort()}`
   const down = await h.app({ search: { url: closed, serviceToken: TOKEN, timeoutMs: 500 } })
   await post(down, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'd1' })
   const downText = (await down.inject('/metrics')).body
-  t.equal(sample(downText, 'retrieval_failures_total'), 1, 'search down is counted')
-  t.equal(sample(downText, 'retrieval_duration_seconds_count', { outcome: 'failed' }), 1)
-  t.equal(sample(downText, 'llm_request_duration_seconds_count'), undefined, 'no model configured: no model calls')
+  t.equal(metricSample(downText, 'retrieval_failures_total'), 1, 'search down is counted')
+  t.equal(metricSample(downText, 'retrieval_duration_seconds_count', { outcome: 'failed' }), 1)
+  t.equal(metricSample(downText, 'llm_request_duration_seconds_count'), undefined, 'no model configured: no model calls')
 })

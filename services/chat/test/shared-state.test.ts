@@ -4,8 +4,17 @@ import { loadClassifier } from '../src/assistant/classifier.js'
 import type { Retriever } from '../src/assistant/retriever.js'
 import { call, get, harness, type Harness } from './helpers.js'
 
-/** Retrieval that takes a while: long enough for a retry to arrive while the first turn runs. */
-const slowRetriever: Retriever = { retrieve: async () => { await new Promise((resolve) => setTimeout(resolve, 300)); return { items: [] } } }
+/** While `held` is set, a retrieval says it has started and waits to be let go: a retry can then arrive while the first turn runs. */
+let held: { started: () => void, released: Promise<void> } | undefined
+const heldRetriever: Retriever = {
+  retrieve: async () => {
+    if (held !== undefined) {
+      held.started()
+      await held.released
+    }
+    return { items: [] }
+  }
+}
 
 const send = (app: Awaited<ReturnType<Harness['app']>>, key: string, body: object, headers: Record<string, string> = {}) =>
   call(app, key, { method: 'POST', url: '/newUserMessage', payload: body, headers })
@@ -21,7 +30,7 @@ for (const backend of ['memory', 'redis'] as const) {
     const redisUrl = backend === 'redis' ? (await startRedis(t)).url : undefined
     const h = await harness(t)
     const build = (rateLimits = { chatWrite: 100, chatRead: 100 }) =>
-      h.app({ ...(redisUrl === undefined ? {} : { redisUrl }), rateLimits }, { classifier, retriever: slowRetriever })
+      h.app({ ...(redisUrl === undefined ? {} : { redisUrl }), rateLimits }, { classifier, retriever: heldRetriever })
     const app = await build()
 
     t.test('a retried newUserMessage with its Idempotency-Key creates no second turn', async (t) => {
@@ -55,10 +64,17 @@ for (const backend of ['memory', 'redis'] as const) {
     t.test('a retry while the first attempt still runs is 409; an error frees the key', async (t) => {
       const shop = await h.tenant()
       const body = { user_message: 'do you sell tents?', consumer_id: 'ben' }
-      const [a, b] = await Promise.all([
-        send(app, shop.key, body, { 'idempotency-key': 'race' }),
-        new Promise((resolve) => setTimeout(resolve, 100)).then(() => send(app, shop.key, body, { 'idempotency-key': 'race' }))
-      ])
+      let started!: () => void
+      let release!: () => void
+      const inRetrieval = new Promise<void>((resolve) => { started = resolve })
+      held = { started, released: new Promise((resolve) => { release = resolve }) }
+      const first = send(app, shop.key, body, { 'idempotency-key': 'race' })
+      // `first` settling instead would mean it never retrieved: the assertions below then say so.
+      await Promise.race([inRetrieval, first])
+      const b = await send(app, shop.key, body, { 'idempotency-key': 'race' })
+      held = undefined
+      release()
+      const a = await first
       t.same([a.statusCode, b.statusCode], [200, 409])
       t.equal(b.json().code, 'idempotency_key_in_use')
       t.equal((await chatsOf(app, shop.key, 'ben')).length, 1)

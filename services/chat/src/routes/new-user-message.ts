@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, NewUserMessageBody, NewUserMessageResponse, errorResponses, type Message } from '@chatsearch/contracts'
-import { chatNotFound, errorBodyOf, missingParameters } from '@chatsearch/shell'
+import { chatNotFound, errorBodyOf, missingParameters, wantsStream } from '@chatsearch/shell'
 import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
 import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
 import { recentMessages } from '../store/messages.js'
@@ -23,8 +23,6 @@ const response = (chatId: string, answer: AssistantAnswer): NewUserMessageRespon
 const turnOf = (userMessage: string, answer: AssistantAnswer, startedAt: Date, test: boolean): Turn => ({
   userMessage, classification: answer.classification, reply: answer.reply, citations: answer.citations, startedAt, test
 })
-
-const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '')
 
 /**
  * Server-sent events: `delta` events ({"text": …}) as the reply is produced, `reset` when a failed
