@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
-import { unauthorized } from '@chatsearch/shell'
+import { ApiError, MemoryRateLimitStore, RedisRateLimitStore, ThrottledWarning, type RateLimitStore } from '@chatsearch/shell'
 import { TtlCache } from './cache.js'
 import { hashKey, keyService, type Service } from './credential.js'
 import { findPrincipal, getProject, type Principal } from './store.js'
@@ -39,7 +39,16 @@ export interface AuthOptions {
    * project's key; it names the project in the `X-Project-Id` header. Unset: not accepted.
    */
   serviceToken?: string
+  /**
+   * Failed authentications allowed per client address and minute; past it the address gets 429
+   * until the minute ends, whatever it sends. 0 switches the throttle off.
+   */
+  failuresPerMinute?: number
 }
+
+/** AUTH_FAILURES_PER_MINUTE's default: a person mistyping a key never meets it; a key scanner does at once. */
+export const AUTH_FAILURES_PER_MINUTE = 30
+const FAILURE_WINDOW_MS = 60_000
 
 /** The header in which a service credential names the project it acts for. */
 export const PROJECT_HEADER = 'x-project-id'
@@ -51,10 +60,10 @@ const BEARER = /^Bearer ([^\s]+)$/
 function bearerToken (request: FastifyRequest): string {
   const header = request.headers.authorization
   if (header === undefined || header === '') {
-    throw unauthorized('missing Authorization header: send "Authorization: Bearer <API_KEY>"')
+    throw new ApiError('unauthorized', 'missing Authorization header: send "Authorization: Bearer <API_KEY>"')
   }
   const match = BEARER.exec(header.trim())
-  if (match === null) throw unauthorized('the Authorization header must be "Bearer <API_KEY>"')
+  if (match === null) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <API_KEY>"')
   return match[1]!
 }
 
@@ -73,14 +82,16 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
   /** A service credential acts for the project it names, if that project exists. */
   async function servicePrincipal (request: FastifyRequest): Promise<Principal> {
     const projectId = request.headers[PROJECT_HEADER]
-    if (typeof projectId !== 'string' || projectId === '') throw unauthorized(`a service credential must name its project in the ${PROJECT_HEADER} header`)
+    if (typeof projectId !== 'string' || projectId === '') throw new ApiError('unauthorized', `a service credential must name its project in the ${PROJECT_HEADER} header`)
     const exists = await projects.get(projectId, async () => await getProject(app.pg, projectId) !== undefined)
-    if (!exists) throw unauthorized(`unknown project ${JSON.stringify(projectId.slice(0, 64))}`)
+    if (!exists) throw new ApiError('unauthorized', `unknown project ${JSON.stringify(projectId.slice(0, 64))}`)
     return { projectId, keyId: 'service', service: opts.service, username: 'service' }
   }
 
-  app.decorateRequest('principal', null as unknown as Principal)
-  app.decorate('authenticate', async (request: FastifyRequest) => {
+  const throttle = new FailureThrottle(opts.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(opts.redis),
+    opts.failuresPerMinute ?? AUTH_FAILURES_PER_MINUTE, `authfail:${opts.service}:`, new ThrottledWarning(app.log))
+
+  async function identify (request: FastifyRequest) {
     const token = bearerToken(request)
     // Hashes of equal length, compared in constant time: the comparison reveals nothing of the secret.
     if (serviceTokenHash !== undefined && timingSafeEqual(hashKey(token), serviceTokenHash)) {
@@ -88,12 +99,23 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
       return
     }
     const service = keyService(token)
-    if (service === undefined) throw unauthorized('the API key is malformed: expected csk_<service>_<secret>')
-    if (service !== opts.service) throw unauthorized(`this is a ${service} credential; the ${opts.service} service needs a ${opts.service} credential`)
+    if (service === undefined) throw new ApiError('unauthorized', 'the API key is malformed: expected csk_<service>_<secret>')
+    if (service !== opts.service) throw new ApiError('unauthorized', `this is a ${service} credential; the ${opts.service} service needs a ${opts.service} credential`)
     const hash = hashKey(token)
     const principal = await cache.get(hash.toString('base64'), () => findPrincipal(app.pg, hash, opts.service))
-    if (principal === undefined) throw unauthorized('the API key is invalid or has been revoked')
+    if (principal === undefined) throw new ApiError('unauthorized', 'the API key is invalid or has been revoked')
     request.principal = principal
+  }
+
+  app.decorateRequest('principal', null as unknown as Principal)
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    await throttle.refuseIfBlocked(request.ip)
+    try {
+      await identify(request)
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'unauthorized') await throttle.failed(request.ip)
+      throw err
+    }
   })
   const feed = { revocations: 0, gaps: 0 }
   app.decorate('revocationFeed', feed)
@@ -112,6 +134,48 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     projects.clear()
   })
 }, { name: '@chatsearch/auth', fastify: '5.x', dependencies: ['@chatsearch/database'] })
+
+/**
+ * Counts failed authentications per client address in fixed one-minute windows, in Redis when the
+ * replicas share one, so that guessing keys costs a scanner a minute per few dozen tries. Behind a
+ * gateway the address is the one TRUST_PROXY lets X-Forwarded-For name. A store that fails lets
+ * requests through (as the rate limits do): authentication itself still holds.
+ */
+class FailureThrottle {
+  readonly #store: RateLimitStore
+  readonly #limit: number
+  readonly #prefix: string
+  readonly #warning: ThrottledWarning
+
+  constructor (store: RateLimitStore, limit: number, prefix: string, warning: ThrottledWarning) {
+    this.#store = store
+    this.#limit = limit
+    this.#prefix = prefix
+    this.#warning = warning
+  }
+
+  async refuseIfBlocked (address: string) {
+    if (this.#limit <= 0) return
+    let window
+    try {
+      window = await this.#store.peek(this.#prefix + address)
+    } catch (err) {
+      this.#warning.warn(err, 'failed authentications are not throttled: the shared store is unavailable')
+      return
+    }
+    if (window.count < this.#limit) return
+    const retryS = Math.max(1, Math.ceil(window.resetMs / 1000))
+    throw new ApiError('authentication_throttled',
+      `too many failed authentications from this address; retry in ${retryS} s with a valid credential`, { 'retry-after': String(retryS) })
+  }
+
+  async failed (address: string) {
+    if (this.#limit <= 0) return
+    await this.#store.hit(this.#prefix + address, FAILURE_WINDOW_MS).catch((err: unknown) => {
+      this.#warning.warn(err, 'failed authentications are not throttled: the shared store is unavailable')
+    })
+  }
+}
 
 /**
  * Who a request is, for per-credential counters and keys: the project and key id (a service

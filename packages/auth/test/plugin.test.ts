@@ -5,12 +5,12 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey } from '../src/index.js'
 
 /** The plugin on a bare Fastify instance with one dummy route that echoes the principal. */
-async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number, serviceToken?: string) {
-  const app = Fastify()
+async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number, serviceToken?: string, failuresPerMinute?: number) {
+  const app = Fastify({ trustProxy: true })
   installErrorHandler(app)
   await app.register(databasePlugin, { databaseUrl })
   await migrate(app.pg, 'auth', authMigrations)
-  await app.register(authPlugin, { service, cacheTtlMs, ...(serviceToken === undefined ? {} : { serviceToken }) })
+  await app.register(authPlugin, { service, cacheTtlMs, ...(serviceToken === undefined ? {} : { serviceToken }), ...(failuresPerMinute === undefined ? {} : { failuresPerMinute }) })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     api.get('/whoami', async (request) => request.principal)
@@ -134,4 +134,36 @@ t.test('no service token configured: a bearer that looks like one is just an inv
 t.test('a short service token is refused at start-up', async (t) => {
   const databaseUrl = await testDatabase(t)
   await t.rejects(bareApp(t, databaseUrl, 'search', 200, 'too-short'), /at least 32 characters/)
+})
+
+t.test('failed authentications are throttled per client address', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const app = await bareApp(t, databaseUrl, 'chat', 200, undefined, 5)
+  const shop = await createProject(app.pg, 'Shop')
+  const key = await createKey(app.pg, shop.id, 'chat', 'alice')
+  const from = (address: string, authorization: string) => app.inject({ url: '/whoami', headers: { authorization, 'x-forwarded-for': address } })
+  const wrong = `Bearer csk_chat_${'Z'.repeat(40)}`
+
+  for (let i = 0; i < 5; i++) t.equal((await from('203.0.113.7', wrong)).statusCode, 401, `failure ${i + 1} is a 401`)
+  const blocked = await from('203.0.113.7', wrong)
+  t.equal(blocked.statusCode, 429, 'past the limit the address is refused')
+  t.same(blocked.json(), {
+    statusCode: 429, error: 'Too Many Requests', code: 'authentication_throttled', message: blocked.json().message
+  }, 'with the documented body')
+  t.match(blocked.headers['retry-after'], /^\d+$/, 'and Retry-After')
+  t.ok(Number(blocked.headers['retry-after']) >= 1 && Number(blocked.headers['retry-after']) <= 60, 'within the minute')
+  t.equal((await from('203.0.113.7', `Bearer ${key.key}`)).statusCode, 429, 'even a valid key from that address waits: guessing gains nothing')
+  t.equal((await from('198.51.100.9', `Bearer ${key.key}`)).statusCode, 200, 'another address is served')
+  t.equal((await from('198.51.100.9', wrong)).statusCode, 401, 'and has its own count')
+  t.equal((await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${key.key}` } })).statusCode, 200, 'successes are never counted')
+})
+
+t.test('a throttle of 0 never refuses', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const app = await bareApp(t, databaseUrl, 'chat', 200, undefined, 0)
+  for (let i = 0; i < 40; i++) {
+    const res = await app.inject({ url: '/whoami', headers: { authorization: 'Bearer nope' } })
+    if (res.statusCode !== 401) return t.fail(`attempt ${i + 1} answered ${res.statusCode}`)
+  }
+  t.pass('40 failures, 40 401s')
 })

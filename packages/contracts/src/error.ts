@@ -1,21 +1,76 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
+
+/**
+ * Every error the API can answer, in one place (ARCHITECTURE.md decision 1): the stable `code` a
+ * caller branches on, its HTTP status, and the `error` title sent with it (the spec's name where it
+ * gives one). Both services raise errors only through this catalog, and the OpenAPI documents list
+ * its codes.
+ */
+export const errorCatalog = {
+  missing_parameters: { status: 400, title: 'Missing Parameters', when: 'a required field or query parameter is missing' },
+  invalid_request: { status: 400, title: 'Bad Request', when: 'a field has the wrong type or value, the body is not valid JSON, or the request is malformed' },
+  invalid_filter: { status: 400, title: 'Bad Request', when: 'the filter expression does not parse or names an attribute that is not filterable' },
+  invalid_facet: { status: 400, title: 'Bad Request', when: 'a requested facet is not a filterable attribute' },
+  invalid_document: { status: 400, title: 'Bad Request', when: 'a catalog item in the batch is not acceptable (nothing of the batch was written)' },
+  hybrid_search_disabled: { status: 400, title: 'Bad Request', when: 'hybrid search was asked of a server that runs without embeddings' },
+  unauthorized: { status: 401, title: 'Unauthorized', when: 'the credential is missing, malformed, unknown, revoked or for the other service' },
+  not_found: { status: 404, title: 'Not Found', when: 'no route has this path' },
+  chat_not_found: { status: 404, title: 'Chat Not Found', when: 'the chat does not exist or belongs to another project' },
+  document_not_found: { status: 404, title: 'Document Not Found', when: 'no catalog item has this id in the project' },
+  method_not_allowed: { status: 405, title: 'Method Not Allowed', when: 'the path exists but not with this method (see the Allow header)' },
+  request_timeout: { status: 408, title: 'Request Timeout', when: 'the request\'s headers or body did not arrive in time' },
+  idempotency_key_in_use: { status: 409, title: 'Conflict', when: 'a request with the same Idempotency-Key is still running' },
+  payload_too_large: { status: 413, title: 'Payload Too Large', when: 'the body is larger than the endpoint accepts' },
+  unsupported_media_type: { status: 415, title: 'Unsupported Media Type', when: 'the body is not sent as application/json (or NDJSON where accepted)' },
+  idempotency_key_reused: { status: 422, title: 'Unprocessable Entity', when: 'the Idempotency-Key was used before with a different request' },
+  rate_limited: { status: 429, title: 'Too Many Requests', when: 'the credential sent more requests of this class than its per-minute limit (see Retry-After)' },
+  authentication_throttled: { status: 429, title: 'Too Many Requests', when: 'too many failed authentications came from this client address (see Retry-After)' },
+  headers_too_large: { status: 431, title: 'Request Header Fields Too Large', when: 'the request headers are larger than the server accepts' },
+  internal_error: { status: 500, title: 'Internal Server Error', when: 'a fault on our side; it is logged, and the body holds no details' },
+  not_implemented: { status: 501, title: 'Not Implemented', when: 'the search engine in use does not offer this feature (CONTAINS and STARTS WITH on a Meilisearch without containsFilter)' },
+  service_unavailable: { status: 503, title: 'Service Unavailable', when: 'a backing store is unreachable or the instance is shutting down; retry shortly' }
+} as const satisfies Record<string, { status: number, title: string, when: string }>
+
+export type ErrorCode = keyof typeof errorCatalog
+export const errorCodes = Object.keys(errorCatalog) as ErrorCode[]
+
+/** A code as a plain string enum: serialised as a string, listed as an enum in OpenAPI. */
+const codeSchema = (codes: readonly ErrorCode[]) => Type.Unsafe<ErrorCode>(Type.String({
+  enum: [...codes],
+  description: 'Stable snake_case code to branch on',
+  examples: [codes[0]]
+}))
+
+const errorBodyOf = (codes: readonly ErrorCode[], description?: string) => Type.Object({
+  statusCode: Type.Integer({ minimum: 400, maximum: 599, examples: [errorCatalog[codes[0]!].status] }),
+  error: Type.String({ description: 'Name of the error, as the spec gives it where it gives one', examples: [errorCatalog[codes[0]!].title] }),
+  code: codeSchema(codes),
+  message: Type.String({ description: 'What went wrong and what to fix' })
+}, { additionalProperties: false, ...(description === undefined ? {} : { description }) })
 
 /** The one error body of every endpoint (ARCHITECTURE.md decision 1). */
-export const ErrorBody = Type.Object({
-  statusCode: Type.Integer({ minimum: 400, maximum: 599, examples: [404] }),
-  error: Type.String({ description: 'Name of the error, as the spec gives it where it gives one', examples: ['Chat Not Found'] }),
-  code: Type.String({ description: 'Stable snake_case code to branch on', examples: ['chat_not_found'] }),
-  message: Type.String({ description: 'What went wrong and what to fix' })
-}, { additionalProperties: false })
+export const ErrorBody = errorBodyOf(errorCodes)
 export type ErrorBody = Static<typeof ErrorBody>
 
-/** Response entries for the error statuses an authenticated endpoint can answer with. */
-export const errorResponses = {
-  400: ErrorBody,
-  401: ErrorBody,
-  413: ErrorBody,
-  415: ErrorBody,
-  429: ErrorBody,
-  500: ErrorBody,
-  503: ErrorBody
+/** What any route behind authentication can answer with, whatever it does. */
+const commonCodes: ErrorCode[] = [
+  'missing_parameters', 'invalid_request', 'unauthorized', 'payload_too_large', 'unsupported_media_type',
+  'rate_limited', 'authentication_throttled', 'internal_error', 'service_unavailable'
+]
+
+/**
+ * Response schemas of the error statuses a route can answer: the common ones plus `codes`, one
+ * entry per status whose `code` enum lists only that status's codes, described by when each occurs.
+ */
+export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of new Set([...commonCodes, ...codes])) {
+    const status = errorCatalog[code].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const responses: Record<number, TSchema> = {}
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[status] = errorBodyOf(list, list.map((code) => `\`${code}\`: ${errorCatalog[code].when}`).join('; '))
+  }
+  return responses
 }

@@ -11,5 +11,7 @@ export const limits = {
   searchWindowMax: 10_000,
   autocompleteLimitDefault: 10,
   autocompleteLimitMax: 100,
-  bodyMaxBytes: 1024 * 1024
+  bodyMaxBytes: 1024 * 1024,
+  /** Arrays and objects nested deeper than this in a body are refused (a catalog item's own nesting included). */
+  jsonMaxDepth: 32
 } as const

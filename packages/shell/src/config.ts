@@ -35,6 +35,10 @@ export const commonEnv = {
   LOG_LEVEL: LogLevelSchema,
   DB_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 5000, default: 5000 }),
+  /** Failed authentications per client address and minute before it gets 429; 0 switches it off. */
+  AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 30 }),
+  /** Which proxies may name the client in X-Forwarded-For: true, or addresses/CIDRs/`loopback`/`uniquelocal`, comma-separated. */
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   /** Shared state of the replicas (rate limits, idempotency keys, caches, revocations); unset: in-process. */
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   /** The shared secret with which the chat service asks the search service (min. 32 characters). */
@@ -47,3 +51,14 @@ export const commonEnv = {
 
 /** A per-minute request limit per credential; 0 switches it off. */
 export const rateLimitEnv = (perMinute: number) => Type.Integer({ minimum: 0, maximum: 1_000_000, default: perMinute })
+
+/** TRUST_PROXY as Fastify's `trustProxy`: "true"/"false" as booleans, anything else a list of addresses. */
+export function trustProxyOf (value: string | undefined): string | boolean {
+  if (value === undefined || value === 'false') return false
+  return value === 'true' ? true : value
+}
+
+/** What both services take from the common variables for their server and authentication. */
+export function edgeConfigOf (env: { AUTH_FAILURES_PER_MINUTE: number, TRUST_PROXY?: string | undefined }) {
+  return { authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE, trustProxy: trustProxyOf(env.TRUST_PROXY) }
+}

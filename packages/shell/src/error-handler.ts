@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ErrorBody } from '@chatsearch/contracts'
+import { errorCatalog, type ErrorBody, type ErrorCode } from '@chatsearch/contracts'
 import { ApiError } from './errors.js'
 
 type ValidationItem = NonNullable<FastifyError['validation']>[number]
@@ -21,39 +22,48 @@ function fieldName (item: ValidationItem, context: string | undefined): string {
 function fromValidation (error: FastifyError): ApiError {
   const item = error.validation?.[0]
   const context = error.validationContext
-  if (item === undefined) return new ApiError(400, 'Bad Request', 'invalid_request', error.message)
+  if (item === undefined) return new ApiError('invalid_request', error.message)
   const field = fieldName(item, context)
   const emptyQueryParam = context === 'querystring' && item.keyword === 'minLength'
   if (item.keyword === 'required' || emptyQueryParam) {
-    return new ApiError(400, 'Missing Parameters', 'missing_parameters', `${field} is required (${context})`)
+    return new ApiError('missing_parameters', `${field} is required (${context})`)
   }
   if (item.keyword === 'additionalProperties') {
     const extra = (item.params as { additionalProperty?: string }).additionalProperty
-    return new ApiError(400, 'Bad Request', 'invalid_request', `unknown field ${extra ?? ''} in ${context ?? 'request'}`)
+    return new ApiError('invalid_request', `unknown field ${extra ?? ''} in ${context ?? 'request'}`)
   }
   if (item.keyword === 'pattern' && field === 'user_message') {
-    return new ApiError(400, 'Bad Request', 'invalid_request', 'user_message must not be empty or only white space')
+    return new ApiError('invalid_request', 'user_message must not be empty or only white space')
   }
-  return new ApiError(400, 'Bad Request', 'invalid_request', `${field} ${item.message ?? 'is invalid'}`)
+  return new ApiError('invalid_request', `${field} ${item.message ?? 'is invalid'}`)
 }
 
-/** Fastify's own client errors (bad JSON, wrong content type, too large) keep their status with our body. */
+/** The catalog's code for a client-error status that Fastify or Node raised, when it has one. */
+const codeOfStatus: Partial<Record<number, ErrorCode>> = {
+  404: 'not_found', 405: 'method_not_allowed', 408: 'request_timeout', 413: 'payload_too_large', 415: 'unsupported_media_type', 431: 'headers_too_large'
+}
+
+/** Fastify's own client errors (bad JSON, wrong content type, too large, bad URL) keep their status with our body. */
 function fromFastify (error: FastifyError): ApiError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'Unsupported Media Type', 'unsupported_media_type', 'send the body as application/json')
+      return new ApiError('unsupported_media_type', 'send the body as application/json')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'Payload Too Large', 'payload_too_large', error.message)
+      return new ApiError('payload_too_large', error.message)
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'Bad Request', 'invalid_request', 'the JSON body is empty')
+      return new ApiError('invalid_request', 'the JSON body is empty')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, 'Bad Request', 'invalid_request', 'the body is not valid JSON')
+      return new ApiError('invalid_request', 'the body is not valid JSON')
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('invalid_request', 'the URL is not valid (bad percent-encoding)')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('invalid_request', 'a path parameter is too long')
   }
   if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
-    return new ApiError(400, 'Bad Request', 'invalid_request', 'the body is not valid JSON')
+    return new ApiError('invalid_request', 'the body is not valid JSON')
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError(error.statusCode, 'Bad Request', 'invalid_request', error.message)
+    return new ApiError(codeOfStatus[error.statusCode] ?? 'invalid_request', error.message)
   }
   return undefined
 }
@@ -64,9 +74,9 @@ function toApiError (error: FastifyError): ApiError {
   const client = fromFastify(error)
   if (client !== undefined) return client
   if (unavailableCodes.has(String(error.code))) {
-    return new ApiError(503, 'Service Unavailable', 'service_unavailable', 'a backing service is unavailable, try again shortly')
+    return new ApiError('service_unavailable', 'a backing service is unavailable, try again shortly')
   }
-  return new ApiError(500, 'Internal Server Error', 'internal_error', 'something went wrong on our side; it has been logged')
+  return new ApiError('internal_error', 'something went wrong on our side; it has been logged')
 }
 
 const bodyOf = (apiError: ApiError): ErrorBody => ({
@@ -85,8 +95,24 @@ function send (reply: FastifyReply, apiError: ApiError) {
   return reply.code(apiError.statusCode).headers(apiError.headers).type('application/json; charset=utf-8').send(bodyOf(apiError))
 }
 
+/** The methods a path answers to, from the routes the app has (for 405 and its Allow header). */
+class RouteMethods {
+  readonly #routes: Array<{ method: string, path: RegExp }> = []
+
+  add (methods: string | string[], url: string) {
+    const pattern = url.split('/').map((part) => part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('/')
+    for (const method of [methods].flat()) this.#routes.push({ method, path: new RegExp(`^${pattern}$`) })
+  }
+
+  allowed (path: string): string[] {
+    return [...new Set(this.#routes.filter((route) => route.path.test(path)).map((route) => route.method))].sort()
+  }
+}
+
 /** The one error handler of a service: every failure leaves as the documented error body. */
 export function installErrorHandler (app: FastifyInstance) {
+  const routes = new RouteMethods()
+  app.addHook('onRoute', (route) => { routes.add(route.method, route.url) })
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error)
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
@@ -94,6 +120,40 @@ export function installErrorHandler (app: FastifyInstance) {
     return send(reply, apiError)
   })
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-    return send(reply, new ApiError(404, 'Not Found', 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`))
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = routes.allowed(path)
+    if (allowed.length > 0) {
+      return send(reply, new ApiError('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, { allow: allowed.join(', ') }))
+    }
+    return send(reply, new ApiError('not_found', `no route ${request.method} ${path}`))
   })
+}
+
+/**
+ * Errors found by Node's HTTP parser before any request exists (malformed requests, headers too
+ * large, a request that did not arrive in time) answered with the documented body, as Fastify's
+ * default does but with our `code`. Installed as Fastify's `clientErrorHandler`.
+ */
+export function clientErrorHandler (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const code: ErrorCode = err.code === 'HPE_HEADER_OVERFLOW'
+    ? 'headers_too_large'
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'invalid_request'
+  const message = code === 'headers_too_large'
+    ? 'the request headers are too large'
+    : code === 'request_timeout' ? 'the request did not arrive in time' : 'the request is not valid HTTP'
+  const { status, title } = errorCatalog[code]
+  const body = JSON.stringify({ statusCode: status, error: title, code, message })
+  this.log.debug({ err: { code: err.code } }, `client error: ${code}`)
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${title}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy()
+}
+
+/** Sends any failure as the documented body (Fastify's `frameworkErrors`: bad URLs and the like, before routing). */
+export function sendError (request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const apiError = toApiError(error as FastifyError)
+  request.log.info({ code: apiError.code, reason: apiError.message }, 'request rejected')
+  return send(reply, apiError)
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, invalidRequest } from './errors.js'
+import { ApiError } from './errors.js'
 import { MemoryIdempotencyStore, RedisIdempotencyStore, type IdempotencyStore, type StoredResponse } from './redis/idempotency-store.js'
 
 declare module 'fastify' {
@@ -117,7 +117,7 @@ function keyOf (request: FastifyRequest): string | undefined {
   const value = request.headers[IDEMPOTENCY_HEADER]
   if (value === undefined) return undefined
   if (typeof value !== 'string' || !KEY_FORMAT.test(value)) {
-    throw invalidRequest('Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID')
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID')
   }
   return value
 }
@@ -162,8 +162,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, opts) => {
     } catch (err) {
       counters.unavailable++
       request.log.warn({ err }, 'Idempotency-Key refused: the shared store is unavailable')
-      throw new ApiError(503, 'Service Unavailable', 'service_unavailable',
-        'requests with an Idempotency-Key cannot be accepted right now (the idempotency store is unavailable); retry shortly', { 'retry-after': '1' })
+      throw new ApiError('service_unavailable', 'requests with an Idempotency-Key cannot be accepted right now (the idempotency store is unavailable); retry shortly', { 'retry-after': '1' })
     }
     switch (claim.state) {
       case 'new':
@@ -174,10 +173,10 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, opts) => {
         return replay(request, reply, claim.response)
       case 'in_flight':
         counters.conflicts++
-        throw new ApiError(409, 'Conflict', 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry once it has finished')
+        throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry once it has finished')
       case 'mismatch':
         counters.mismatches++
-        throw new ApiError(422, 'Unprocessable Entity', 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request; use a new key for a new request')
+        throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request; use a new key for a new request')
     }
   })
 

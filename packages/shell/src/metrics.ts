@@ -5,7 +5,7 @@ import {
   collectDefaultMetrics, Counter, Gauge, Histogram, Registry,
   type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration
 } from 'prom-client'
-import { unauthorized } from './errors.js'
+import { ApiError } from './errors.js'
 
 export type { Counter, Gauge, Histogram } from 'prom-client'
 
@@ -114,7 +114,7 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
   const expected = opts.token === undefined ? undefined : digest(`Bearer ${opts.token}`)
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (expected !== undefined && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
-      throw unauthorized('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"')
+      throw new ApiError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"')
     }
     return reply.type(metrics.registry.contentType).send(await metrics.text())
   })

@@ -79,8 +79,7 @@ export class RateLimiter {
     if (window.count > limit) {
       this.limited++
       this.#onLimited(rateClass)
-      throw new ApiError(429, 'Too Many Requests', 'rate_limited',
-        `more than ${limit} ${rateClass.replace('_', ' ')} requests in ${Math.round(this.#windowMs / 1000)} s with this credential; retry in ${resetS} s`,
+      throw new ApiError('rate_limited', `more than ${limit} ${rateClass.replace('_', ' ')} requests in ${Math.round(this.#windowMs / 1000)} s with this credential; retry in ${resetS} s`,
         { 'retry-after': String(resetS) })
     }
   }

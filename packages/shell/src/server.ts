@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance } from 'fastify'
+import helmet from '@fastify/helmet'
 import { limits } from '@chatsearch/contracts'
-import { installErrorHandler } from './error-handler.js'
-import { invalidRequest, serviceUnavailable } from './errors.js'
+import { clientErrorHandler, installErrorHandler, sendError } from './error-handler.js'
+import { ApiError } from './errors.js'
+import { checkJson, jsonParser } from './json-body.js'
 import { loggerOptions, type LogDestination, type LogLevel } from './logger.js'
 import { metricsPlugin } from './metrics.js'
 
@@ -14,7 +16,24 @@ export interface ServerOptions {
   logStream?: LogDestination
   /** Asked by `GET /metrics` when set (METRICS_TOKEN). */
   metricsToken?: string
+  /** Fastify's `trustProxy` (TRUST_PROXY): which proxies' X-Forwarded-For names the client. */
+  trustProxy?: string | boolean
+  /** Bounds on slow clients; the defaults suit a service behind a gateway. */
+  timeouts?: Partial<Timeouts>
 }
+
+export interface Timeouts {
+  /** All request headers must have arrived within this time of the connection or previous request. */
+  headersMs: number
+  /** The whole request, body included, must have arrived within this time. */
+  requestMs: number
+  /** An idle keep-alive connection is closed after this time (longer than the gateway's). */
+  keepAliveMs: number
+  /** How often connections are checked against the first two. */
+  checkIntervalMs: number
+}
+
+export const defaultTimeouts: Timeouts = { headersMs: 10_000, requestMs: 120_000, keepAliveMs: 72_000, checkIntervalMs: 1000 }
 
 /** Request ids a gateway may pass on: short printable tokens only, so logs stay clean. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -24,6 +43,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  * validation (no type coercion, unknown fields rejected), body limit, request ids, pino.
  */
 export function createServer (opts: ServerOptions): FastifyInstance {
+  const timeouts = { ...defaultTimeouts, ...opts.timeouts }
   const app = Fastify({
     logger: loggerOptions(opts.logLevel, opts.name, opts.logStream),
     bodyLimit: opts.bodyLimit ?? limits.bodyMaxBytes,
@@ -34,6 +54,14 @@ export function createServer (opts: ServerOptions): FastifyInstance {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true } },
+    // Node checks headers and request time only every connectionsCheckingInterval (30 s by default):
+    // a client sending its headers a byte at a time would hold its connection that much longer.
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    trustProxy: opts.trustProxy ?? false,
+    clientErrorHandler,
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
     // Refused while closing by our own hook below, with the documented error body and a request id.
     return503OnClosing: false,
     // Closing cuts idle keep-alive connections only: requests and event streams in flight finish.
@@ -41,13 +69,21 @@ export function createServer (opts: ServerOptions): FastifyInstance {
   })
   installErrorHandler(app)
   // Every body is JSON: anything else is 415 rather than a string that fails validation.
-  app.removeContentTypeParser('text/plain')
+  app.removeContentTypeParser(['text/plain', 'application/json'])
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app.getDefaultJsonParser('error', 'error')))
+  // The usual headers for an API (nosniff, no framing, no referrer, HSTS behind TLS); a JSON API
+  // serves no active content, so its content security policy allows nothing.
+  app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginResourcePolicy: { policy: 'same-origin' }
+  })
   app.addHook('onRequest', async (request, reply) => {
     // On the raw response, so that hijacked replies (event streams) carry it too.
     reply.raw.setHeader('x-request-id', request.id)
   })
   installDrain(app)
-  app.addHook('preValidation', rejectNul)
+  app.addHook('preValidation', checkJson)
   return app
 }
 
@@ -61,25 +97,11 @@ function installDrain (app: FastifyInstance) {
   let draining = false
   app.addHook('preClose', async () => { draining = true })
   app.addHook('onRequest', async () => {
-    if (draining) throw serviceUnavailable('this instance is shutting down; retry the request')
+    if (draining) throw new ApiError('service_unavailable', 'this instance is shutting down; retry the request')
   })
   app.addHook('onResponse', async () => {
     if (draining) app.server.closeIdleConnections()
   })
-}
-
-function holdsNul (value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000')
-  if (Array.isArray(value)) return value.some(holdsNul)
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v))
-  return false
-}
-
-/** PostgreSQL text cannot hold NUL: refuse it up front rather than fail in the database. */
-export async function rejectNul (request: { body: unknown, query: unknown }) {
-  if (holdsNul(request.query) || holdsNul(request.body)) {
-    throw invalidRequest('text must not contain the NUL character (\\u0000)')
-  }
 }
 
 /**

@@ -2,14 +2,14 @@ import t from 'tap'
 import type { InjectOptions } from 'fastify'
 import { Type } from 'typebox'
 import { createServer } from '../src/server.js'
-import { chatNotFound } from '../src/errors.js'
+import { ApiError } from '../src/errors.js'
 
 async function app () {
   const server = createServer({ name: 'test', logLevel: 'silent', bodyLimit: 1024 })
   server.post('/things', {
     schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer()) }, { additionalProperties: false }) }
   }, async () => ({ ok: true }))
-  server.get('/find', { schema: { querystring: Type.Object({ id: Type.String({ minLength: 1 }) }) } }, async () => { throw chatNotFound('no chat x') })
+  server.get('/find', { schema: { querystring: Type.Object({ id: Type.String({ minLength: 1 }) }) } }, async () => { throw new ApiError('chat_not_found', 'no chat x') })
   server.get('/boom', async () => { throw new Error('secret internal detail: password=hunter2') })
   server.get('/db-down', async () => { throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) })
   await server.ready()

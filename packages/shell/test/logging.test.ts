@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildService } from '../src/server.js'
-import { unauthorized } from '../src/errors.js'
+import { ApiError } from '../src/errors.js'
 
 const SECRET = 'csk_chat_' + 'S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3t'
 
@@ -10,7 +10,7 @@ async function app () {
   const server = await buildService({ name: 'test', logLevel: 'trace', logStream: { write: (line) => { lines.push(line) } } }, async (server) => {
     server.register(async (api) => {
       api.addHook('onRequest', async (request) => {
-        if (request.headers.authorization !== `Bearer ${SECRET}`) throw unauthorized('the API key is invalid or has been revoked')
+        if (request.headers.authorization !== `Bearer ${SECRET}`) throw new ApiError('unauthorized', 'the API key is invalid or has been revoked')
       })
       // What someone debugging might well log: the whole headers object, in the usual places.
       api.get('/private', async (request) => {

@@ -1,13 +1,13 @@
 import t from 'tap'
 import { buildService } from '../src/server.js'
-import { chatNotFound } from '../src/errors.js'
+import { ApiError } from '../src/errors.js'
 import { metricSample as sample } from '../src/testing.js'
 
 async function app (metricsToken?: string) {
   return await buildService({ name: 'test', logLevel: 'silent', ...(metricsToken === undefined ? {} : { metricsToken }) }, async (server) => {
     server.get('/items/:id', async (request) => {
       const { id } = request.params as { id: string }
-      if (id === 'missing') throw chatNotFound('no such item')
+      if (id === 'missing') throw new ApiError('chat_not_found', 'no such item')
       return { id }
     })
   })

@@ -43,7 +43,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await migrate(app.pg, 'auth', authMigrations)
   await migrate(app.pg, 'chat', chatMigrations)
   await app.register(redisPlugin, { url: config.redisUrl, name: 'chat' })
-  await app.register(authPlugin, { service: 'chat', cacheTtlMs: config.authCacheTtlMs, redis: app.redis })
+  await app.register(authPlugin, { service: 'chat', cacheTtlMs: config.authCacheTtlMs, failuresPerMinute: config.authFailuresPerMinute, redis: app.redis })
   await app.register(rateLimitPlugin, {
     service: 'chat',
     limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0 },
@@ -80,6 +80,6 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
 
 /** The chat service as a Fastify app: migrations applied, routes registered, ready to listen or inject. */
 export async function buildApp (config: ChatConfig, parts: ChatParts = {}): Promise<FastifyInstance> {
-  const server = { name: 'chat', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken }
+  const server = { name: 'chat', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken, trustProxy: config.trustProxy }
   return await buildService(server, (app) => register(app, config, parts))
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 
 /** Every environment variable the chat service reads; README's configuration table mirrors it. */
 export const ChatEnvSchema = Type.Object({
@@ -31,6 +31,10 @@ export interface ChatConfig {
   metricsToken?: string
   dbPoolSize: number
   authCacheTtlMs: number
+  /** Failed authentications per client address and minute before 429 (0: off). */
+  authFailuresPerMinute?: number
+  /** Fastify's trustProxy: which proxies name the client address (for the throttle and logs). */
+  trustProxy?: string | boolean
   /** Shared state of the replicas; without it, this process keeps it (one node). */
   redisUrl?: string
   /** Requests per credential and minute; absent or 0: unlimited. */
@@ -52,6 +56,7 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     metricsToken: env.METRICS_TOKEN,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    ...edgeConfigOf(env),
     historyTurns: env.HISTORY_TURNS,
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
     rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ },

@@ -6,7 +6,7 @@ import { searchStack, TOKEN, type Item } from './support/search-stack.js'
 import { startFakeOpenAi } from './support/fake-openai.js'
 import { openAiChatModel } from '../src/assistant/llm/client.js'
 import { relevantItems } from '../src/assistant/assistant.js'
-import type { RetrievedItem } from '../src/assistant/retriever.js'
+import { searchRetriever, type RetrievedItem, type Retriever } from '../src/assistant/retriever.js'
 
 interface Citation { source: string, reference: string, confidence: number, title?: string }
 
@@ -174,6 +174,58 @@ t.test('the assistant answers from the catalog through the search service', asyn
     })
     t.equal(unknown.status, 404, 'errors found before the reply starts are plain JSON errors')
     t.equal((await unknown.json() as { code: string }).code, 'chat_not_found')
+  })
+
+  t.test('streaming from the grounded responder: a complete reply is stored, an unfinished one is not', async (t) => {
+    // Retrieval waits for the gate, so the test chooses whether the client leaves before or after the reply exists.
+    const real = searchRetriever({ searchUrl: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 })
+    let gate = Promise.resolve()
+    let entered = () => {}
+    const retriever: Retriever = {
+      retrieve: async (...args) => { entered(); await gate; return await real.retrieve(...args) }
+    }
+    const grounded: FastifyInstance = await h.app({}, { retriever })
+    const url = await grounded.listen({ host: '127.0.0.1', port: await freePort() })
+    const send = (consumer: string, signal: AbortSignal) => fetch(`${url}/newUserMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.key}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ user_message: 'waterproof hiking boots under $150?', consumer_id: consumer }),
+      signal
+    })
+    const latest = async (consumer: string) => (await get(grounded, shop.key, '/latestConsumerChatId', { consumer_id: consumer })).json().chat_id as string | null
+    const settle = async (consumer: string, want: 'stored' | 'none') => {
+      for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        if ((await latest(consumer) !== null) === (want === 'stored')) break
+      }
+    }
+
+    // Leaves after the first delta: the reply was complete, so the turn is there to be read later.
+    const early = new AbortController()
+    const res = await send('reader-leaves', early.signal)
+    const first = await res.body!.getReader().read()
+    t.match(new TextDecoder().decode(first.value), /event: delta/, 'the reply had started')
+    early.abort()
+    await settle('reader-leaves', 'stored')
+    const chatId = await latest('reader-leaves')
+    t.not(chatId, null, 'the complete reply is stored')
+    const messages = (await get(grounded, shop.key, '/readConversation', { chat_id: chatId! })).json() as Array<{ role: string, content: string }>
+    t.same(messages.map((m) => m.role), ['user', 'assistant'], 'one whole turn')
+    t.match(messages[1]!.content, /boot/i, 'with the reply the client was reading')
+
+    // Leaves while retrieval is still running: no reply existed, nothing is stored.
+    let open = () => {}
+    gate = new Promise((resolve) => { open = resolve })
+    const inRetrieval = new Promise<void>((resolve) => { entered = resolve })
+    const gone = new AbortController()
+    const pending = send('leaves-early', gone.signal).catch(() => undefined)
+    await inRetrieval
+    gone.abort()
+    await pending
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    open()
+    await settle('leaves-early', 'none')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    t.equal(await latest('leaves-early'), null, 'nothing stored')
   })
 })
 

@@ -25,6 +25,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(authPlugin, {
     service: 'search',
     cacheTtlMs: config.authCacheTtlMs,
+    failuresPerMinute: config.authFailuresPerMinute,
     redis: app.redis,
     ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken })
   })
@@ -67,6 +68,6 @@ async function register (app: FastifyInstance, config: SearchConfig) {
 
 /** The search service as a Fastify app, ready to listen or inject. */
 export async function buildApp (config: SearchConfig): Promise<FastifyInstance> {
-  const server = { name: 'search', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken }
+  const server = { name: 'search', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken, trustProxy: config.trustProxy }
   return await buildService(server, (app) => register(app, config))
 }

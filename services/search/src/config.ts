@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
@@ -43,6 +43,10 @@ export interface SearchConfig {
   metricsToken?: string
   dbPoolSize: number
   authCacheTtlMs: number
+  /** Failed authentications per client address and minute before 429 (0: off). */
+  authFailuresPerMinute?: number
+  /** Fastify's trustProxy: which proxies name the client address (for the throttle and logs). */
+  trustProxy?: string | boolean
   /** The shared secret the chat service presents (see @chatsearch/auth); unset: not accepted. */
   serviceToken?: string
   /** Search on this Meilisearch server instead of the embedded engine. */
@@ -89,6 +93,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     metricsToken: env.METRICS_TOKEN,
     dbPoolSize: env.DB_POOL_SIZE,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    ...edgeConfigOf(env),
     ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...(meilisearch === undefined ? {} : { meilisearch }),
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),

@@ -11,6 +11,8 @@ export interface WindowCount {
 /** Fixed-window counters: each key counts requests for `windowMs` from its first request. */
 export interface RateLimitStore {
   hit (key: string, windowMs: number): Promise<WindowCount>
+  /** The current window's count without adding to it; zero when no window is open. */
+  peek (key: string): Promise<WindowCount>
 }
 
 // One round trip, atomic: the first request of a window starts its expiry. A key left without an
@@ -37,6 +39,14 @@ export class RedisRateLimitStore implements RateLimitStore {
     const [count, resetMs] = await run.call(this.#redis, key, windowMs)
     return { count, resetMs }
   }
+
+  async peek (key: string): Promise<WindowCount> {
+    const replies = await this.#redis.multi().get(key).pttl(key).exec()
+    const failed = replies?.find(([err]) => err !== null)
+    if (replies === null || failed !== undefined) throw failed?.[0] ?? new Error('the Redis transaction was aborted')
+    const [count, resetMs] = replies.map(([, value]) => Number(value ?? 0))
+    return { count: count ?? 0, resetMs: Math.max(0, resetMs ?? 0) }
+  }
 }
 
 /** Counters of this process alone: one node without Redis. */
@@ -56,6 +66,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.#windows.set(key, window)
     }
     window.count++
+    return { count: window.count, resetMs: window.endsAt - now }
+  }
+
+  async peek (key: string, now = Date.now()): Promise<WindowCount> {
+    const window = this.#windows.get(key)
+    if (window === undefined || window.endsAt <= now) return { count: 0, resetMs: 0 }
     return { count: window.count, resetMs: window.endsAt - now }
   }
 

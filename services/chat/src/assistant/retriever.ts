@@ -1,4 +1,4 @@
-import type { Message } from '@chatsearch/contracts'
+import { errorCodes, type ErrorCode, type Message } from '@chatsearch/contracts'
 import { planSearch, type CatalogShape, type SearchPlan } from './constraints.js'
 import type { PromptItem } from './llm/prompt.js'
 
@@ -54,11 +54,23 @@ interface CallContext extends RetrievalContext { projectId: string }
 
 interface Hit { id: string, _rankingScore?: number, [field: string]: unknown }
 
+/** A refusal of the search service, with the catalog code of its error body when it sent one. */
 class SearchCallError extends Error {
   readonly status: number
-  constructor (status: number, message: string) {
+  readonly code: ErrorCode | undefined
+  constructor (status: number, code: ErrorCode | undefined, message: string) {
     super(message)
     this.status = status
+    this.code = code
+  }
+}
+
+function errorCodeOf (text: string): ErrorCode | undefined {
+  try {
+    const code = (JSON.parse(text) as { code?: unknown }).code
+    return typeof code === 'string' && (errorCodes as string[]).includes(code) ? code as ErrorCode : undefined
+  } catch {
+    return undefined
   }
 }
 
@@ -106,8 +118,8 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
       signal: AbortSignal.timeout(opts.timeoutMs)
     })
     if (!response.ok) {
-      const text = (await response.text()).slice(0, 300)
-      throw new SearchCallError(response.status, `search service answered ${response.status} to ${method} ${path}: ${text}`)
+      const text = await response.text()
+      throw new SearchCallError(response.status, errorCodeOf(text), `search service answered ${response.status} to ${method} ${path}: ${text.slice(0, 300)}`)
     }
     return await response.json() as T
   }
@@ -149,7 +161,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
         try {
           result = await search(hybrid ? 'hybrid' : 'keyword')
         } catch (err) {
-          if (!hybrid || !(err instanceof SearchCallError) || err.status !== 400 || !err.message.includes('hybrid search is switched off')) throw err
+          if (!hybrid || !(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
           hybrid = false
           result = await search('keyword')
         }

@@ -9,7 +9,7 @@ export async function latestConsumerChatRoutes (app: FastifyInstance) {
       tags: ['chat'],
       summary: 'The most recently updated chat of a consumer',
       querystring: ConsumerQuery,
-      response: { 200: LatestConsumerChatIdResponse, ...errorResponses }
+      response: { 200: LatestConsumerChatIdResponse, ...errorResponses() }
     }
   }, async (request): Promise<LatestConsumerChatIdResponse> => {
     const consumerId = request.query.consumer_id

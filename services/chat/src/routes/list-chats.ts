@@ -41,7 +41,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
     schema: {
       tags: ['chat'],
       summary: 'List the chats of the project (metadata only)',
-      response: { 200: ListAllProjectChatsResponse, ...errorResponses }
+      response: { 200: ListAllProjectChatsResponse, ...errorResponses() }
     }
   }, async (request, reply) => {
     const stream = await streamChats(app, projectChatsQuery(request.principal.projectId), () => '')
@@ -54,7 +54,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
       tags: ['chat'],
       summary: 'List the chats of one consumer',
       querystring: ConsumerQuery,
-      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses }
+      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses() }
     }
   }, async (request, reply) => {
     const consumerId = request.query.consumer_id

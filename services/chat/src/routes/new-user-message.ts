@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ErrorBody, NewUserMessageBody, NewUserMessageResponse, errorResponses, type Message } from '@chatsearch/contracts'
-import { chatNotFound, errorBodyOf, missingParameters, wantsStream } from '@chatsearch/shell'
+import { NewUserMessageBody, NewUserMessageResponse, errorResponses, type Message } from '@chatsearch/contracts'
+import { ApiError, errorBodyOf, wantsStream } from '@chatsearch/shell'
 import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
 import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
 import { recentMessages } from '../store/messages.js'
@@ -27,11 +27,14 @@ const turnOf = (userMessage: string, answer: AssistantAnswer, startedAt: Date, t
 /**
  * Server-sent events: `delta` events ({"text": …}) as the reply is produced, `reset` when a failed
  * model's partial reply is replaced by the grounded responder's, then one `done` event holding
- * exactly the JSON body of the non-streamed response (or `error` with the error body). The turn is
- * stored once, after the reply is complete and only if the client is still there: a client that
- * disconnects midway stops the generation and leaves nothing behind (and its Idempotency-Key, if
- * any, is released by the plugin). A stored turn completes the key with the `done` body, which is
- * what a retry with that key is given.
+ * exactly the JSON body of the non-streamed response (or `error` with the error body).
+ *
+ * A turn is stored when its reply is complete, whether or not the client is still reading it: the
+ * shopper who closed the window finds the answer in the conversation, and a retry with the same
+ * Idempotency-Key gets it instead of a second turn. A client that disconnects before the reply is
+ * complete (during retrieval, or while a model is still writing) stops the work, and nothing is
+ * stored. The rule is the same for the model and the grounded responder; only the grounded reply is
+ * complete the moment retrieval ends, so a disconnect during its deltas finds it already stored.
  */
 async function streamTurn (
   request: FastifyRequest,
@@ -52,20 +55,25 @@ async function streamTurn (
     'x-accel-buffering': 'no'
   })
   const send = (event: string, data: unknown) => { if (!gone.signal.aborted) reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) }
+  let stored = false
   try {
     const answer = await produce({ onDelta: (text) => send('delta', { text }), onReset: () => send('reset', {}), signal: gone.signal })
-    if (gone.signal.aborted) return
     const body = response(await store(answer), answer)
+    stored = true
     // The turn is stored: a retry with the same Idempotency-Key gets this reply, not a new turn.
     await request.idempotency?.complete({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) })
     send('done', body)
   } catch (err) {
-    if (gone.signal.aborted) return
+    if (gone.signal.aborted && !stored) return
     const body = errorBodyOf(err)
     if (body.statusCode >= 500) request.log.error({ err }, 'streamed turn failed')
     send('error', body)
   } finally {
-    if (gone.signal.aborted) request.log.info('client disconnected during a streamed reply; nothing stored')
+    if (gone.signal.aborted) {
+      request.log.info(stored
+        ? 'client disconnected during a streamed reply; the complete reply is stored'
+        : 'client disconnected before the reply was complete; nothing stored')
+    }
     reply.raw.end()
   }
 }
@@ -81,7 +89,7 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
       summary: 'Send a user message and receive the assistant reply',
       description: 'Starts a conversation when chat_id is omitted or empty (consumer_id is then required), otherwise continues it.',
       body: NewUserMessageBody,
-      response: { 200: NewUserMessageResponse, 404: ErrorBody, ...errorResponses }
+      response: { 200: NewUserMessageResponse, ...errorResponses('chat_not_found', 'idempotency_key_in_use', 'idempotency_key_reused') }
     }
   }, async (request, reply) => {
     const { user_message: message, chat_id: chatId, consumer_id: consumerId, test = false } = request.body
@@ -100,7 +108,7 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
     }
 
     if (chatId === undefined || chatId === '') {
-      if (consumerId === undefined) throw missingParameters('consumer_id is required when chat_id is not given')
+      if (consumerId === undefined) throw new ApiError('missing_parameters', 'consumer_id is required when chat_id is not given')
       return await turn([], (answer) => createChatWithTurn(app.pg, projectId, consumerId, turnOf(message, answer, startedAt, test)))
     }
 
@@ -108,12 +116,12 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
       const chat = await findChat(app.pg, projectId, chatId)
       // A consumer_id that is not the chat's own means the caller has the wrong chat: same answer as missing.
       if (chat === undefined || (consumerId !== undefined && chat.consumer_id !== consumerId)) {
-        throw chatNotFound(`chat ${chatId} does not exist${consumerId === undefined ? '' : ` for consumer ${consumerId}`}`)
+        throw new ApiError('chat_not_found', `chat ${chatId} does not exist${consumerId === undefined ? '' : ` for consumer ${consumerId}`}`)
       }
       const history = await recentMessages(app.pg, projectId, chatId, opts.historyTurns * 2)
       return await turn(history, async (answer) => {
         const stored = await appendTurn(app.pg, projectId, chatId, turnOf(message, answer, startedAt, test))
-        if (!stored) throw chatNotFound(`chat ${chatId} does not exist`)
+        if (!stored) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
         return chatId
       })
     })

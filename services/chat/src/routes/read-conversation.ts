@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { ErrorBody, ReadConversationQuery, ReadConversationResponse, errorResponses } from '@chatsearch/contracts'
-import { chatNotFound } from '@chatsearch/shell'
+import { ReadConversationQuery, ReadConversationResponse, errorResponses } from '@chatsearch/contracts'
+import { ApiError } from '@chatsearch/shell'
 import { readMessages } from '../store/messages.js'
 
 export async function readConversationRoutes (app: FastifyInstance) {
@@ -10,7 +10,7 @@ export async function readConversationRoutes (app: FastifyInstance) {
       tags: ['chat'],
       summary: 'The whole message history of one conversation, earliest first',
       querystring: ReadConversationQuery,
-      response: { 200: ReadConversationResponse, 404: ErrorBody, ...errorResponses }
+      response: { 200: ReadConversationResponse, ...errorResponses('chat_not_found') }
     }
   }, async (request) => {
     const { projectId } = request.principal
@@ -18,7 +18,7 @@ export async function readConversationRoutes (app: FastifyInstance) {
     // A chat is created with its first turn, so no messages means no such chat in this project;
     // another project's chat is answered exactly like a missing one, revealing nothing.
     const messages = await readMessages(app.pg, projectId, chatId)
-    if (messages.length === 0) throw chatNotFound(`chat ${chatId} does not exist`)
+    if (messages.length === 0) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
     return messages
   })
 }

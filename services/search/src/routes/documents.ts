@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, ErrorBody, errorResponses } from '@chatsearch/contracts'
+import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, errorResponses } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { ingestDocuments } from '../ingest/documents.js'
 import { DocumentError } from '../ingest/validate.js'
@@ -9,7 +9,7 @@ import type { EngineIndex } from '../engine/port.js'
 /** Catalog imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
-const notFound = (id: string) => new ApiError(404, 'Document Not Found', 'document_not_found', `no document ${id} in this catalog`)
+const notFound = (id: string) => new ApiError('document_not_found', `no document ${id} in this catalog`)
 
 /** NDJSON: one JSON item per line; a bad line is named in the 400. */
 function parseNdjson (text: string): unknown[] {
@@ -19,7 +19,7 @@ function parseNdjson (text: string): unknown[] {
     try {
       items.push(JSON.parse(line))
     } catch {
-      throw new ApiError(400, 'Bad Request', 'invalid_document', `line ${i + 1} is not valid JSON`)
+      throw new ApiError('invalid_document', `line ${i + 1} is not valid JSON`)
     }
   })
   return items
@@ -53,20 +53,20 @@ export async function documentRoutes (app: FastifyInstance) {
       tags: ['catalog'],
       summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
       body: DocumentsBody,
-      response: { 200: DocumentsResponse, ...errorResponses }
+      response: { 200: DocumentsResponse, ...errorResponses('invalid_document', 'idempotency_key_in_use', 'idempotency_key_reused') }
     }
   }, async (request) => {
     try {
       return await changing(request.principal.projectId, (index) => ingestDocuments(index, request.body, app.embedder))
     } catch (err) {
-      if (err instanceof DocumentError) throw new ApiError(400, 'Bad Request', 'invalid_document', err.message)
+      if (err instanceof DocumentError) throw new ApiError('invalid_document', err.message)
       throw err
     }
   })
 
   api.get('/documents/:id', {
     config: { rateLimit: 'catalog' },
-    schema: { tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, 404: ErrorBody, ...errorResponses } }
+    schema: { tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, ...errorResponses('document_not_found') } }
   }, async (request) => {
     const document = await (await app.engine.index(request.principal.projectId)).get(request.params.id)
     if (document === undefined) throw notFound(request.params.id)
@@ -75,7 +75,7 @@ export async function documentRoutes (app: FastifyInstance) {
 
   api.delete('/documents/:id', {
     config: { rateLimit: 'catalog', idempotency: {} },
-    schema: { tags: ['catalog'], summary: 'Remove a catalog item', params: DocumentParams, response: { 200: DeletedResponse, 404: ErrorBody, ...errorResponses } }
+    schema: { tags: ['catalog'], summary: 'Remove a catalog item', params: DocumentParams, response: { 200: DeletedResponse, ...errorResponses('document_not_found', 'idempotency_key_in_use', 'idempotency_key_reused') } }
   }, async (request) => {
     const removed = await changing(request.principal.projectId, (index) => index.remove(request.params.id))
     if (!removed) throw notFound(request.params.id)
@@ -84,7 +84,7 @@ export async function documentRoutes (app: FastifyInstance) {
 
   api.get('/settings', {
     config: { rateLimit: 'catalog' },
-    schema: { tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses } }
+    schema: { tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses() } }
   }, async (request) => await (await app.engine.index(request.principal.projectId)).settings())
 
   api.put('/settings', {
@@ -93,7 +93,7 @@ export async function documentRoutes (app: FastifyInstance) {
       tags: ['catalog'],
       summary: 'Replace the index settings; the catalog is re-indexed with them',
       body: CatalogSettings,
-      response: { 200: CatalogSettings, ...errorResponses }
+      response: { 200: CatalogSettings, ...errorResponses('idempotency_key_in_use', 'idempotency_key_reused') }
     }
   }, async (request) => await changing(request.principal.projectId, (index) => index.updateSettings(request.body)))
 }

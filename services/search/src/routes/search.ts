@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, errorResponses, limits } from '@chatsearch/contracts'
-import { ApiError, invalidRequest } from '@chatsearch/shell'
+import { ApiError } from '@chatsearch/shell'
 import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
 import type { IndexSettings } from '../engine/port.js'
 import { processQuery } from '../engines/embedded/tokenize.js'
@@ -12,7 +12,7 @@ const elapsedMs = (started: number) => Math.round(performance.now() - started)
 function pageOf (limit: number | null | undefined, offset: number | null | undefined, defaultLimit: number) {
   const page = { limit: limit ?? defaultLimit, offset: offset ?? 0 }
   if (page.offset + page.limit > limits.searchWindowMax) {
-    throw invalidRequest(`offset + limit must not exceed ${limits.searchWindowMax} (got ${page.offset + page.limit})`)
+    throw new ApiError('invalid_request', `offset + limit must not exceed ${limits.searchWindowMax} (got ${page.offset + page.limit})`)
   }
   return page
 }
@@ -24,7 +24,7 @@ function filterOf (text: string | null | undefined, settings: IndexSettings): Fi
     if (node !== null) checkFilterable(node, settings.filterableAttributes)
     return node
   } catch (err) {
-    if (err instanceof FilterError) throw new ApiError(400, 'Bad Request', 'invalid_filter', err.message)
+    if (err instanceof FilterError) throw new ApiError('invalid_filter', err.message)
     throw err
   }
 }
@@ -33,8 +33,7 @@ function facetsOf (facets: string[] | null | undefined, settings: IndexSettings)
   const wanted = [...new Set(facets ?? [])]
   const unknown = wanted.filter((f) => !settings.facetableAttributes.includes(f))
   if (unknown.length > 0) {
-    throw new ApiError(400, 'Bad Request', 'invalid_facet',
-      `not facetable: ${unknown.join(', ')}; facetable attributes are: ${settings.facetableAttributes.join(', ') || '(none)'}`)
+    throw new ApiError('invalid_facet', `not facetable: ${unknown.join(', ')}; facetable attributes are: ${settings.facetableAttributes.join(', ') || '(none)'}`)
   }
   return wanted
 }
@@ -51,7 +50,7 @@ export async function searchRoutes (app: FastifyInstance) {
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
       body: SearchBody,
-      response: { 200: SearchResponse, ...errorResponses }
+      response: { 200: SearchResponse, ...errorResponses('invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented') }
     }
   }, async (request): Promise<SearchResponse> => {
     const started = performance.now()
@@ -74,7 +73,7 @@ export async function searchRoutes (app: FastifyInstance) {
     const facets = facetsOf(body.facets, settings)
     let hybrid
     if (body.search_type === 'hybrid') {
-      if (app.embedder === undefined) throw invalidRequest('hybrid search is switched off on this server (EMBEDDINGS=false)')
+      if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
       const [vector] = await app.embedder.embed([await index.correct(query)])
       hybrid = { semanticRatio: body.semantic_ratio ?? 0.7, vector: vector! }
     }
@@ -100,7 +99,7 @@ export async function searchRoutes (app: FastifyInstance) {
       tags: ['search'],
       summary: 'Suggestions for a partial search term',
       body: AutocompleteBody,
-      response: { 200: AutocompleteResponse, ...errorResponses }
+      response: { 200: AutocompleteResponse, ...errorResponses() }
     }
   }, async (request): Promise<AutocompleteResponse> => {
     const started = performance.now()

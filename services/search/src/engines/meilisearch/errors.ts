@@ -5,7 +5,7 @@ import {
   type MeilisearchErrorResponse,
   type Task
 } from 'meilisearch'
-import { ApiError, invalidRequest, serviceUnavailable } from '@chatsearch/shell'
+import { ApiError } from '@chatsearch/shell'
 
 /** Meilisearch error codes caused by the content of a catalog item. */
 const DOCUMENT_CODES = new Set([
@@ -39,21 +39,20 @@ export function fromMeilisearchBody (body: MeilisearchErrorResponse | null | und
   const code = body?.code ?? ''
   const message = body?.message ?? ''
   if (code === 'invalid_search_filter' || code === 'invalid_document_filter') {
-    return new ApiError(400, 'Bad Request', 'invalid_filter', message)
+    return new ApiError('invalid_filter', message)
   }
-  if (code === 'invalid_search_facets') return new ApiError(400, 'Bad Request', 'invalid_facet', message)
+  if (code === 'invalid_search_facets') return new ApiError('invalid_facet', message)
   if (code === 'feature_not_enabled') {
     // Only CONTAINS and STARTS WITH need an experimental feature (containsFilter), which the engine
     // switches on when it starts; this happens when its API key may not do that.
-    return new ApiError(501, 'Not Implemented', 'not_implemented',
-      'CONTAINS and STARTS WITH are not available on this server: its Meilisearch has the containsFilter experimental feature switched off')
+    return new ApiError('not_implemented', 'CONTAINS and STARTS WITH are not available on this server: its Meilisearch has the containsFilter experimental feature switched off')
   }
-  if (code === 'payload_too_large') return new ApiError(413, 'Payload Too Large', 'payload_too_large', 'the batch is too large for the search engine; send fewer items at a time')
-  if (DOCUMENT_CODES.has(code)) return new ApiError(400, 'Bad Request', 'invalid_document', message)
+  if (code === 'payload_too_large') return new ApiError('payload_too_large', 'the batch is too large for the search engine; send fewer items at a time')
+  if (DOCUMENT_CODES.has(code)) return new ApiError('invalid_document', message)
   if (ENGINE_CODES.has(code) || status === undefined || status >= 500 || status === 401 || status === 403) {
-    return serviceUnavailable(UNAVAILABLE)
+    return new ApiError('service_unavailable', UNAVAILABLE)
   }
-  return invalidRequest(`the search engine refused the request: ${message}`)
+  return new ApiError('invalid_request', `the search engine refused the request: ${message}`)
 }
 
 /** Any failure of a Meilisearch call as the ApiError the service answers with. */
@@ -62,17 +61,17 @@ export function fromMeilisearchError (err: unknown, taskTimeoutMs?: number): Api
   if (err instanceof MeilisearchApiError) return withCause(fromMeilisearchBody(err.cause, err.response.status), err)
   if (err instanceof MeilisearchTaskTimeOutError) {
     const within = taskTimeoutMs === undefined ? '' : ` within ${taskTimeoutMs} ms`
-    return withCause(serviceUnavailable(`the search engine did not finish the write${within}; it may still be applied, try again shortly`), err)
+    return withCause(new ApiError('service_unavailable', `the search engine did not finish the write${within}; it may still be applied, try again shortly`), err)
   }
-  if (err instanceof MeilisearchRequestTimeOutError) return withCause(serviceUnavailable('the search engine did not answer in time, try again shortly'), err)
+  if (err instanceof MeilisearchRequestTimeOutError) return withCause(new ApiError('service_unavailable', 'the search engine did not answer in time, try again shortly'), err)
   // unreachable (MeilisearchRequestError) or anything else
-  return withCause(serviceUnavailable(UNAVAILABLE), err)
+  return withCause(new ApiError('service_unavailable', UNAVAILABLE), err)
 }
 
 /** The error of a task that ended without succeeding. */
 export function fromFailedTask (task: Task): ApiError {
   if (task.status === 'failed') return withCause(fromMeilisearchBody(task.error, 400), task.error)
-  return serviceUnavailable(`the search engine did not apply the write (task ${task.status})`)
+  return new ApiError('service_unavailable', `the search engine did not apply the write (task ${task.status})`)
 }
 
 /** Whether `err` is Meilisearch answering with this error code. */

@@ -1,0 +1,55 @@
+import type { FastifyRequest } from 'fastify'
+import { limits } from '@chatsearch/contracts'
+import { ApiError } from './errors.js'
+
+type Done = (err: Error | null, body?: unknown) => void
+
+/** Methods whose requests carry no body by meaning: an empty JSON body is no body, not an error. */
+const BODILESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * The JSON body parser: Fastify's own (prototype-poisoning checks included), except that a DELETE
+ * sent with `Content-Type: application/json` and nothing after it is accepted, as clients do.
+ */
+export function jsonParser (parse: (request: FastifyRequest, body: string, done: Done) => void) {
+  return (request: FastifyRequest, body: string | Buffer, done: Done) => {
+    if (body.length === 0 && BODILESS.has(request.method)) {
+      done(null, undefined)
+      return
+    }
+    parse(request, body.toString(), done)
+  }
+}
+
+/**
+ * Walks a parsed value without recursion (a body nested thousands of levels deep must not overflow
+ * the stack) and names what is wrong with it: nesting deeper than `jsonMaxDepth`, or a NUL
+ * character, which PostgreSQL text cannot hold.
+ */
+export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDepth): string | undefined {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return 'text must not contain the NUL character (\\u0000)'
+      continue
+    }
+    if (item === null || typeof item !== 'object') continue
+    if (depth >= maxDepth) return `the JSON is nested more than ${maxDepth} levels deep`
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push([element, depth + 1])
+      continue
+    }
+    for (const [key, element] of Object.entries(item)) {
+      if (key.includes('\u0000')) return 'text must not contain the NUL character (\\u0000)'
+      stack.push([element, depth + 1])
+    }
+  }
+  return undefined
+}
+
+/** preValidation: refuses a body or query that `jsonProblem` finds fault with, before the schema sees it. */
+export async function checkJson (request: { body: unknown, query: unknown }) {
+  const problem = jsonProblem(request.query) ?? jsonProblem(request.body)
+  if (problem !== undefined) throw new ApiError('invalid_request', problem)
+}

@@ -1,0 +1,151 @@
+import { connect, type Socket } from 'node:net'
+import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
+import t, { type Test } from 'tap'
+import { Type } from 'typebox'
+import { errorCatalog } from '@chatsearch/contracts'
+import { createServer, type Timeouts } from '../src/server.js'
+
+// What a hostile or broken client sends at the HTTP layer: each answer is the documented error body
+// with a catalog code, and the server keeps serving everyone else.
+
+async function app (t: Test, timeouts: Partial<Timeouts> = {}) {
+  const server = createServer({ name: 'test', logLevel: 'silent', timeouts })
+  server.post('/things', {
+    schema: { body: Type.Object({ name: Type.String(), extra: Type.Optional(Type.Unknown()) }, { additionalProperties: false }) }
+  }, async () => ({ ok: true }))
+  server.get('/things/:id', async () => ({ ok: true }))
+  server.delete('/things/:id', async () => ({ deleted: true }))
+  server.get('/ping', async () => ({ ok: true }))
+  t.teardown(() => server.close())
+  return server
+}
+
+const bodyKeys = ['code', 'error', 'message', 'statusCode']
+
+function conforming (t: Test, body: string, status: number, code: string) {
+  const parsed = JSON.parse(body) as Record<string, unknown>
+  t.same(Object.keys(parsed).sort(), bodyKeys, `${code}: the documented keys`)
+  t.equal(parsed.statusCode, status)
+  t.equal(parsed.code, code)
+  t.equal(parsed.error, errorCatalog[code as keyof typeof errorCatalog].title, `${code}: the catalog's title`)
+}
+
+/** Sends raw bytes on a new connection and returns everything the server writes before closing. */
+async function raw (port: number, request: string): Promise<{ status: number, headers: string, body: string }> {
+  const socket = connect(port, '127.0.0.1')
+  await once(socket, 'connect')
+  socket.write(request)
+  let text = ''
+  socket.setEncoding('utf8').on('data', (chunk: string) => { text += chunk })
+  await Promise.race([once(socket, 'close'), sleep(5000)])
+  socket.destroy()
+  const [head = '', body = ''] = text.split('\r\n\r\n')
+  return { status: Number(head.split(' ')[1]), headers: head, body }
+}
+
+t.test('JSON nested thousands of levels deep is a 400, not a stack overflow', async (t) => {
+  const server = await app(t)
+  for (const depth of [5_000, 100_000]) {
+    const payload = `{"name":"x","extra":${'['.repeat(depth)}${']'.repeat(depth)}}`
+    const res = await server.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': 'application/json' } })
+    t.equal(res.statusCode, 400, `${depth} levels`)
+    conforming(t, res.body, 400, 'invalid_request')
+    t.match(res.json().message, /nested more than 32 levels/)
+  }
+  const shallow = { name: 'x', extra: JSON.parse(`${'['.repeat(30)}${']'.repeat(30)}`) as unknown }
+  t.equal((await server.inject({ method: 'POST', url: '/things', payload: shallow })).statusCode, 200, '30 levels are fine')
+  t.equal((await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } })).statusCode, 400, 'NUL is still refused')
+})
+
+t.test('errors the HTTP parser raises before routing carry the catalog code', async (t) => {
+  const server = await app(t)
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  const port = (server.server.address() as { port: number }).port
+  const cases: Array<[string, string, number, string]> = [
+    ['Content-Length that is not a number', 'POST /things HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}', 400, 'invalid_request'],
+    ['chunked and Content-Length together', 'POST /things HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, 'invalid_request'],
+    ['headers too large', `GET /ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['not HTTP at all', 'HELLO\r\n\r\n', 400, 'invalid_request']
+  ]
+  for (const [name, request, status, code] of cases) {
+    const res = await raw(port, request)
+    t.equal(res.status, status, name)
+    t.match(res.headers, /content-type: application\/json/i, `${name}: JSON`)
+    conforming(t, res.body, status, code)
+  }
+  const badUrl = await server.inject({ method: 'GET', url: '/things/%zz' })
+  t.equal(badUrl.statusCode, 400, 'a malformed percent-encoding')
+  conforming(t, badUrl.body, 400, 'invalid_request')
+  t.equal((await fetch(`http://127.0.0.1:${port}/ping`)).status, 200, 'and the server still serves')
+})
+
+t.test('a known path with the wrong method is 405 with Allow; an unknown path 404', async (t) => {
+  const server = await app(t)
+  const wrong = await server.inject({ method: 'GET', url: '/things' })
+  t.equal(wrong.statusCode, 405)
+  t.equal(wrong.headers.allow, 'POST')
+  conforming(t, wrong.body, 405, 'method_not_allowed')
+  const param = await server.inject({ method: 'PUT', url: '/things/42' })
+  t.equal(param.statusCode, 405, 'a path with a parameter')
+  t.equal(param.headers.allow, 'DELETE, GET, HEAD')
+  const missing = await server.inject({ method: 'GET', url: '/nothing/here' })
+  t.equal(missing.statusCode, 404)
+  conforming(t, missing.body, 404, 'not_found')
+})
+
+t.test('DELETE with a JSON content type and no body is accepted; an empty POST body is not', async (t) => {
+  const server = await app(t)
+  const res = await server.inject({ method: 'DELETE', url: '/things/1', headers: { 'content-type': 'application/json' } })
+  t.equal(res.statusCode, 200)
+  t.same(res.json(), { deleted: true })
+  const post = await server.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '' })
+  t.equal(post.statusCode, 400)
+  conforming(t, post.body, 400, 'invalid_request')
+})
+
+t.test('security headers on every answer', async (t) => {
+  const server = await app(t)
+  for (const [name, url] of [['success', '/ping'], ['not found', '/nowhere'], ['error', '/things']] as const) {
+    const res = await server.inject({ method: name === 'error' ? 'PUT' : 'GET', url })
+    t.equal(res.headers['x-content-type-options'], 'nosniff', `${name}: nosniff`)
+    t.equal(res.headers['x-frame-options'], 'SAMEORIGIN', `${name}: no framing by others`)
+    t.match(res.headers['content-security-policy'], /default-src 'none'/, `${name}: a CSP that allows nothing`)
+    t.equal(res.headers['referrer-policy'], 'no-referrer', `${name}: no referrer`)
+    t.equal(res.headers['x-powered-by'], undefined, `${name}: no server fingerprint`)
+  }
+})
+
+t.test('slow clients cannot hold connections: headers that trickle in are cut off', async (t) => {
+  const server = await app(t, { headersMs: 600, requestMs: 1500, checkIntervalMs: 100 })
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  const port = (server.server.address() as { port: number }).port
+  const request = 'GET /ping HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(10_000)
+  const sockets: Socket[] = []
+  const closedAt: number[] = []
+  const started = Date.now()
+  for (let i = 0; i < 200; i++) {
+    const socket = connect(port, '127.0.0.1')
+    socket.on('error', () => {})
+    socket.on('close', () => closedAt.push(Date.now() - started))
+    sockets.push(socket)
+  }
+  // One byte every 50 ms per connection, far slower than the 600 ms allowed for the headers.
+  let sent = 0
+  const drip = setInterval(() => {
+    for (const socket of sockets) if (!socket.destroyed) socket.write(request[sent % request.length]!)
+    sent++
+  }, 50)
+  t.teardown(() => { clearInterval(drip); for (const socket of sockets) socket.destroy() })
+
+  await sleep(300)
+  const during = Date.now()
+  const res = await fetch(`http://127.0.0.1:${port}/ping`)
+  t.equal(res.status, 200, 'others are served meanwhile')
+  t.ok(Date.now() - during < 1000, 'promptly')
+
+  for (const deadline = Date.now() + 5000; closedAt.length < sockets.length && Date.now() < deadline;) await sleep(50)
+  clearInterval(drip)
+  t.equal(closedAt.length, 200, 'every trickling connection was closed')
+  t.ok(Math.max(...closedAt) < 2500, `within the header timeout and a check interval (last after ${Math.max(...closedAt)} ms)`)
+})
