@@ -30,8 +30,9 @@ export interface AuthOptions {
    */
   cacheTtlMs?: number
   /**
-   * Revocations arrive by Redis pub/sub when given, by PostgreSQL LISTEN otherwise: either way
-   * every replica's cache is emptied within milliseconds of `key revoke`.
+   * Revocations always arrive by PostgreSQL LISTEN (revokeKey sends NOTIFY), and also by Redis
+   * pub/sub when this is given: either way every replica's cache is emptied within milliseconds.
+   * Failed authentications are counted in it too, so the throttle holds across replicas.
    */
   redis?: Redis | undefined
   /**

@@ -1,6 +1,8 @@
 /**
  * Runs tasks one at a time per key, in arrival order. Turns of one chat wait for each other in
- * this process, so each turn sees the previous reply; the database row lock covers other processes.
+ * this process, so each turn sees the previous reply. Across replicas only the writes are ordered
+ * (appendTurn's row lock keeps each turn whole and in sequence): two turns of one chat arriving at
+ * two replicas at once may each read the history without the other's reply.
  */
 export class KeyedLock {
   readonly #tails = new Map<string, Promise<unknown>>()
