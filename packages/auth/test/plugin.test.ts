@@ -1,16 +1,19 @@
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
-import { databasePlugin, installErrorHandler, migrate } from '@chatsearch/shell'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
+import { startRedis, testDatabase } from '@chatsearch/shell/testing'
 import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey } from '../src/index.js'
 
 /** The plugin on a bare Fastify instance with one dummy route that echoes the principal. */
-async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number, serviceToken?: string, failuresPerMinute?: number) {
+async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number, serviceToken?: string, failuresPerMinute?: number, redisUrl?: string) {
   const app = Fastify({ trustProxy: true })
   installErrorHandler(app)
   await app.register(databasePlugin, { databaseUrl })
   await migrate(app.pg, 'auth', authMigrations)
-  await app.register(authPlugin, { service, cacheTtlMs, ...(serviceToken === undefined ? {} : { serviceToken }), ...(failuresPerMinute === undefined ? {} : { failuresPerMinute }) })
+  await app.register(redisPlugin, { url: redisUrl, name: 'test' })
+  await app.register(authPlugin, {
+    service, cacheTtlMs, redis: app.redis, ...(serviceToken === undefined ? {} : { serviceToken }), ...(failuresPerMinute === undefined ? {} : { failuresPerMinute })
+  })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     api.get('/whoami', async (request) => request.principal)
@@ -156,6 +159,19 @@ t.test('failed authentications are throttled per client address', async (t) => {
   t.equal((await from('198.51.100.9', `Bearer ${key.key}`)).statusCode, 200, 'another address is served')
   t.equal((await from('198.51.100.9', wrong)).statusCode, 401, 'and has its own count')
   t.equal((await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${key.key}` } })).statusCode, 200, 'successes are never counted')
+})
+
+t.test('with Redis, failures on one replica count on every replica', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const redis = await startRedis(t)
+  const one = await bareApp(t, databaseUrl, 'search', 200, undefined, 4, redis.url)
+  const two = await bareApp(t, databaseUrl, 'search', 200, undefined, 4, redis.url)
+  const from = (app: typeof one) => app.inject({ url: '/whoami', headers: { authorization: 'Bearer nope', 'x-forwarded-for': '192.0.2.1' } })
+  for (const app of [one, two, one, two]) t.equal((await from(app)).statusCode, 401)
+  const blocked = await from(one)
+  t.equal(blocked.statusCode, 429, 'the fifth try is refused, though each replica saw only two')
+  t.equal(blocked.json().code, 'authentication_throttled')
+  t.equal((await from(two)).statusCode, 429, 'on both replicas')
 })
 
 t.test('a throttle of 0 never refuses', async (t) => {
