@@ -1,6 +1,7 @@
 import t from 'tap'
 import { Value } from 'typebox/value'
-import { ErrorBody, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits } from '../src/index.js'
+import { readFile } from 'node:fs/promises'
+import { ErrorBody, errorCatalog, errorResponses, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
   t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', consumer_id: 'c' }))
@@ -37,4 +38,19 @@ t.test('search body follows the spec defaults and limits', async (t) => {
 t.test('error body', async (t) => {
   t.ok(Value.Check(ErrorBody, { statusCode: 404, error: 'Chat Not Found', code: 'chat_not_found', message: 'no chat x' }))
   t.notOk(Value.Check(ErrorBody, { statusCode: 200, error: 'x', code: 'x', message: 'x' }))
+})
+
+t.test('the error catalog: one title per status code pair, and the README lists every code', async (t) => {
+  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8')
+  for (const [code, entry] of Object.entries(errorCatalog)) {
+    t.match(code, /^[a-z]+(_[a-z]+)*$/, `${code} is snake_case`)
+    t.ok(entry.status >= 400 && entry.status <= 599, `${code} is an error status`)
+    t.ok(readme.includes(`| ${entry.status} | \`${code}\` | ${entry.title} |`), `README's Errors table has ${code} with ${entry.status} ${entry.title}`)
+  }
+  const rows = [...readme.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((m) => m[2])
+  t.same(rows.filter((code) => !(code! in errorCatalog)), [], 'and nothing the catalog does not have')
+  const documented = errorResponses('chat_not_found')
+  t.same(Object.keys(documented).map(Number), [400, 401, 404, 413, 415, 429, 500, 503], 'a route\'s statuses: the common ones and its own')
+  t.same((documented[404] as { properties: { code: { enum: string[] } } }).properties.code.enum, ['chat_not_found'], 'each status lists only its codes')
+  t.same((documented[429] as { properties: { code: { enum: string[] } } }).properties.code.enum, ['rate_limited', 'authentication_throttled'])
 })
