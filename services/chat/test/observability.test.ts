@@ -3,7 +3,7 @@ import { freePort, metricSample } from '@chatsearch/shell/testing'
 import { call, harness, post } from './helpers.js'
 import { searchStack, TOKEN } from './support/search-stack.js'
 import { startFakeOpenAi } from './support/fake-openai.js'
-import { openAiChatModel } from '../src/assistant/llm/client.js'
+import { openAiChatModel, type ChatModel } from '../src/assistant/llm/client.js'
 
 interface LogLine { reqId?: string, msg: string, req?: { url?: string }, [field: string]: unknown }
 
@@ -17,8 +17,9 @@ function capture () {
   }
 }
 
+const h = await harness(t)
+
 t.test('one request id follows a turn from the chat service to the search service; no credential is logged', async (t) => {
-  const h = await harness(t)
   const shop = await h.tenant()
   const searchLog = capture()
   const chatLog = capture()
@@ -56,7 +57,6 @@ t.test('one request id follows a turn from the chat service to the search servic
 })
 
 t.test('GET /metrics on the chat service: requests, retrieval, model latency and fallbacks', async (t) => {
-  const h = await harness(t)
   const shop = await h.tenant()
   const stack = await searchStack(t, h, shop)
   const fake = await startFakeOpenAi(t)
@@ -84,4 +84,38 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   t.equal(metricSample(downText, 'retrieval_failures_total'), 1, 'search down is counted')
   t.equal(metricSample(downText, 'retrieval_duration_seconds_count', { outcome: 'failed' }), 1)
   t.equal(metricSample(downText, 'llm_request_duration_seconds_count'), undefined, 'no model configured: no model calls')
+})
+
+t.test('GET /metrics: turns waiting for an earlier turn of their chat, and the PostgreSQL pool', async (t) => {
+  const shop = await h.tenant()
+  let open = () => {}
+  const gate = new Promise<void>((resolve) => { open = resolve })
+  let reached = () => {}
+  const inModel = new Promise<void>((resolve) => { reached = resolve })
+  let hold = false
+  const reply = async () => {
+    if (hold) { reached(); await gate }
+    return 'Thanks for waiting.'
+  }
+  const model: ChatModel = { complete: reply, async * stream () { yield await reply() } }
+  const app = await h.app({ dbPoolSize: 3 }, { model })
+  const chatId = (await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: 'q1' })).json().chat_id
+
+  hold = true
+  const turn = (text: string) => post(app, shop.key, '/newUserMessage', { user_message: text, chat_id: chatId })
+  const turns = [turn('where is my order?'), turn('and my refund?'), turn('hello again?')]
+  await inModel
+  const waiting = async () => metricSample((await app.inject('/metrics')).body, 'chat_turns_waiting')
+  const deadline = Date.now() + 10_000
+  while (await waiting() !== 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  const text = (await app.inject('/metrics')).body
+  t.equal(metricSample(text, 'chat_turns_waiting', { service: 'chat' }), 2, 'two turns wait behind the one the model holds')
+  t.equal(metricSample(text, 'db_pool_connections', { state: 'in_use' }), 0, 'no connection held while the model writes')
+  t.ok((metricSample(text, 'db_pool_connections', { state: 'idle' }) ?? 0) >= 1, 'the connections opened so far are idle')
+  t.equal(metricSample(text, 'db_pool_waiting_requests'), 0)
+  t.equal(metricSample(text, 'db_pool_max_connections'), 3)
+
+  open()
+  t.same((await Promise.all(turns)).map((r) => r.statusCode), [200, 200, 200])
+  t.equal(await waiting(), 0, 'none left waiting')
 })

@@ -73,6 +73,11 @@ async function streamTurn (
 export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserMessageOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const turns = new KeyedLock()
+  app.metrics.gauge({
+    name: 'chat_turns_waiting',
+    help: 'Turns waiting in this process for an earlier turn of the same chat to finish',
+    collect () { this.set(turns.waiting) }
+  })
 
   api.post('/newUserMessage', {
     config: { rateLimit: 'chat_write', idempotency: { stream: true } },
