@@ -1,6 +1,32 @@
-import type { FastifyServerOptions } from 'fastify'
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Level of Fastify's "incoming request" and "request completed" lines for this route (info
+     * by default): `debug` for health probes and scrapes, which would fill an info log every few
+     * seconds. A route's `logLevel` cannot do it: it only sets the least level the route logs.
+     */
+    requestLogLevel?: 'debug' | 'trace'
+  }
+}
+
+/** Fastify's per-request lines at the level the route asks for (see `requestLogLevel`); failures keep theirs. */
+export class RequestLogController extends LogController {
+  override incomingRequest (request: FastifyRequest, reply: FastifyReply): void {
+    const level = request.routeOptions.config.requestLogLevel
+    if (level === undefined) super.incomingRequest(request, reply)
+    else if (!this.isLogDisabled(request)) request.log[level]({ req: request }, 'incoming request')
+  }
+
+  override requestCompleted (error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const level = request.routeOptions.config.requestLogLevel
+    if (level === undefined || error != null) super.requestCompleted(error, request, reply)
+    else if (!this.isLogDisabled(request)) reply.log[level]({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
+  }
+}
 
 /** Where pino writes its JSON lines (a pino destination stream). */
 export interface LogDestination { write: (line: string) => void }

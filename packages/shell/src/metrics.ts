@@ -111,7 +111,8 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
   })
 
   const expected = opts.token === undefined ? undefined : digest(`Bearer ${opts.token}`)
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  // Scraped every few seconds: its request lines are debug (see RequestLogController).
+  app.get('/metrics', { config: { requestLogLevel: 'debug' }, schema: { hide: true } }, async (request, reply) => {
     if (expected !== undefined && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
       throw unauthorized('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"')
     }

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { limits } from '@chatsearch/contracts'
 import { installErrorHandler } from './error-handler.js'
 import { invalidRequest, serviceUnavailable } from './errors.js'
-import { loggerOptions, type LogDestination, type LogLevel } from './logger.js'
+import { loggerOptions, RequestLogController, type LogDestination, type LogLevel } from './logger.js'
 import { metricsPlugin } from './metrics.js'
 
 export interface ServerOptions {
@@ -26,6 +26,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 export function createServer (opts: ServerOptions): FastifyInstance {
   const app = Fastify({
     logger: loggerOptions(opts.logLevel, opts.name, opts.logStream),
+    logController: new RequestLogController(),
     bodyLimit: opts.bodyLimit ?? limits.bodyMaxBytes,
     // genReqId reads x-request-id itself, so a gateway's id is kept only when it is sane.
     requestIdHeader: false,
