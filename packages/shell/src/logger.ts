@@ -44,9 +44,48 @@ export const redactedPaths = [
   'res.headers["set-cookie"]'
 ]
 
-/** pino options: JSON for machines, pretty only for a person at a terminal; credentials never logged. */
+/**
+ * Query parameters whose values are personal data: `consumer_id` is the caller's own identifier
+ * of an end user. (`chat_id` is an opaque id of ours and stays, to follow a conversation.) Matched
+ * however the key is written, since a misspelt one is logged too before it is refused.
+ */
+const PERSONAL_QUERY_KEY = /^consumer_id(\[.*\])?$/i
+
+function decodedKey (key: string): string {
+  try {
+    return decodeURIComponent(key.replaceAll('+', ' '))
+  } catch {
+    return key
+  }
+}
+
+/** A request URL as it may be logged: the values of personal query parameters replaced by `[redacted]`. */
+export function loggedUrl (url: string): string {
+  const start = url.indexOf('?')
+  if (start === -1) return url
+  const query = url.slice(start + 1).split('&').map((pair) => {
+    const key = pair.split('=', 1)[0] ?? ''
+    return PERSONAL_QUERY_KEY.test(decodedKey(key)) ? `${key}=[redacted]` : pair
+  })
+  return `${url.slice(0, start)}?${query.join('&')}`
+}
+
+/** Fastify's own request serializer, but for the URL. */
+function serializeRequest (request: FastifyRequest) {
+  const version = request.headers['accept-version']
+  return {
+    method: request.method,
+    url: loggedUrl(request.url),
+    version: typeof version === 'string' ? version : undefined,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort
+  }
+}
+
+/** pino options: JSON for machines, pretty only for a person at a terminal; credentials and personal query values never logged. */
 export function loggerOptions (level: LogLevel, name: string, stream?: LogDestination): NonNullable<FastifyServerOptions['logger']> {
-  const base = { level, name, redact: { paths: redactedPaths, censor: '[redacted]' } }
+  const base = { level, name, redact: { paths: redactedPaths, censor: '[redacted]' }, serializers: { req: serializeRequest } }
   if (stream !== undefined) return { ...base, stream }
   return {
     ...base,

@@ -105,3 +105,27 @@ t.test('health probes and scrapes: their request lines are debug, so an info log
   }
   t.ok(requestLines(of(debug, 'items')).every((e) => e.level === 30), 'the other routes: at info, as before')
 })
+
+t.test('consumer_id values never reach a logged URL, however the key is written; other values do', async (t) => {
+  const lines: string[] = []
+  const server = await buildService({ name: 'test', logLevel: 'info', logStream: { write: (line) => { lines.push(line) } } }, async (server) => {
+    server.get('/chats', async (request) => request.query)
+  })
+  t.teardown(() => server.close())
+  const sent: Array<[string, string]> = [
+    ['/chats?consumer_id=alice-4f9c&chat_id=c-1', '/chats?consumer_id=[redacted]&chat_id=c-1'],
+    ['/chats?limit=5&consumer_id=alice-4f9c&consumer_id=alice%2D4f9c', '/chats?limit=5&consumer_id=[redacted]&consumer_id=[redacted]'],
+    ['/chats?consumer%5Fid=alice-4f9c', '/chats?consumer%5Fid=[redacted]'],
+    ['/chats?Consumer_ID=alice-4f9c', '/chats?Consumer_ID=[redacted]'],
+    ['/chats?consumer_id%5B%5D=alice-4f9c', '/chats?consumer_id%5B%5D=[redacted]'],
+    ['/chats?consumer_id', '/chats?consumer_id=[redacted]'],
+    ['/chats?consumer_ids=kept&%ZZ=kept', '/chats?consumer_ids=kept&%ZZ=kept'],
+    ['/chats', '/chats']
+  ]
+  const first = await server.inject(sent[0]![0])
+  t.same(first.json(), { consumer_id: 'alice-4f9c', chat_id: 'c-1' }, 'the route still gets the value')
+  for (const [url] of sent.slice(1)) await server.inject(url)
+  const logged = lines.map((l) => JSON.parse(l) as { msg: string, req?: { url: string } }).filter((e) => e.msg === 'incoming request')
+  t.same(logged.map((e) => e.req?.url), sent.map(([, expected]) => expected))
+  t.notOk(lines.join('').includes('alice'), 'the value is nowhere in the log')
+})

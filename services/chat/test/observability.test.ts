@@ -1,5 +1,6 @@
 import t from 'tap'
-import { call, harness } from './helpers.js'
+import { call, get, harness, post } from './helpers.js'
+import { metricSample } from '@chatsearch/shell/testing'
 import { searchStack, TOKEN } from './support/search-stack.js'
 
 interface LogLine { reqId?: string, msg: string, req?: { url?: string }, [field: string]: unknown }
@@ -51,4 +52,28 @@ t.test('one request id follows a turn from the chat service to the search servic
     t.notOk(log.text().includes(shop.key.slice(9)), `the project key is not in the ${name} log`)
     t.notOk(log.text().includes(TOKEN), `the service token is not in the ${name} log`)
   }
+})
+
+t.test('a consumer_id is never logged, in request URLs or rejections, nor made a metric label; chat ids are', async (t) => {
+  const shop = await h.tenant()
+  const log = capture()
+  const app = await h.app({ logLevel: 'trace', logStream: log.stream })
+  const consumer = 'alice-7c21@example.org'
+  const chatId = (await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: consumer })).json().chat_id
+  const other = (await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: 'bob' })).json().chat_id
+  t.equal((await get(app, shop.key, '/listAllProjectConsumerChats', { consumer_id: consumer })).json().total_count, 1)
+  t.equal((await get(app, shop.key, '/latestConsumerChatId', { consumer_id: consumer })).json().chat_id, chatId)
+  const wrong = await post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: other, consumer_id: consumer })
+  t.equal(wrong.json().code, 'chat_not_found', 'another consumer\'s chat')
+  t.equal((await get(app, shop.key, '/readConversation', { chat_id: chatId })).statusCode, 200)
+
+  const urls = log.entries().filter((e) => e.msg === 'incoming request').map((e) => e.req?.url)
+  t.ok(urls.includes('/listAllProjectConsumerChats?consumer_id=[redacted]'), urls.join(' '))
+  t.ok(urls.includes('/latestConsumerChatId?consumer_id=[redacted]'))
+  t.ok(urls.includes(`/readConversation?chat_id=${chatId}`), 'a chat id is kept')
+  t.ok(log.entries().some((e) => e.msg === 'request rejected' && e.code === 'chat_not_found'), 'the rejection is logged')
+  t.notOk(log.text().includes('alice-7c21'), 'the consumer id is nowhere in the log')
+  const metrics = (await app.inject('/metrics')).body
+  t.equal(metricSample(metrics, 'http_requests_total', { route: '/listAllProjectConsumerChats', status: '200' }), 1)
+  t.notOk(metrics.includes('alice-7c21'), 'nor in the metrics')
 })

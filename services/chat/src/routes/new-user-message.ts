@@ -113,7 +113,8 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
       const chat = await findChat(app.pg, projectId, chatId)
       // A consumer_id that is not the chat's own means the caller has the wrong chat: same answer as missing.
       if (chat === undefined || (consumerId !== undefined && chat.consumer_id !== consumerId)) {
-        throw chatNotFound(`chat ${chatId} does not exist${consumerId === undefined ? '' : ` for consumer ${consumerId}`}`)
+        // The consumer id stays out of the message: it is the caller's end-user identifier, and rejections are logged.
+        throw chatNotFound(`chat ${chatId} does not exist${consumerId === undefined ? '' : ' for this consumer_id'}`)
       }
       const history = await recentMessages(app.pg, projectId, chatId, opts.historyTurns * 2)
       return await turn(history, async (answer) => {
