@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import pg from 'pg'
+import type { Metrics } from './metrics.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,9 +30,37 @@ export async function pingDatabase (pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1')
 }
 
-/** The PostgreSQL pool, shared by every plugin of the app and ended when the app closes. */
+/** The pool's connections by state, and what waits for one, read when Prometheus scrapes. */
+function poolGauges (pool: pg.Pool, metrics: Metrics) {
+  metrics.gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL connections of the pool by state (in_use, idle)',
+    labelNames: ['state'],
+    collect () {
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount)
+      this.set({ state: 'idle' }, pool.idleCount)
+    }
+  })
+  metrics.gauge({
+    name: 'db_pool_waiting_requests',
+    help: 'Queries and transactions waiting for a PostgreSQL connection because all are in use',
+    collect () { this.set(pool.waitingCount) }
+  })
+  metrics.gauge({
+    name: 'db_pool_max_connections',
+    help: 'Most connections the pool opens (DB_POOL_SIZE)',
+    // 10 is pg's own default, for a pool made without `max`.
+    collect () { this.set(pool.options.max ?? 10) }
+  })
+}
+
+/**
+ * The PostgreSQL pool, shared by every plugin of the app and ended when the app closes; with the
+ * app's metrics, its gauges.
+ */
 export const databasePlugin = fp<DatabaseOptions>(async (app, opts) => {
   const pool = createPool(opts.databaseUrl, opts.poolSize)
   app.decorate('pg', pool)
+  if (app.hasDecorator('metrics')) poolGauges(pool, app.metrics)
   app.addHook('onClose', async () => { await pool.end() })
 }, { name: '@chatsearch/database', fastify: '5.x' })

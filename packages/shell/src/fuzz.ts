@@ -87,10 +87,14 @@ function bodyFor (schema: Schema | undefined, fields: Record<string, fc.Arbitrar
 }
 
 function operationsOf (app: FastifyInstance): Operation[] {
-  const doc = (app as unknown as { swagger: () => { paths: Record<string, Record<string, {
-    parameters?: Array<{ in: string, name: string, schema?: Schema }>
-    requestBody?: { content?: Record<string, { schema?: Schema }> }
-  }>> } }).swagger()
+  const doc = (app as unknown as {
+    swagger: () => {
+      paths: Record<string, Record<string, {
+        parameters?: Array<{ in: string, name: string, schema?: Schema }>
+        requestBody?: { content?: Record<string, { schema?: Schema }> }
+      }>>
+    }
+  }).swagger()
   const operations: Operation[] = []
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -150,8 +154,11 @@ export function answerProblem (status: number, contentType: string | undefined, 
 
 const contentTypes = fc.oneof(
   { weight: 8, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'application/x-ndjson', 'text/plain',
-    'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonx', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'application/x-ndjson', 'text/plain',
+      'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonx', '')
+  },
   { weight: 1, arbitrary: fc.constant(undefined) }
 )
 

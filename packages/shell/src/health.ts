@@ -39,11 +39,14 @@ export async function healthRoutes (app: FastifyInstance, opts: HealthOptions) {
   const checks = Object.entries(opts.checks ?? {})
   const timeoutMs = opts.checkTimeoutMs ?? 2000
 
+  // Probed every few seconds: their request lines are debug, so that they do not bury the rest.
   app.get('/healthz', {
+    config: { requestLogLevel: 'debug' },
     schema: { tags: ['health'], security: [], response: { 200: HealthResponse } }
   }, async () => ({ status: 'ok' as const, service: opts.service }))
 
   app.get('/readyz', {
+    config: { requestLogLevel: 'debug' },
     schema: { tags: ['health'], security: [], response: { 200: ReadyResponse, 503: NotReadyResponse } }
   }, async (request, reply) => {
     const outcomes = await Promise.all(checks.map(async ([name, check]) => [name, await run(check, timeoutMs)] as const))

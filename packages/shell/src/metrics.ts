@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import {
   collectDefaultMetrics, Counter, Gauge, Histogram, Registry,
-  type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration
+  type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration, type Metric
 } from 'prom-client'
 import { ApiError } from './errors.js'
 
@@ -23,8 +23,9 @@ type Config<C> = Omit<C, 'registers'>
 
 /**
  * The metrics of one app, in a registry of its own (tests build many apps in one process; the
- * global registry would mix them). Every metric carries the `service` label. Creating a metric
- * whose name exists returns the existing one, so plugins may ask for the same metric.
+ * global registry would mix them), the process's among them. Every metric carries the `service`
+ * label. Creating a metric whose name exists returns the existing one, so plugins may ask for the
+ * same metric.
  */
 export class Metrics {
   readonly registry = new Registry()
@@ -35,6 +36,7 @@ export class Metrics {
 
   constructor (service: string) {
     this.registry.setDefaultLabels({ service })
+    for (const metric of processMetrics()) this.registry.registerMetric(metric)
     this.cacheRequests = this.counter({ name: 'cache_requests_total', help: 'Cache lookups by cache and result (hit, miss)', labelNames: ['cache', 'result'] })
     this.rateLimited = this.counter({ name: 'rate_limited_total', help: 'Requests refused with 429 by limit class', labelNames: ['class'] })
   }
@@ -51,11 +53,6 @@ export class Metrics {
     return this.#existing(config.name, Gauge) ?? new Gauge({ ...config, registers: [this.registry] })
   }
 
-  /** The Prometheus text exposition of this app's metrics and of the process's. */
-  async text (): Promise<string> {
-    return (await this.registry.metrics()) + (await processRegistry().metrics())
-  }
-
   #existing<M> (name: string, kind: abstract new (...args: never[]) => M): M | undefined {
     const found = this.registry.getSingleMetric(name)
     if (found === undefined) return undefined
@@ -64,18 +61,20 @@ export class Metrics {
   }
 }
 
-let processMetrics: Registry | undefined
+let shared: Metric[] | undefined
 
 /**
- * CPU, memory, event-loop lag, GC, handles: one collector per process, since each installs
- * observers that live as long as the process does.
+ * CPU, memory, event-loop lag, GC, handles. Each collection starts an event-loop delay monitor and
+ * a GC observer that prom-client gives no way to stop, so there is one per process; every app's
+ * registry holds the same metric objects and adds its own `service` label when scraped.
  */
-function processRegistry (): Registry {
-  if (processMetrics === undefined) {
-    processMetrics = new Registry()
-    collectDefaultMetrics({ register: processMetrics })
+function processMetrics (): Metric[] {
+  if (shared === undefined) {
+    const registry = new Registry()
+    collectDefaultMetrics({ register: registry })
+    shared = registry.getMetricsAsArray().flatMap(({ name }) => registry.getSingleMetric(name) ?? [])
   }
-  return processMetrics
+  return shared
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest()
@@ -112,10 +111,11 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
   })
 
   const expected = opts.token === undefined ? undefined : digest(`Bearer ${opts.token}`)
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  // Scraped every few seconds: its request lines are debug (see RequestLogController).
+  app.get('/metrics', { config: { requestLogLevel: 'debug' }, schema: { hide: true } }, async (request, reply) => {
     if (expected !== undefined && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
       throw new ApiError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"')
     }
-    return reply.type(metrics.registry.contentType).send(await metrics.text())
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics())
   })
 }, { name: '@chatsearch/metrics', fastify: '5.x' })

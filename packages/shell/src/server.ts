@@ -5,7 +5,7 @@ import { limits } from '@chatsearch/contracts'
 import { clientErrorHandler, installErrorHandler, sendError } from './error-handler.js'
 import { ApiError } from './errors.js'
 import { checkJson, jsonParser } from './json-body.js'
-import { loggerOptions, type LogDestination, type LogLevel } from './logger.js'
+import { loggerOptions, RequestLogController, type LogDestination, type LogLevel } from './logger.js'
 import { metricsPlugin } from './metrics.js'
 
 export interface ServerOptions {
@@ -46,6 +46,7 @@ export function createServer (opts: ServerOptions): FastifyInstance {
   const timeouts = { ...defaultTimeouts, ...opts.timeouts }
   const app = Fastify({
     logger: loggerOptions(opts.logLevel, opts.name, opts.logStream),
+    logController: new RequestLogController(),
     bodyLimit: opts.bodyLimit ?? limits.bodyMaxBytes,
     // genReqId reads x-request-id itself, so a gateway's id is kept only when it is sane.
     requestIdHeader: false,

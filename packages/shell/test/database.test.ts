@@ -1,9 +1,12 @@
 import t from 'tap'
-import { createPool } from '../src/database.js'
-import { testDatabase } from '../src/testing.js'
+import { createPool, databasePlugin } from '../src/database.js'
+import { buildService } from '../src/server.js'
+import { metricSample as sample, testDatabase } from '../src/testing.js'
+
+const databaseUrl = await testDatabase(t)
 
 t.test('a checked-out client whose connection dies does not crash the process', async (t) => {
-  const pool = createPool(await testDatabase(t), 2)
+  const pool = createPool(databaseUrl, 2)
   t.teardown(() => pool.end())
   const client = await pool.connect()
   const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
@@ -14,4 +17,29 @@ t.test('a checked-out client whose connection dies does not crash the process', 
   client.release(true)
   const again = await pool.query<{ one: number }>('SELECT 1 AS one')
   t.equal(again.rows[0]!.one, 1, 'the pool serves on with a new connection')
+})
+
+t.test('GET /metrics: the pool\'s connections in use and idle, and the requests waiting for one', async (t) => {
+  const app = await buildService({ name: 'test', logLevel: 'silent' }, async (app) => {
+    await app.register(databasePlugin, { databaseUrl, poolSize: 2 })
+  })
+  t.teardown(() => app.close())
+  const scrape = async () => (await app.inject('/metrics')).body
+
+  const first = await app.pg.connect()
+  const second = await app.pg.connect()
+  const queued = app.pg.query('SELECT 1')
+  let text = await scrape()
+  t.equal(sample(text, 'db_pool_connections', { service: 'test', state: 'in_use' }), 2, 'both connections held')
+  t.equal(sample(text, 'db_pool_connections', { state: 'idle' }), 0)
+  t.equal(sample(text, 'db_pool_waiting_requests'), 1, 'a query waits for one')
+  t.equal(sample(text, 'db_pool_max_connections'), 2)
+
+  first.release()
+  await queued
+  second.release()
+  text = await scrape()
+  t.equal(sample(text, 'db_pool_connections', { state: 'in_use' }), 0, 'values are read at each scrape')
+  t.equal(sample(text, 'db_pool_connections', { state: 'idle' }), 2)
+  t.equal(sample(text, 'db_pool_waiting_requests'), 0)
 })

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { buildService } from '../src/server.js'
 import { ApiError } from '../src/errors.js'
+import { healthRoutes } from '../src/health.js'
 
 const SECRET = 'csk_chat_' + 'S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3t'
 
@@ -71,4 +72,60 @@ t.test('request ids: kept from the gateway, echoed on every response, on every l
   t.ok(of('gw-ok-1').includes('incoming request') && of('gw-ok-1').includes('request completed'), 'request lines carry it')
   t.ok(of('gw-ok-1').includes('headers as received'), 'the route\'s own lines carry it')
   t.ok(of('gw-401').includes('request rejected'))
+})
+
+interface Entry { level: number, reqId?: string, msg: string }
+
+t.test('health probes and scrapes: their request lines are debug, so an info log has none of them', async (t) => {
+  const logged = async (logLevel: 'info' | 'debug') => {
+    const lines: string[] = []
+    const server = await buildService({ name: 'test', logLevel, logStream: { write: (line) => { lines.push(line) } } }, async (server) => {
+      let ready = true
+      await server.register(healthRoutes, { service: 'test', checks: { database: async () => { if (!ready) throw new Error('connection refused') } } })
+      server.get('/items', async () => { ready = false; return [] })
+    })
+    t.teardown(() => server.close())
+    for (const url of ['/healthz', '/readyz', '/metrics', '/items', '/readyz']) {
+      await server.inject({ url, headers: { 'x-request-id': `${url.slice(1)}-${lines.length}` } })
+    }
+    return lines.map((l) => JSON.parse(l) as Entry)
+  }
+  const requestLines = (entries: Entry[]) => entries.filter((e) => e.msg === 'incoming request' || e.msg === 'request completed')
+  const of = (entries: Entry[], route: string) => entries.filter((e) => e.reqId?.startsWith(`${route}-`) === true)
+
+  const info = await logged('info')
+  t.same(requestLines(info).map((e) => e.reqId?.replace(/-\d+$/, '')), ['items', 'items'], 'at info, request lines of the other routes only')
+  t.ok(requestLines(info).every((e) => e.level === 30), 'at info level')
+  t.ok(info.some((e) => e.msg === 'readiness check did not pass' && e.level === 40), 'a failing readiness check still warns')
+
+  const debug = await logged('debug')
+  for (const route of ['healthz', 'readyz', 'metrics']) {
+    const lines = requestLines(of(debug, route))
+    t.ok(lines.length >= 2 && lines.every((e) => e.level === 20), `at debug, ${route}: its request lines, at debug`)
+  }
+  t.ok(requestLines(of(debug, 'items')).every((e) => e.level === 30), 'the other routes: at info, as before')
+})
+
+t.test('consumer_id values never reach a logged URL, however the key is written; other values do', async (t) => {
+  const lines: string[] = []
+  const server = await buildService({ name: 'test', logLevel: 'info', logStream: { write: (line) => { lines.push(line) } } }, async (server) => {
+    server.get('/chats', async (request) => request.query)
+  })
+  t.teardown(() => server.close())
+  const sent: Array<[string, string]> = [
+    ['/chats?consumer_id=alice-4f9c&chat_id=c-1', '/chats?consumer_id=[redacted]&chat_id=c-1'],
+    ['/chats?limit=5&consumer_id=alice-4f9c&consumer_id=alice%2D4f9c', '/chats?limit=5&consumer_id=[redacted]&consumer_id=[redacted]'],
+    ['/chats?consumer%5Fid=alice-4f9c', '/chats?consumer%5Fid=[redacted]'],
+    ['/chats?Consumer_ID=alice-4f9c', '/chats?Consumer_ID=[redacted]'],
+    ['/chats?consumer_id%5B%5D=alice-4f9c', '/chats?consumer_id%5B%5D=[redacted]'],
+    ['/chats?consumer_id', '/chats?consumer_id=[redacted]'],
+    ['/chats?consumer_ids=kept&%ZZ=kept', '/chats?consumer_ids=kept&%ZZ=kept'],
+    ['/chats', '/chats']
+  ]
+  const first = await server.inject(sent[0]![0])
+  t.same(first.json(), { consumer_id: 'alice-4f9c', chat_id: 'c-1' }, 'the route still gets the value')
+  for (const [url] of sent.slice(1)) await server.inject(url)
+  const logged = lines.map((l) => JSON.parse(l) as { msg: string, req?: { url: string } }).filter((e) => e.msg === 'incoming request')
+  t.same(logged.map((e) => e.req?.url), sent.map(([, expected]) => expected))
+  t.notOk(lines.join('').includes('alice'), 'the value is nowhere in the log')
 })

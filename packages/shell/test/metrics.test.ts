@@ -32,8 +32,6 @@ t.test('GET /metrics: requests by route template and status, latency, process me
   t.equal(sample(text, 'http_request_duration_seconds_bucket', { ...ok, le: '+Inf' }), 3)
   t.notMatch(text, /a-very-unique-id|nowhere/, 'raw URLs never become labels')
   t.notMatch(text, /route="\/metrics"/, 'scrapes are not counted')
-  t.match(text, /^process_cpu_user_seconds_total /m, 'process metrics')
-  t.match(text, /^nodejs_eventloop_lag_seconds /m)
   t.match(text, /^# TYPE cache_requests_total counter$/m, 'cache metric defined for the cache to count into')
   t.match(text, /^# TYPE rate_limited_total counter$/m, 'rate-limit metric defined')
 })
@@ -53,6 +51,35 @@ t.test('app.metrics: typed counters and histograms in a registry per app', async
   t.equal(sample(text, 'cache_requests_total', { cache: 'auth', result: 'hit' }), 1)
   t.equal(sample(text, 'rate_limited_total', { class: 'search' }), 1)
   t.notMatch((await two.inject('/metrics')).body, /things_total/, 'another app does not see them')
+})
+
+t.test('process metrics: on every app, labelled with its service, collected once per process', async (t) => {
+  const quiet = async (name: string) => await buildService({ name, logLevel: 'silent' }, async () => {})
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'Immediate').length
+  const before = timers()
+  const chat = await quiet('chat')
+  const search = await quiet('search')
+  t.teardown(() => Promise.all([chat.close(), search.close()]))
+  // Concurrent scrapes of two apps read the same collectors.
+  const [c, s] = await Promise.all([chat.inject('/metrics'), search.inject('/metrics')])
+  for (const [text, service] of [[c.body, 'chat'], [s.body, 'search']] as const) {
+    t.ok((sample(text, 'process_cpu_user_seconds_total', { service }) ?? 0) > 0, `${service}: CPU`)
+    t.ok((sample(text, 'process_resident_memory_bytes', { service }) ?? 0) > 0, `${service}: memory`)
+    t.ok((sample(text, 'nodejs_heap_size_used_bytes', { service }) ?? 0) > 0, `${service}: heap`)
+    t.not(sample(text, 'nodejs_eventloop_lag_p99_seconds', { service }), undefined, `${service}: event-loop lag`)
+    t.not(sample(text, 'nodejs_active_handles_total', { service }), undefined, `${service}: handles`)
+    t.match(text, /^# TYPE nodejs_gc_duration_seconds histogram$/m, `${service}: GC`)
+    t.notMatch(text, /^(process|nodejs)_\w+(\{(?![^}]*service=)[^}]*\})? /m, `${service}: no process series without the service label`)
+  }
+  t.equal(sample(c.body, 'process_cpu_user_seconds_total', { service: 'search' }), undefined, 'each app labels with its own service')
+  const lag = 'nodejs_eventloop_lag_seconds'
+  t.equal(chat.metrics.registry.getSingleMetric(lag), search.metrics.registry.getSingleMetric(lag), 'one collector, not one per app')
+
+  // Many apps in one process (as in the test suites): no duplicate registration, nothing left running.
+  for (let i = 0; i < 20; i++) await (await quiet(`app${i}`)).close()
+  await Promise.all([chat.close(), search.close()])
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(timers(), before, 'no timer outlives the apps')
 })
 
 t.test('METRICS_TOKEN: the scrape must present it', async (t) => {

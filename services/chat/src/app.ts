@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
-import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin } from '@chatsearch/shell'
+import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, type Metrics } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
 import { noRetriever, searchRetriever, type Retriever } from './assistant/retriever.js'
 import { openAiChatModel, type ChatModel } from './assistant/llm/client.js'
-import { assistantCounters, timedModel, timedRetriever } from './assistant/metrics.js'
+import { assistantCounters, timedModel, timedRetriever, tokenCounter } from './assistant/metrics.js'
 import { newUserMessageRoutes } from './routes/new-user-message.js'
 import { readConversationRoutes } from './routes/read-conversation.js'
 import { listChatsRoutes } from './routes/list-chats.js'
@@ -34,8 +34,9 @@ function retrieverOf (config: ChatConfig): Retriever {
   return searchRetriever({ searchUrl: config.search.url, serviceToken: config.search.serviceToken, timeoutMs: config.search.timeoutMs })
 }
 
-function modelOf (config: ChatConfig): ChatModel | undefined {
-  return config.llm === undefined ? undefined : openAiChatModel(config.llm)
+function modelOf (config: ChatConfig, metrics: Metrics): ChatModel | undefined {
+  if (config.llm === undefined) return undefined
+  return openAiChatModel({ ...config.llm, onUsage: tokenCounter(metrics, config.llm.model) })
 }
 
 async function register (app: FastifyInstance, config: ChatConfig, parts: ChatParts) {
@@ -58,7 +59,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   // The search service is not a readiness check: without it replies still come, uncited.
   await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })
 
-  const model = parts.model ?? modelOf(config)
+  const model = parts.model ?? modelOf(config, app.metrics)
   const retriever = parts.retriever ?? retrieverOf(config)
   const assistant = new Assistant({
     classifier: parts.classifier ?? await loadClassifier(),

@@ -6,10 +6,13 @@
  */
 export class KeyedLock {
   readonly #tails = new Map<string, Promise<unknown>>()
+  #waiting = 0
 
   async run<T> (key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve()
-    const current = previous.then(task, task)
+    const previous = this.#tails.get(key)
+    if (previous !== undefined) this.#waiting++
+    const start = previous === undefined ? task : async () => { this.#waiting--; return await task() }
+    const current = (previous ?? Promise.resolve()).then(start, start)
     const tail = current.catch(() => {})
     this.#tails.set(key, tail)
     try {
@@ -19,7 +22,8 @@ export class KeyedLock {
     }
   }
 
-  get size () {
-    return this.#tails.size
+  /** Tasks queued behind an earlier one of the same key. */
+  get waiting () {
+    return this.#waiting
   }
 }

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { LlmError, openAiChatModel, type ChatModel, type ChatTurn, type OpenAiChatOptions } from '../src/assistant/llm/client.js'
+import { LlmError, openAiChatModel, type ChatModel, type ChatTurn, type OpenAiChatOptions, type TokenUsage } from '../src/assistant/llm/client.js'
 import { DEFAULT_REPLY, startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.js'
 
 const API_KEY = 'sk-test-0123456789secret'
@@ -84,7 +84,7 @@ t.test('stream: SSE split at every few bytes, CRLF, comments, usage chunk, UTF-8
   const { fake, model } = await setup(t)
   const text = 'Größe 42 — “Gore-Tex” ☔ boots, 129.00 €.'
   fake.script(
-    { text, fragmentBytes: 3, lineEnding: '\r\n', keepAlive: true, usageChunk: true },
+    { text, fragmentBytes: 3, lineEnding: '\r\n', keepAlive: true },
     { text, fragmentBytes: 1, lineEnding: '\n' },
     { text, fragmentBytes: 7, lineEnding: '\r\n' },
     { text, fragmentBytes: 1, lineEnding: '\r\n', multiLineData: true }
@@ -98,6 +98,43 @@ t.test('stream: a server that answers with plain JSON still gives the text', asy
   fake.script({ text: 'not streamed', ignoreStream: true })
   t.same(await collect(model.stream(messages)), ['not streamed'])
   t.equal(fake.requests[0]!.body!.stream, true)
+})
+
+t.test('token usage: from a completion\'s body, from a stream\'s last chunk when asked, none when the server reports none', async (t) => {
+  const seen: TokenUsage[] = []
+  const { fake, model } = await setup(t, { onUsage: (usage) => { seen.push(usage) } })
+  fake.script(
+    { text: 'a completion', usage: { prompt_tokens: 11, completion_tokens: 3 } },
+    { text: 'a streamed reply', usage: { prompt_tokens: 12, completion_tokens: 4 }, fragmentBytes: 5 },
+    { text: 'plain JSON to a stream', usage: { prompt_tokens: 13, completion_tokens: 5 }, ignoreStream: true },
+    { text: 'no usage', usage: false },
+    { text: 'no usage either', usage: false }
+  )
+  t.equal(await model.complete(messages), 'a completion')
+  t.equal((await collect(model.stream(messages))).join(''), 'a streamed reply')
+  t.equal((await collect(model.stream(messages))).join(''), 'plain JSON to a stream')
+  t.equal(await model.complete(messages), 'no usage')
+  t.equal((await collect(model.stream(messages))).join(''), 'no usage either')
+  t.same(seen, [
+    { promptTokens: 11, completionTokens: 3 },
+    { promptTokens: 12, completionTokens: 4 },
+    { promptTokens: 13, completionTokens: 5 }
+  ], 'one report per answer that had one')
+  t.same(fake.requests[1]!.body!.stream_options, { include_usage: true }, 'a stream asks for it')
+  t.notOk('stream_options' in fake.requests[0]!.body!, 'a completion does not (OpenAI refuses the option there)')
+})
+
+t.test('a server refusing stream_options is asked again without it, and from then on never with it', async (t) => {
+  const seen: TokenUsage[] = []
+  const { fake, model } = await setup(t, { retries: 0, onUsage: (usage) => { seen.push(usage) } })
+  fake.handle(() => ({ refuseStreamOptions: true }))
+  t.equal((await collect(model.stream(messages))).join(''), DEFAULT_REPLY, 'answered, though retries are 0')
+  t.equal((await collect(model.stream(messages))).join(''), DEFAULT_REPLY)
+  t.same(fake.requests.map((r) => r.body!.stream_options !== undefined), [true, false, false])
+  t.same(seen, [], 'no usage without the option')
+  fake.script({ status: 400, error: { message: 'messages: too long' } })
+  t.equal((await failure(t, collect(model.stream(messages)))).status, 400, 'another 400 is not retried')
+  t.equal(fake.requests.length, 4)
 })
 
 t.test('retries 429, 500 and 503, then succeeds', async (t) => {

@@ -1,9 +1,7 @@
 import t from 'tap'
-import { freePort, metricSample } from '@chatsearch/shell/testing'
-import { call, harness, post } from './helpers.js'
+import { call, get, harness, post } from './helpers.js'
+import { metricSample } from '@chatsearch/shell/testing'
 import { searchStack, TOKEN } from './support/search-stack.js'
-import { startFakeOpenAi } from './support/fake-openai.js'
-import { openAiChatModel } from '../src/assistant/llm/client.js'
 
 interface LogLine { reqId?: string, msg: string, req?: { url?: string }, [field: string]: unknown }
 
@@ -17,8 +15,9 @@ function capture () {
   }
 }
 
+const h = await harness(t)
+
 t.test('one request id follows a turn from the chat service to the search service; no credential is logged', async (t) => {
-  const h = await harness(t)
   const shop = await h.tenant()
   const searchLog = capture()
   const chatLog = capture()
@@ -55,33 +54,26 @@ t.test('one request id follows a turn from the chat service to the search servic
   }
 })
 
-t.test('GET /metrics on the chat service: requests, retrieval, model latency and fallbacks', async (t) => {
-  const h = await harness(t)
+t.test('a consumer_id is never logged, in request URLs or rejections, nor made a metric label; chat ids are', async (t) => {
   const shop = await h.tenant()
-  const stack = await searchStack(t, h, shop)
-  const fake = await startFakeOpenAi(t)
-  const model = openAiChatModel({ baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 0 })
-  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } }, { model })
+  const log = capture()
+  const app = await h.app({ logLevel: 'trace', logStream: log.stream })
+  const consumer = 'alice-7c21@example.org'
+  const chatId = (await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: consumer })).json().chat_id
+  const other = (await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: 'bob' })).json().chat_id
+  t.equal((await get(app, shop.key, '/listAllProjectConsumerChats', { consumer_id: consumer })).json().total_count, 1)
+  t.equal((await get(app, shop.key, '/latestConsumerChatId', { consumer_id: consumer })).json().chat_id, chatId)
+  const wrong = await post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: other, consumer_id: consumer })
+  t.equal(wrong.json().code, 'chat_not_found', 'another consumer\'s chat')
+  t.equal((await get(app, shop.key, '/readConversation', { chat_id: chatId })).statusCode, 200)
 
-  fake.script({ text: 'Have a look at these.' }, { status: 500 })
-  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'm1' })).statusCode, 200)
-  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'tents?', consumer_id: 'm2' })).statusCode, 200)
-  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: 'nope' })).statusCode, 404)
-
-  const text = (await app.inject('/metrics')).body
-  t.equal(metricSample(text, 'http_requests_total', { service: 'chat', route: '/newUserMessage', status: '200' }), 2)
-  t.equal(metricSample(text, 'http_requests_total', { route: '/newUserMessage', status: '404' }), 1)
-  t.equal(metricSample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'ok' }), 1)
-  t.equal(metricSample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'http' }), 1, 'the failure, by kind')
-  t.equal(metricSample(text, 'llm_fallbacks_total'), 1, 'the grounded responder stood in once')
-  t.equal(metricSample(text, 'retrieval_duration_seconds_count', { outcome: 'ok' }), 2)
-  t.equal(metricSample(text, 'retrieval_failures_total'), 0)
-
-  const closed = `http://127.0.0.1:${await freePort()}`
-  const down = await h.app({ search: { url: closed, serviceToken: TOKEN, timeoutMs: 500 } })
-  await post(down, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'd1' })
-  const downText = (await down.inject('/metrics')).body
-  t.equal(metricSample(downText, 'retrieval_failures_total'), 1, 'search down is counted')
-  t.equal(metricSample(downText, 'retrieval_duration_seconds_count', { outcome: 'failed' }), 1)
-  t.equal(metricSample(downText, 'llm_request_duration_seconds_count'), undefined, 'no model configured: no model calls')
+  const urls = log.entries().filter((e) => e.msg === 'incoming request').map((e) => e.req?.url)
+  t.ok(urls.includes('/listAllProjectConsumerChats?consumer_id=[redacted]'), urls.join(' '))
+  t.ok(urls.includes('/latestConsumerChatId?consumer_id=[redacted]'))
+  t.ok(urls.includes(`/readConversation?chat_id=${chatId}`), 'a chat id is kept')
+  t.ok(log.entries().some((e) => e.msg === 'request rejected' && e.code === 'chat_not_found'), 'the rejection is logged')
+  t.notOk(log.text().includes('alice-7c21'), 'the consumer id is nowhere in the log')
+  const metrics = (await app.inject('/metrics')).body
+  t.equal(metricSample(metrics, 'http_requests_total', { route: '/listAllProjectConsumerChats', status: '200' }), 1)
+  t.notOk(metrics.includes('alice-7c21'), 'nor in the metrics')
 })

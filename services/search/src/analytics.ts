@@ -44,6 +44,11 @@ export class SearchAnalytics {
     else this.#timer ??= setTimeout(() => { this.flush().catch(() => {}) }, FLUSH_EVERY_MS)
   }
 
+  /** Events waiting for the next flush. */
+  get pending (): number {
+    return this.#buffer.length
+  }
+
   async flush (): Promise<void> {
     clearTimeout(this.#timer)
     this.#timer = undefined

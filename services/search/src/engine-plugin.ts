@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
+import type { Metrics } from '@chatsearch/shell'
 import { loadEmbedder, openAiEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from './engines/embedded/engine.js'
 import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
@@ -48,12 +49,41 @@ export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 
   return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers)
 }
 
+/** The work waiting inside the service, read when Prometheus scrapes. */
+function queueGauges (metrics: Metrics, engine: SearchEngine, analytics: SearchAnalytics) {
+  // Only the embedded engine with SEARCH_READERS > 0 has reader threads.
+  if (engine instanceof EmbeddedEngine && engine.readerLoad() !== undefined) {
+    metrics.gauge({
+      name: 'search_reader_threads',
+      help: 'Reader threads of the embedded engine by state (busy: running a search or suggestion; idle)',
+      labelNames: ['state'],
+      collect () {
+        const load = engine.readerLoad()
+        this.set({ state: 'busy' }, load?.busy ?? 0)
+        this.set({ state: 'idle' }, load?.idle ?? 0)
+      }
+    })
+    metrics.gauge({
+      name: 'search_reader_queued_requests',
+      help: 'Searches and suggestions waiting behind the one their reader thread is running',
+      collect () { this.set(engine.readerLoad()?.queued ?? 0) }
+    })
+  }
+  metrics.gauge({
+    name: 'search_analytics_pending_events',
+    help: 'Searches and autocompletes recorded for analytics, not yet written to PostgreSQL',
+    collect () { this.set(analytics.pending) }
+  })
+}
+
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
   const { embedder: loaded, id } = await createEmbedder(opts)
   const embedder = loaded === undefined ? undefined : timedEmbedder(loaded, app.metrics)
-  const engine = timedEngine(createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log), app.metrics)
+  const created = createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log)
+  const engine = timedEngine(created, app.metrics)
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
+  queueGauges(app.metrics, created, analytics)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)
   app.decorate('analytics', analytics)

@@ -1,6 +1,6 @@
 import type { Metrics } from '@chatsearch/shell'
 import type { AssistantStats } from './assistant.js'
-import { LlmError, type ChatModel } from './llm/client.js'
+import { LlmError, type ChatModel, type TokenUsage } from './llm/client.js'
 import type { Retriever } from './retriever.js'
 
 /** Seconds: a local model's first token to a long streamed answer. */
@@ -55,6 +55,22 @@ export function timedModel (model: ChatModel, metrics: Metrics): ChatModel {
         end({ outcome })
       }
     }
+  }
+}
+
+/**
+ * Counts the tokens the model's server reports using, by model (the configured LLM_MODEL, so that a
+ * server naming its own versions cannot add series) and kind (`prompt`, `completion`).
+ */
+export function tokenCounter (metrics: Metrics, model: string): (usage: TokenUsage) => void {
+  const tokens = metrics.counter({
+    name: 'llm_tokens_total',
+    help: 'Tokens the language model server reported, by model and kind (prompt, completion)',
+    labelNames: ['model', 'kind']
+  })
+  return (usage) => {
+    tokens.inc({ model, kind: 'prompt' }, usage.promptTokens)
+    tokens.inc({ model, kind: 'completion' }, usage.completionTokens)
   }
 }
 

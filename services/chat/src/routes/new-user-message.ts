@@ -81,6 +81,11 @@ async function streamTurn (
 export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserMessageOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const turns = new KeyedLock()
+  app.metrics.gauge({
+    name: 'chat_turns_waiting',
+    help: 'Turns waiting in this process for an earlier turn of the same chat to finish',
+    collect () { this.set(turns.waiting) }
+  })
 
   api.post('/newUserMessage', {
     config: { rateLimit: 'chat_write', idempotency: { stream: true } },
@@ -116,7 +121,8 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
       const chat = await findChat(app.pg, projectId, chatId)
       // A consumer_id that is not the chat's own means the caller has the wrong chat: same answer as missing.
       if (chat === undefined || (consumerId !== undefined && chat.consumer_id !== consumerId)) {
-        throw new ApiError('chat_not_found', `chat ${chatId} does not exist${consumerId === undefined ? '' : ` for consumer ${consumerId}`}`)
+        // The consumer id stays out of the message: it is the caller's end-user identifier, and rejections are logged.
+        throw new ApiError('chat_not_found', `chat ${chatId} does not exist${consumerId === undefined ? '' : ' for this consumer_id'}`)
       }
       const history = await recentMessages(app.pg, projectId, chatId, opts.historyTurns * 2)
       return await turn(history, async (answer) => {

@@ -41,18 +41,27 @@ export interface FakeReply {
   lineEnding?: '\n' | '\r\n'
   /** Streaming: send a `: keep-alive` comment before every event. */
   keepAlive?: boolean
-  /** Streaming: send a usage chunk with empty `choices` before [DONE], as OpenAI does with include_usage. */
-  usageChunk?: boolean
+  /**
+   * Token counts to report (by default estimated from the text at 4 characters a token); `false`
+   * reports none, as some servers do. A completion has them in its body; a stream sends them in a
+   * last chunk with empty `choices` before [DONE], only when asked (`stream_options.include_usage`).
+   */
+  usage?: false | Usage
+  /** Answer 400 to a request with `stream_options`, as older Azure OpenAI API versions do. */
+  refuseStreamOptions?: boolean
   /** Streaming: pretty-print each chunk's JSON over several `data:` lines (valid SSE, rarely used). */
   multiLineData?: boolean
   /** Streaming: re-cut the event stream's bytes into writes of this size, so lines (and UTF-8) split anywhere. */
   fragmentBytes?: number
 }
 
+export interface Usage { prompt_tokens: number, completion_tokens: number }
+
 export interface ChatRequestBody {
   model: string
   messages: ChatTurn[]
   stream?: boolean
+  stream_options?: { include_usage?: boolean }
   temperature?: number
   max_tokens?: number
   [field: string]: unknown
@@ -107,6 +116,10 @@ export async function startFakeOpenAi (t?: TestLike): Promise<FakeOpenAi> {
       return
     }
     const reply = queue.shift() ?? handler(request)
+    if (reply.refuseStreamOptions === true && request.body.stream_options !== undefined) {
+      sendError(res, 400, { message: 'Unrecognized request argument supplied: stream_options' })
+      return
+    }
     if (reply.delayMs !== undefined) await sleep(reply.delayMs, undefined, { signal: closed.signal })
     if (reply.hangUp === true) { res.socket?.destroy(); return }
     if (reply.status !== undefined) { sendError(res, reply.status, reply.error, retryHeaders(reply)); return }
@@ -184,9 +197,10 @@ function identity (body: ChatRequestBody) {
   return { id: `chatcmpl-fake${++sequence}`, created: Math.floor(Date.now() / 1000), model: body.model }
 }
 
-function usage (body: ChatRequestBody, text: string) {
-  const prompt = promptTokens(body)
-  const completion = estimateTokens(text)
+function usage (body: ChatRequestBody, reply: FakeReply, text: string) {
+  const { prompt_tokens: prompt, completion_tokens: completion } = reply.usage === undefined || reply.usage === false
+    ? { prompt_tokens: promptTokens(body), completion_tokens: estimateTokens(text) }
+    : reply.usage
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
 }
 
@@ -198,7 +212,7 @@ function sendCompletion (res: ServerResponse, body: ChatRequestBody, reply: Fake
     ...identity(body),
     object: 'chat.completion',
     choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
-    usage: usage(body, text)
+    ...(reply.usage === false ? {} : { usage: usage(body, reply, text) })
   }))
 }
 
@@ -215,8 +229,10 @@ async function sendStream (res: ServerResponse, body: ChatRequestBody, reply: Fa
   const comment = reply.keepAlive === true ? `: keep-alive${eol}${eol}` : ''
   const event = (data: string) => `${comment}${data.split('\n').map((line) => `data: ${line}${eol}`).join('')}${eol}`
   const json = (value: unknown) => reply.multiLineData === true ? JSON.stringify(value, null, 1) : JSON.stringify(value)
+  // Asked for usage, OpenAI gives every chunk `usage: null` and the counts in a last chunk of their own.
+  const withUsage = body.stream_options?.include_usage === true && reply.usage !== false
   const chunk = (delta: Delta, finish: string | null) =>
-    event(json({ ...id, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }))
+    event(json({ ...id, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) }))
   const pieces = reply.chunks ?? splitLikeTokens(text)
 
   // Everything up to where the script stops (drop, error, malformed), then how it ends.
@@ -229,7 +245,7 @@ async function sendStream (res: ServerResponse, body: ChatRequestBody, reply: Fa
   else if (reply.malformed === true) events.push(event('{"id":"chatcmpl-fake","choices":[{"delta":{"content":"oops'), event('[DONE]'))
   else {
     events.push(chunk({}, 'stop'))
-    if (reply.usageChunk === true) events.push(event(json({ ...id, object: 'chat.completion.chunk', choices: [], usage: usage(body, text) })))
+    if (withUsage) events.push(event(json({ ...id, object: 'chat.completion.chunk', choices: [], usage: usage(body, reply, pieces.join('')) })))
     if (reply.omitDone !== true) events.push(event('[DONE]'))
   }
 

@@ -26,7 +26,11 @@ export interface OpenAiChatOptions {
   retryBaseMs?: number
   temperature?: number
   maxTokens?: number
+  /** Told the token counts of each answer whose server reports them (OpenAI's `usage`). */
+  onUsage?: (usage: TokenUsage) => void
 }
+
+export interface TokenUsage { promptTokens: number, completionTokens: number }
 
 export type LlmErrorKind = 'timeout' | 'http' | 'network' | 'protocol' | 'aborted'
 
@@ -62,6 +66,9 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
   const apiKey = opts.apiKey
   // Servers sometimes echo the key back in an error body; it must never reach a log line.
   const scrub: Scrub = apiKey === undefined || apiKey === '' ? (text) => text : (text) => text.replaceAll(apiKey, '[redacted]')
+  const report = (usage: TokenUsage | undefined) => { if (usage !== undefined) opts.onUsage?.(usage) }
+  // Streams ask for their token counts until the server refuses the option (older Azure OpenAI API versions do).
+  let streamUsage = true
 
   async function post (messages: ChatTurn[], stream: boolean, signal: AbortSignal): Promise<Response> {
     const response = await fetch(url, {
@@ -71,7 +78,7 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
         accept: stream ? 'text/event-stream' : 'application/json',
         ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` })
       },
-      body: JSON.stringify(requestBody(opts, messages, stream)),
+      body: JSON.stringify(requestBody(opts, messages, stream, stream && streamUsage)),
       signal
     })
     if (!response.ok) throw await httpError(response, scrub)
@@ -99,7 +106,9 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
         for (let attempt = 0; ; attempt++) {
           try {
             const response = await post(messages, false, control.signal)
-            return parseCompletion(await response.text(), scrub)
+            const { content, usage } = parseCompletion(await response.text(), scrub)
+            report(usage)
+            return content
           } catch (err) {
             const error = control.failure(err)
             if (!shouldRetry(error, attempt)) throw error
@@ -121,7 +130,7 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
           const beforeRead = () => { if (yielded) control.arm() }
           try {
             const response = await post(messages, true, control.signal)
-            for await (const delta of contentDeltas(response, beforeRead, scrub)) {
+            for await (const delta of contentDeltas(response, beforeRead, scrub, report)) {
               yielded = true
               // The consumer's own pace must not count as server silence.
               control.disarm()
@@ -130,6 +139,7 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
             return
           } catch (err) {
             const error = control.failure(err)
+            if (streamUsage && refusesStreamOptions(error)) { streamUsage = false; continue }
             // Retrying after text went out would show the user the start of the answer twice.
             if (yielded || !shouldRetry(error, attempt)) throw error
             await pauseBeforeRetry(control, attempt, error)
@@ -142,16 +152,20 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
   }
 }
 
-function requestBody (opts: OpenAiChatOptions, messages: ChatTurn[], stream: boolean) {
+function requestBody (opts: OpenAiChatOptions, messages: ChatTurn[], stream: boolean, streamUsage: boolean) {
   return {
     model: opts.model,
     messages,
     stream,
+    // The token counts then come in a last chunk with no choices (a completion has them in its body).
+    ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
     ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
     // `max_tokens` rather than OpenAI's newer `max_completion_tokens`: it is what Ollama, vLLM and llama.cpp read.
     ...(opts.maxTokens === undefined ? {} : { max_tokens: opts.maxTokens })
   }
 }
+
+const refusesStreamOptions = (error: LlmError) => error.kind === 'http' && error.status === 400 && error.message.includes('stream_options')
 
 function isTransient (error: LlmError): boolean {
   if (error.kind === 'network') return true
@@ -277,38 +291,52 @@ function firstChoice (value: unknown): Record<string, unknown> | undefined {
   return isRecord(choice) ? choice : undefined
 }
 
-function parseCompletion (text: string, scrub: Scrub): string {
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0
+
+/** `usage` of a completion or of a stream's last chunk; undefined when absent (`null` in other chunks) or unusable. */
+function usageOf (value: Record<string, unknown>): TokenUsage | undefined {
+  const usage = value.usage
+  if (!isRecord(usage) || !isCount(usage.prompt_tokens) || !isCount(usage.completion_tokens)) return undefined
+  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+}
+
+interface Parsed { content: string, usage: TokenUsage | undefined }
+
+function parseCompletion (text: string, scrub: Scrub): Parsed {
   const body = parseJson(text, 'a completion')
   const error = embeddedError(body, scrub)
   if (error !== undefined) throw error
   const message = firstChoice(body)?.message
   const content = isRecord(message) ? message.content : undefined
-  if (typeof content !== 'string') throw new LlmError('protocol', 'chat endpoint sent a completion without choices[0].message.content')
-  return content
+  if (typeof content !== 'string' || !isRecord(body)) throw new LlmError('protocol', 'chat endpoint sent a completion without choices[0].message.content')
+  return { content, usage: usageOf(body) }
 }
 
-/** The content of one `chat.completion.chunk`; empty for role-only, usage-only and finish chunks. */
-function parseChunk (data: string, scrub: Scrub): string {
+/** One `chat.completion.chunk`; its content is empty for role-only, usage-only and finish chunks. */
+function parseChunk (data: string, scrub: Scrub): Parsed {
   const chunk = parseJson(data, 'a stream chunk')
   const error = embeddedError(chunk, scrub)
   if (error !== undefined) throw error
   if (!isRecord(chunk) || !Array.isArray(chunk.choices)) throw new LlmError('protocol', 'chat endpoint sent a stream chunk without choices')
   const delta = firstChoice(chunk)?.delta
   const content = isRecord(delta) ? delta.content : undefined
-  return typeof content === 'string' ? content : ''
+  return { content: typeof content === 'string' ? content : '', usage: usageOf(chunk) }
 }
 
-async function * contentDeltas (response: Response, beforeRead: () => void, scrub: Scrub): AsyncGenerator<string> {
+async function * contentDeltas (response: Response, beforeRead: () => void, scrub: Scrub, report: (usage: TokenUsage | undefined) => void): AsyncGenerator<string> {
   // Some servers ignore `stream: true` and answer with a plain completion; that is still an answer.
   if (response.headers.get('content-type')?.includes('application/json') === true) {
-    yield parseCompletion(await response.text(), scrub)
+    const { content, usage } = parseCompletion(await response.text(), scrub)
+    report(usage)
+    yield content
     return
   }
   if (response.body === null) throw new LlmError('protocol', 'chat endpoint sent an empty stream')
   for await (const data of sseData(response.body, beforeRead)) {
     if (data.trim() === '[DONE]') return
-    const delta = parseChunk(data, scrub)
-    if (delta !== '') yield delta
+    const { content, usage } = parseChunk(data, scrub)
+    report(usage)
+    if (content !== '') yield content
   }
   throw new LlmError('network', 'chat stream ended before [DONE]; the connection was dropped')
 }

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SearchEngine } from '../../engine/port.js'
 import { EmbeddedIndex } from './index.js'
-import { ReaderPool } from './readers.js'
+import { ReaderPool, type ReaderLoad } from './readers.js'
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -34,6 +34,11 @@ export class EmbeddedEngine implements SearchEngine {
       this.#indexes.set(projectId, index)
     }
     return index
+  }
+
+  /** How busy the reader threads are; undefined when queries run on the event loop. */
+  readerLoad (): ReaderLoad | undefined {
+    return this.#readers?.load()
   }
 
   /** The index directory is still there and writable (a lost volume or a read-only disk fails). */

@@ -9,6 +9,9 @@ export interface ReaderResponse { id: number, result?: unknown, error?: string }
 interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
 interface Reader { worker: Worker, pending: Map<number, Pending> }
 
+/** Readers with a request in flight and without; requests queued behind the one a reader runs. */
+export interface ReaderLoad { busy: number, idle: number, queued: number }
+
 /**
  * A small pool of reader threads for the embedded engine (see reader-worker.ts). Each request goes
  * to the reader with the fewest requests in flight. A reader that dies fails its requests and is
@@ -31,6 +34,16 @@ export class ReaderPool {
 
   suggest (file: string, term: string, limit: number, offset: number): Promise<string[]> {
     return this.#send({ id: this.#nextId++, file, method: 'suggest', args: [term, limit, offset] }) as Promise<string[]>
+  }
+
+  load (): ReaderLoad {
+    const busy = this.#readers.filter((r) => r.pending.size > 0)
+    return {
+      busy: busy.length,
+      idle: this.#readers.length - busy.length,
+      // A reader answers its requests one at a time, in the order they came.
+      queued: busy.reduce((sum, r) => sum + r.pending.size - 1, 0)
+    }
   }
 
   async close () {

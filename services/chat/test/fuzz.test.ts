@@ -1,0 +1,31 @@
+import t from 'tap'
+import fc from 'fast-check'
+import { fuzzRoutes } from '@chatsearch/shell/fuzz'
+import { harness, post } from './helpers.js'
+
+// Arbitrary requests at every route of the chat service (its OpenAPI document): no answer is a 5xx,
+// and every error is the documented body. FUZZ_RUNS=10000 for a long run.
+
+t.test('hostile requests at every chat route: no 5xx, only conforming error bodies', async (t) => {
+  const h = await harness(t)
+  const shop = await h.tenant()
+  const other = await h.tenant('other')
+  const app = await h.app()
+  const chats: string[] = []
+  for (const consumer of ['alice', 'bob']) {
+    const res = await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: consumer })
+    chats.push(res.json().chat_id as string)
+  }
+  const result = await fuzzRoutes(app, {
+    authorizations: [`Bearer ${shop.key}`, `Bearer ${other.key}`, 'Bearer csk_chat_' + 'A'.repeat(40), 'Bearer csk_search_' + 'A'.repeat(40)],
+    fields: {
+      chat_id: fc.constantFrom(...chats, '', 'nope', '00000000-0000-0000-0000-000000000000', 'x'.repeat(200)),
+      consumer_id: fc.constantFrom('alice', 'bob', '', ' ', 'x'.repeat(300), '\u0000'),
+      user_message: fc.constantFrom('hi', 'do you have boots?', 'I want a refund', '🎧', '', ' ', 'x'.repeat(8000), 'x'.repeat(8001))
+    },
+    runs: 400
+  })
+  t.ok(result.requests > 0, `${result.requests} requests; statuses ${JSON.stringify(result.statuses)}`)
+  t.ok((result.statuses[200] ?? 0) > result.requests / 10, 'a good share got past validation')
+  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hi', consumer_id: 'carol' })).statusCode, 200, 'and the service still answers')
+})
