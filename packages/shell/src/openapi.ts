@@ -1,3 +1,6 @@
+// Routes' `tags` and `summary` are @fastify/swagger's additions to FastifySchema: this reference keeps
+// them in the compiled declarations the services build against.
+/// <reference types="@fastify/swagger" preserve="true" />
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
