@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { parse } from 'yaml'
-import { templateFile } from './support/gateway.js'
+import { composeLimits, templateFile } from './support/gateway.js'
 import { skipWithout, tool } from './support/tools.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -162,6 +162,7 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
     const given = Object.keys(gateway.environment!).filter((name) => new RegExp(gateway.environment!.NGINX_ENVSUBST_FILTER!).test(name))
     t.same(given.sort(), [...new Set(templateVariables)].sort(), 'the envsubst filter passes exactly the template\'s variables')
     t.same(Object.entries(s).filter(([, service]) => (service.ports ?? []).length > 0).map(([name]) => name), ['gateway'])
+    t.match(gateway.environment, composeLimits, 'the limits the gateway test runs nginx with')
   })
 
   t.test('state lives on named volumes', async (t) => {
