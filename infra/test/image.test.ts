@@ -84,7 +84,7 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
   // As the Dockerfile's layers: the lockfile alone, `pnpm fetch`, then the rest of the context.
   await copyContext(context, ['pnpm-lock.yaml', 'pnpm-workspace.yaml'])
   const started = Date.now()
-  await run('pnpm', ['fetch'], { cwd: context, env: buildEnv, timeout: 8 * MINUTE, maxBuffer: 64 << 20 })
+  await run('pnpm', ['fetch'], { cwd: context, env: buildEnv, timeout: 12 * MINUTE, maxBuffer: 64 << 20 })
   t.pass(`pnpm fetch into an empty store: ${Math.round((Date.now() - started) / 1000)} s`)
   await copyContext(context)
 
@@ -93,7 +93,7 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
     const out = join(scratch, `out-${image}`)
     const at = Date.now()
     try {
-      await run('sh', ['infra/build-app.sh', image, out], { cwd: context, env: buildEnv, timeout: 5 * MINUTE, maxBuffer: 64 << 20 })
+      await run('sh', ['infra/build-app.sh', image, out], { cwd: context, env: buildEnv, timeout: 8 * MINUTE, maxBuffer: 64 << 20 })
     } catch (err) {
       const { stdout = '', stderr = '' } = err as { stdout?: string, stderr?: string }
       t.fail(`infra/build-app.sh ${image}: ${String(stdout).slice(-3000)}\n${String(stderr).slice(-3000)}`)
