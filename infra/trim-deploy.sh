@@ -1,10 +1,10 @@
 #!/bin/sh
-# Removes from a `pnpm deploy` output what the running image never uses. Run by infra/Dockerfile.
+# Removes from a `pnpm deploy` output what the running image never uses. Run by infra/build-app.sh.
 set -eu
 cd "$1"
-rm -rf test bench tsconfig.json
-# Workspace packages are copied whole: drop their tests.
-rm -rf node_modules/.pnpm/@chatsearch+*/node_modules/@chatsearch/*/test
+# Declarations and build state of the compiled packages are for the compiler.
+find dist node_modules/.pnpm/@chatsearch+*/node_modules/@chatsearch/*/dist \
+  \( -name '*.d.ts' -o -name '*.tsbuildinfo' \) -type f -delete
 # better-sqlite3 keeps its compiled addon only (no SQLite sources, no object files).
 for dir in node_modules/.pnpm/better-sqlite3@*/node_modules/better-sqlite3; do
   [ -f "$dir/build/Release/better_sqlite3.node" ] || continue

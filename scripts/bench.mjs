@@ -1,5 +1,5 @@
-// `pnpm bench <name>`: runs one package's benchmark with its output shown as it comes.
-// Spawned directly rather than through `pnpm run`, which the root .npmrc keeps silent.
+// `pnpm bench <name>`: runs one package's benchmark with its output shown as it comes, in one child
+// process that receives Ctrl-C directly (no `pnpm run` in between).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'

@@ -1,5 +1,6 @@
 // Runs one package script (`test`, `typecheck`) in every workspace package in turn, showing its output
-// as it comes (pnpm's recursive runs would hide it: .npmrc makes pnpm's own reporter silent).
+// as it comes (`pnpm -r run` interleaves parallel packages and prefixes every line) and going on
+// past a failing package.
 // For `test` it ends with one line for the whole run: "tests: N passed, N failed".
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { parse } from 'yaml'
-import { templateFile } from './support/gateway.js'
+import { composeLimits, templateFile } from './support/gateway.js'
 import { skipWithout, tool } from './support/tools.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -50,10 +52,56 @@ t.test('.env.example defines exactly the variables docker-compose.yml uses', asy
   t.same([...defined].filter((name) => !used.has(name)), [], 'every line of .env.example is used')
 })
 
+const secrets = ['POSTGRES_PASSWORD', 'MEILI_MASTER_KEY', 'SERVICE_TOKEN']
+
+t.test('every variable has a default, or is a secret compose asks for by name', async (t) => {
+  // Comments aside: they are not interpolated.
+  const text = (await readFile(composeFile, 'utf8')).split('\n').filter((line) => !/^\s*#/.test(line)).join('\n').replaceAll('$$', '')
+  const uses = [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[?-])?([^}]*)\}/g)]
+  t.same(uses.filter(([, , operator]) => operator === undefined).map(([use]) => use), [], 'no bare variable: each has a default or a message (compose would use an empty string, with a warning)')
+  const required = new Set(uses.filter(([, , operator]) => operator === ':?').map(([, name]) => name))
+  t.same([...required].sort(), [...secrets].sort(), 'only the secrets are required')
+  for (const [use, name, operator, message] of uses) {
+    if (operator === ':?') t.match(message, new RegExp(`^${name} is not set \\(copy \\.env\\.example to \\.env`), `${use.slice(0, 40)}…: names the variable and the fix`)
+  }
+})
+
 const skip = skipWithout(t, ['docker-compose'], 'apt-get install docker-compose')
 
+/** docker-compose with only these variables: no .env, nothing from this process's environment. */
+async function composeWith (envFile: string, variables: Record<string, string>, ...args: string[]) {
+  return await promisify(execFile)(tool('docker-compose'), ['--env-file', envFile, '-f', composeFile, ...args], {
+    cwd: root, timeout: 60_000, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...variables }
+  })
+}
+
+t.test('without a .env, compose stops and names the missing secret; the rest has defaults', { skip }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'chatsearch-compose-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const empty = join(dir, 'empty.env')
+  await writeFile(empty, '')
+  const failure = async (variables: Record<string, string>) => await composeWith(empty, variables, 'config', '-q').then(() => 'valid', (err: { code?: number, stderr?: string }) => `exit ${err.code}: ${err.stderr}`)
+
+  const none = await failure({})
+  t.match(none, /^exit 1: .*(POSTGRES_PASSWORD|MEILI_MASTER_KEY|SERVICE_TOKEN) is not set \(copy \.env\.example to \.env and replace its change-me values\)/s, 'nothing set: a clear stop')
+  for (const missing of secrets) {
+    const others = Object.fromEntries(secrets.filter((name) => name !== missing).map((name) => [name, `${name.toLowerCase()}-0123456789abcdef0123456789abcdef`]))
+    t.match(await failure(others), new RegExp(`^exit 1: .*${missing} is not set \\(copy`, 's'), `${missing} missing: named`)
+  }
+
+  const given = Object.fromEntries(secrets.map((name) => [name, `${name.toLowerCase()}0123456789abcdef0123456789abcdef`]))
+  const quiet = await composeWith(empty, given, 'config', '-q')
+  t.equal(quiet.stderr.trim(), '', 'the secrets alone: valid, no warning')
+  const config = parse((await composeWith(empty, given, 'config')).stdout) as { services: Record<string, Service> }
+  const chat = config.services.chat!.environment!
+  t.equal(chat.DATABASE_URL, `postgres://chatsearch:${given.POSTGRES_PASSWORD}@postgres:5432/chatsearch`)
+  t.equal(chat.LOG_LEVEL, 'info')
+  t.equal(chat.LLM_BASE_URL, '', 'optional settings empty: not set, to the services')
+  t.match(JSON.stringify(config.services.gateway!.ports), /8080/, 'the gateway on 8080')
+})
+
 t.test('docker-compose.yml validates and wires the services as documented', { skip }, async (t) => {
-  const compose = (...args: string[]) => promisify(execFile)(tool('docker-compose'), ['--env-file', envExample, '-f', composeFile, ...args], { cwd: root, timeout: 60_000 })
+  const compose = async (...args: string[]) => await composeWith(envExample, {}, ...args)
 
   const quiet = await compose('config', '-q')
   t.equal(quiet.stderr.trim(), '', 'no warnings (an unset variable would be one)')
@@ -74,6 +122,11 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
     t.ok(healthy(s.search!, ['postgres', 'meilisearch', 'redis']))
     t.ok(healthy(s.chat!, ['postgres', 'redis']))
     t.notOk(s.chat!.depends_on?.search, 'chat works (uncited) without search')
+    for (const [name, service] of Object.entries(s)) {
+      for (const [needed, { condition }] of Object.entries(service.depends_on ?? {})) t.equal(condition, 'service_healthy', `${name} waits for ${needed} to be healthy`)
+    }
+    // docker-compose 1.x prints `disable: true` as the test NONE.
+    t.ok(s.cli!.healthcheck?.disable === true || s.cli!.healthcheck?.test?.[0] === 'NONE', 'the CLI is a one-off command: no health check')
     t.ok(healthy(s.cli!, ['postgres', 'meilisearch', 'redis']), 'the CLI tells the services of revocations and imports through Redis')
     for (const name of ['chat', 'search']) t.match(s[name]!.healthcheck!.test, ['CMD', 'node', String, '/readyz'], `${name} is healthy when ready`)
   })
@@ -109,6 +162,7 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
     const given = Object.keys(gateway.environment!).filter((name) => new RegExp(gateway.environment!.NGINX_ENVSUBST_FILTER!).test(name))
     t.same(given.sort(), [...new Set(templateVariables)].sort(), 'the envsubst filter passes exactly the template\'s variables')
     t.same(Object.entries(s).filter(([, service]) => (service.ports ?? []).length > 0).map(([name]) => name), ['gateway'])
+    t.match(gateway.environment, composeLimits, 'the limits the gateway test runs nginx with')
   })
 
   t.test('state lives on named volumes', async (t) => {

@@ -11,11 +11,21 @@ import { tool } from './tools.js'
 export const templateFile = fileURLToPath(new URL('../../gateway/nginx.conf', import.meta.url))
 
 /** The template's variables: what compose sets (and NGINX_ENVSUBST_FILTER=^GATEWAY_ lets through). */
-export interface GatewayVariables {
+export interface GatewayVariables extends GatewayLimits {
   GATEWAY_LISTEN: string
   GATEWAY_CHAT_UPSTREAM: string
   GATEWAY_SEARCH_UPSTREAM: string
 }
+
+/** Per client address: requests per second, the burst over it, connections at once. */
+export interface GatewayLimits {
+  GATEWAY_RATE_LIMIT: string
+  GATEWAY_RATE_BURST: string
+  GATEWAY_CONN_LIMIT: string
+}
+
+/** docker-compose.yml's defaults (compose.test.ts checks they are the same). */
+export const composeLimits: GatewayLimits = { GATEWAY_RATE_LIMIT: '50', GATEWAY_RATE_BURST: '100', GATEWAY_CONN_LIMIT: '200' }
 
 /** The template rendered as the nginx image renders it: envsubst, restricted to these variables. */
 export async function renderTemplate (values: GatewayVariables): Promise<string> {
@@ -41,9 +51,9 @@ interface Teardown { teardown: (fn: () => unknown) => void }
 
 /**
  * Debian's nginx on a free loopback port, running infra/gateway/nginx.conf rendered for these
- * upstreams, with its pid and temporary files in a directory of its own. Stopped at teardown.
+ * upstreams and limits (compose's unless given), with its pid and temporary files in a directory of its own. Stopped at teardown.
  */
-export async function startGateway (t: Teardown, upstreams: { chat: string, search: string }): Promise<Gateway> {
+export async function startGateway (t: Teardown, upstreams: { chat: string, search: string }, limits: GatewayLimits = composeLimits): Promise<Gateway> {
   const prefix = await mkdtemp(join(tmpdir(), 'chatsearch-gateway-'))
   let stop = async () => {}
   t.teardown(async () => {
@@ -57,7 +67,8 @@ export async function startGateway (t: Teardown, upstreams: { chat: string, sear
   await writeFile(config, await renderTemplate({
     GATEWAY_LISTEN: `127.0.0.1:${port}`,
     GATEWAY_CHAT_UPSTREAM: upstreams.chat,
-    GATEWAY_SEARCH_UPSTREAM: upstreams.search
+    GATEWAY_SEARCH_UPSTREAM: upstreams.search,
+    ...limits
   }))
   const args = ['-p', prefix, '-c', config, '-g', 'daemon off;']
   // The config logs to /dev/stdout, which nginx opens by name: that works for a file or a pipe (as in a

@@ -6,6 +6,10 @@ export type ReaderRequest =
   | { id: number, file: string, method: 'suggest', args: [string, number, number] }
 export interface ReaderResponse { id: number, result?: unknown, error?: string }
 
+// Compiled (dist/*.js), the worker is plain JavaScript; run from the TypeScript sources, a small .mjs
+// entry registers tsx in the thread first.
+const workerEntry = import.meta.url.endsWith('.ts') ? './reader-worker.mjs' : './reader-worker.js'
+
 interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
 interface Reader { worker: Worker, pending: Map<number, Pending> }
 
@@ -62,7 +66,7 @@ export class ReaderPool {
   }
 
   #spawn (): Reader {
-    const worker = new Worker(new URL('./reader-worker.mjs', import.meta.url), { workerData: { embedder: this.#embedder } })
+    const worker = new Worker(new URL(workerEntry, import.meta.url), { workerData: { embedder: this.#embedder } })
     const reader: Reader = { worker, pending: new Map() }
     worker.on('message', (response: ReaderResponse) => {
       const pending = reader.pending.get(response.id)
