@@ -23,6 +23,8 @@ export const openApiPlugin = fp<OpenApiOptions>(async (app, opts) => {
       security: [{ bearer: [] }]
     }
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  // Its own Content-Security-Policy on its routes: the API's (default-src 'none', from helmet) would
+  // block the page's scripts and styles and leave it blank in a browser.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 }, { name: '@chatsearch/openapi', fastify: '5.x' })
