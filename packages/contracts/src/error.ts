@@ -28,7 +28,8 @@ export const errorCatalog = {
   headers_too_large: { status: 431, title: 'Request Header Fields Too Large', when: 'the request headers are larger than the server accepts' },
   internal_error: { status: 500, title: 'Internal Server Error', when: 'a fault on our side; it is logged, and the body holds no details' },
   not_implemented: { status: 501, title: 'Not Implemented', when: 'the search engine in use does not offer this feature (CONTAINS and STARTS WITH on a Meilisearch without containsFilter)' },
-  service_unavailable: { status: 503, title: 'Service Unavailable', when: 'a backing store is unreachable or the instance is shutting down; retry shortly' }
+  service_unavailable: { status: 503, title: 'Service Unavailable', when: 'a backing store is unreachable or the instance is shutting down; retry shortly' },
+  not_ready: { status: 503, title: 'Service Unavailable', when: 'GET /readyz only: a dependency of this instance did not answer (the body names each check)' }
 } as const satisfies Record<string, { status: number, title: string, when: string }>
 
 export type ErrorCode = keyof typeof errorCatalog
@@ -41,7 +42,8 @@ const codeSchema = (codes: readonly ErrorCode[]) => Type.Unsafe<ErrorCode>(Type.
   examples: [codes[0]]
 }))
 
-const errorBodyOf = (codes: readonly ErrorCode[], description?: string) => Type.Object({
+/** The error body (ARCHITECTURE.md decision 1) whose `code` is one of `codes`. */
+export const errorBodySchema = (codes: readonly ErrorCode[], description?: string) => Type.Object({
   statusCode: Type.Integer({ minimum: 400, maximum: 599, examples: [errorCatalog[codes[0]!].status] }),
   error: Type.String({ description: 'Name of the error, as the spec gives it where it gives one', examples: [errorCatalog[codes[0]!].title] }),
   code: codeSchema(codes),
@@ -49,7 +51,7 @@ const errorBodyOf = (codes: readonly ErrorCode[], description?: string) => Type.
 }, { additionalProperties: false, ...(description === undefined ? {} : { description }) })
 
 /** The one error body of every endpoint (ARCHITECTURE.md decision 1). */
-export const ErrorBody = errorBodyOf(errorCodes)
+export const ErrorBody = errorBodySchema(errorCodes)
 export type ErrorBody = Static<typeof ErrorBody>
 
 /** What any route behind authentication can answer with, whatever it does. */
@@ -70,7 +72,7 @@ export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> 
   }
   const responses: Record<number, TSchema> = {}
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[status] = errorBodyOf(list, list.map((code) => `\`${code}\`: ${errorCatalog[code].when}`).join('; '))
+    responses[status] = errorBodySchema(list, list.map((code) => `\`${code}\`: ${errorCatalog[code].when}`).join('; '))
   }
   return responses
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { HealthResponse, NotReadyResponse, ReadyResponse, type CheckResult } from '@chatsearch/contracts'
+import { HealthResponse, ReadyResponse, ReadyzUnavailable, type CheckResult } from '@chatsearch/contracts'
 
 /** One dependency the service needs to serve requests; resolves when it answered, throws otherwise. */
 export type ReadinessCheck = () => Promise<void>
@@ -44,7 +44,7 @@ export async function healthRoutes (app: FastifyInstance, opts: HealthOptions) {
   }, async () => ({ status: 'ok' as const, service: opts.service }))
 
   app.get('/readyz', {
-    schema: { tags: ['health'], security: [], response: { 200: ReadyResponse, 503: NotReadyResponse } }
+    schema: { tags: ['health'], security: [], response: { 200: ReadyResponse, 503: ReadyzUnavailable } }
   }, async (request, reply) => {
     const outcomes = await Promise.all(checks.map(async ([name, check]) => [name, await run(check, timeoutMs)] as const))
     const results: Record<string, CheckResult> = {}
