@@ -54,19 +54,20 @@ export const errorBodySchema = (codes: readonly ErrorCode[], description?: strin
 export const ErrorBody = errorBodySchema(errorCodes)
 export type ErrorBody = Static<typeof ErrorBody>
 
-/** What any route behind authentication can answer with, whatever it does. */
-const commonCodes: ErrorCode[] = [
-  'missing_parameters', 'invalid_request', 'unauthorized', 'payload_too_large', 'unsupported_media_type',
-  'rate_limited', 'authentication_throttled', 'internal_error', 'service_unavailable'
-]
+/** What any route can answer with: a malformed request, a fault of ours, a store down or the instance shutting down. */
+const everyRoute: ErrorCode[] = ['invalid_request', 'internal_error', 'service_unavailable']
+/** What any route behind a credential can answer with besides (every such route counts against a rate limit). */
+const authenticated: ErrorCode[] = ['unauthorized', 'authentication_throttled', 'rate_limited']
 
-/**
- * Response schemas of the error statuses a route can answer: the common ones plus `codes`, one
- * entry per status whose `code` enum lists only that status's codes, described by when each occurs.
- */
-export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+/** What a route whose method carries a body (POST, PUT, DELETE) can answer with besides, whether or not it wants one. */
+export const bodyErrors = ['payload_too_large', 'unsupported_media_type'] as const satisfies readonly ErrorCode[]
+/** What a route that honours Idempotency-Key can answer with besides. */
+export const idempotencyErrors = ['idempotency_key_in_use', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[]
+
+/** The codes as response schemas, one entry per status whose `code` enum lists only that status's codes, described by when each occurs. */
+function responsesOf (codes: readonly ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, ErrorCode[]>()
-  for (const code of new Set([...commonCodes, ...codes])) {
+  for (const code of new Set(codes)) {
     const status = errorCatalog[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
@@ -75,4 +76,14 @@ export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> 
     responses[status] = errorBodySchema(list, list.map((code) => `\`${code}\`: ${errorCatalog[code].when}`).join('; '))
   }
   return responses
+}
+
+/** Error responses of a route behind a credential: what every such route answers, plus `codes`. */
+export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  return responsesOf([...everyRoute, ...authenticated, ...codes])
+}
+
+/** Error responses of a route that needs no credential (health checks): what every route answers, plus `codes`. */
+export function publicErrorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  return responsesOf([...everyRoute, ...codes])
 }

@@ -1,24 +1,60 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import type { OpenAPIV3_1 as OpenApi } from 'openapi-types'
+import { errorBodySchema, ResponseHeaders } from '@chatsearch/contracts'
+import { documentHeaders } from './openapi-headers.js'
+import { healthTag } from './health.js'
+
+export interface OpenApiServer {
+  url: string
+  description?: string
+}
 
 export interface OpenApiOptions {
   title: string
   description: string
   version: string
+  /** Where the API is reached; relative URLs are resolved against the document's own. Default: `/`. */
+  servers?: OpenApiServer[]
+  /** The tags the service's routes use, each with what it groups; `health` is added. */
+  tags?: Array<{ name: string, description: string }>
+}
+
+/** Answered by the error handler on any path, for a method or a path the service does not have. */
+const pathResponses = {
+  NotFound: {
+    description: '`not_found`: no route has this path',
+    headers: { 'X-Request-Id': { schema: ResponseHeaders['X-Request-Id'] } },
+    content: { 'application/json': { schema: errorBodySchema(['not_found']) } }
+  },
+  MethodNotAllowed: {
+    description: '`method_not_allowed`: the path exists, but not with this method; `Allow` lists the methods it answers to',
+    headers: { Allow: { schema: ResponseHeaders.Allow, required: true }, 'X-Request-Id': { schema: ResponseHeaders['X-Request-Id'] } },
+    content: { 'application/json': { schema: errorBodySchema(['method_not_allowed']) } }
+  }
 }
 
 /**
  * Collects every route's contract schemas into one OpenAPI document, served at `/openapi.json`,
- * with a browsable page at `/docs`. Register before the routes.
+ * with a browsable page at `/docs`. Register before the routes: the headers the shell reads and
+ * sends are added to each route's schema as it is registered (see `documentHeaders`).
+ * The document and the page themselves are hidden from it, as is `GET /metrics` (see metrics.ts).
  */
 export const openApiPlugin = fp<OpenApiOptions>(async (app, opts) => {
+  app.addHook('onRoute', documentHeaders)
   await app.register(swagger, {
+    // The services' routes are at the root; a server's path (a gateway's prefix) is not theirs to lose.
+    stripBasePath: false,
     openapi: {
       openapi: '3.1.0',
       info: { title: opts.title, description: opts.description, version: opts.version },
+      servers: opts.servers ?? [{ url: '/' }],
+      tags: [...(opts.tags ?? []), healthTag],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } }
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } },
+        // TypeBox schemas are the JSON Schema that OpenAPI 3.1 takes as it is; openapi-types' types do not describe them.
+        responses: pathResponses as unknown as OpenApi.ComponentsObject['responses']
       },
       security: [{ bearer: [] }]
     }
