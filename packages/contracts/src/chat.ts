@@ -1,7 +1,8 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import { limits } from './limits.js'
 import { Citation } from './citation.js'
 import { Classification, Message } from './message.js'
+import { errorBodySchema } from './error.js'
 
 const ChatId = Type.String({ maxLength: limits.idMaxChars, description: 'Identifier of a conversation' })
 const ConsumerId = Type.String({ minLength: 1, maxLength: limits.consumerIdMaxChars, description: 'End user of the calling application, chosen by the caller' })
@@ -36,6 +37,22 @@ export const NewUserMessageResponse = Type.Object({
   citations: Type.Array(Citation)
 }, { additionalProperties: false })
 export type NewUserMessageResponse = Static<typeof NewUserMessageResponse>
+
+const event = (name: string, data: TSchema, description: string) =>
+  Type.Object({ event: Type.Literal(name), data }, { additionalProperties: false, description })
+
+/**
+ * One server-sent event of a streamed reply (`Accept: text/event-stream`): its `event:` name and
+ * the JSON of its `data:` line. `done` or `error` ends the stream.
+ */
+export const NewUserMessageEvent = Type.Union([
+  event('delta', Type.Object({ text: Type.String() }, { additionalProperties: false }), 'The next piece of the reply'),
+  event('reset', Type.Object({}, { additionalProperties: false }), 'Discard the pieces received so far: a language model failed mid-reply and the grounded responder\'s reply follows instead'),
+  event('done', NewUserMessageResponse, 'The last event of a reply: exactly the JSON body of the non-streamed response, sent once the turn is stored'),
+  event('error', errorBodySchema(['chat_not_found', 'internal_error', 'service_unavailable']), 'The last event when the turn failed after the stream began: the error body')
+], {
+  description: 'With `Accept: text/event-stream` the reply comes as server-sent events, each written as `event: <name>` and `data: <JSON>` lines and a blank line; this schema describes one event. Errors found before the stream begins (401, 404, 429, …) are answered as JSON with their status. A request replayed by its Idempotency-Key gets one `done` event.'
+})
 
 export const ReadConversationQuery = Type.Object({
   chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })

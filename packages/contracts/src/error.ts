@@ -28,7 +28,8 @@ export const errorCatalog = {
   headers_too_large: { status: 431, title: 'Request Header Fields Too Large', when: 'the request headers are larger than the server accepts' },
   internal_error: { status: 500, title: 'Internal Server Error', when: 'a fault on our side; it is logged, and the body holds no details' },
   not_implemented: { status: 501, title: 'Not Implemented', when: 'the search engine in use does not offer this feature (CONTAINS and STARTS WITH on a Meilisearch without containsFilter)' },
-  service_unavailable: { status: 503, title: 'Service Unavailable', when: 'a backing store is unreachable or the instance is shutting down; retry shortly' }
+  service_unavailable: { status: 503, title: 'Service Unavailable', when: 'a backing store is unreachable or the instance is shutting down; retry shortly' },
+  not_ready: { status: 503, title: 'Service Unavailable', when: 'GET /readyz only: a dependency of this instance did not answer (the body names each check)' }
 } as const satisfies Record<string, { status: number, title: string, when: string }>
 
 export type ErrorCode = keyof typeof errorCatalog
@@ -41,7 +42,8 @@ const codeSchema = (codes: readonly ErrorCode[]) => Type.Unsafe<ErrorCode>(Type.
   examples: [codes[0]]
 }))
 
-const errorBodyOf = (codes: readonly ErrorCode[], description?: string) => Type.Object({
+/** The error body (ARCHITECTURE.md decision 1) whose `code` is one of `codes`. */
+export const errorBodySchema = (codes: readonly ErrorCode[], description?: string) => Type.Object({
   statusCode: Type.Integer({ minimum: 400, maximum: 599, examples: [errorCatalog[codes[0]!].status] }),
   error: Type.String({ description: 'Name of the error, as the spec gives it where it gives one', examples: [errorCatalog[codes[0]!].title] }),
   code: codeSchema(codes),
@@ -49,28 +51,39 @@ const errorBodyOf = (codes: readonly ErrorCode[], description?: string) => Type.
 }, { additionalProperties: false, ...(description === undefined ? {} : { description }) })
 
 /** The one error body of every endpoint (ARCHITECTURE.md decision 1). */
-export const ErrorBody = errorBodyOf(errorCodes)
+export const ErrorBody = errorBodySchema(errorCodes)
 export type ErrorBody = Static<typeof ErrorBody>
 
-/** What any route behind authentication can answer with, whatever it does. */
-const commonCodes: ErrorCode[] = [
-  'missing_parameters', 'invalid_request', 'unauthorized', 'payload_too_large', 'unsupported_media_type',
-  'rate_limited', 'authentication_throttled', 'internal_error', 'service_unavailable'
-]
+/** What any route can answer with: a malformed request, a fault of ours, a store down or the instance shutting down. */
+const everyRoute: ErrorCode[] = ['invalid_request', 'internal_error', 'service_unavailable']
+/** What any route behind a credential can answer with besides (every such route counts against a rate limit). */
+const authenticated: ErrorCode[] = ['unauthorized', 'authentication_throttled', 'rate_limited']
 
-/**
- * Response schemas of the error statuses a route can answer: the common ones plus `codes`, one
- * entry per status whose `code` enum lists only that status's codes, described by when each occurs.
- */
-export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+/** What a route whose method carries a body (POST, PUT, DELETE) can answer with besides, whether or not it wants one. */
+export const bodyErrors = ['payload_too_large', 'unsupported_media_type'] as const satisfies readonly ErrorCode[]
+/** What a route that honours Idempotency-Key can answer with besides. */
+export const idempotencyErrors = ['idempotency_key_in_use', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[]
+
+/** The codes as response schemas, one entry per status whose `code` enum lists only that status's codes, described by when each occurs. */
+function responsesOf (codes: readonly ErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, ErrorCode[]>()
-  for (const code of new Set([...commonCodes, ...codes])) {
+  for (const code of new Set(codes)) {
     const status = errorCatalog[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   const responses: Record<number, TSchema> = {}
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[status] = errorBodyOf(list, list.map((code) => `\`${code}\`: ${errorCatalog[code].when}`).join('; '))
+    responses[status] = errorBodySchema(list, list.map((code) => `\`${code}\`: ${errorCatalog[code].when}`).join('; '))
   }
   return responses
+}
+
+/** Error responses of a route behind a credential: what every such route answers, plus `codes`. */
+export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  return responsesOf([...everyRoute, ...authenticated, ...codes])
+}
+
+/** Error responses of a route that needs no credential (health checks): what every route answers, plus `codes`. */
+export function publicErrorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  return responsesOf([...everyRoute, ...codes])
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { ErrorBody } from './error.js'
+import { errorBodySchema } from './error.js'
 
 export const HealthResponse = Type.Object({
   status: Type.Literal('ok'),
@@ -25,9 +25,17 @@ export type ReadyResponse = Static<typeof ReadyResponse>
 
 /** 503 from `/readyz`: the documented error body, plus which checks failed. */
 export const NotReadyResponse = Type.Object({
-  ...ErrorBody.properties,
+  ...errorBodySchema(['not_ready']).properties,
   status: Type.Literal('not_ready'),
   service: Type.String(),
   checks
 }, { additionalProperties: false })
 export type NotReadyResponse = Static<typeof NotReadyResponse>
+
+/**
+ * Every 503 of `/readyz`: not ready (the checks named), or the plain error body when the instance is
+ * shutting down and refuses every request.
+ */
+export const ReadyzUnavailable = Type.Union([NotReadyResponse, errorBodySchema(['service_unavailable'])], {
+  description: '`not_ready`: a dependency of this instance did not answer (each check named); `service_unavailable`: the instance is shutting down'
+})

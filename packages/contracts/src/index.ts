@@ -1,5 +1,7 @@
 export * from './limits.js'
 export * from './error.js'
+export * from './headers.js'
+export * from './version.js'
 export * from './citation.js'
 export * from './message.js'
 export * from './chat.js'

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { errorCatalog, type ErrorBody, type ErrorCode } from '@chatsearch/contracts'
+import { errorCatalog, idempotencyKeyRule, type ErrorBody, type ErrorCode } from '@chatsearch/contracts'
 import { ApiError } from './errors.js'
 
 type ValidationItem = NonNullable<FastifyError['validation']>[number]
@@ -18,12 +18,18 @@ function fieldName (item: ValidationItem, context: string | undefined): string {
   return name === '' ? (context ?? 'request') : name
 }
 
+/** What a client whose request header fails its schema is told, by header name in lower case. */
+const headerRules: Record<string, string> = { 'idempotency-key': idempotencyKeyRule }
+
 /** Turns an AJV failure into our error: a missing field is `missing_parameters`, anything else `invalid_request`. */
 function fromValidation (error: FastifyError): ApiError {
   const item = error.validation?.[0]
   const context = error.validationContext
   if (item === undefined) return new ApiError('invalid_request', error.message)
   const field = fieldName(item, context)
+  if (context === 'headers' && item.keyword !== 'required') {
+    return new ApiError('invalid_request', headerRules[field] ?? `the ${field} header ${item.message ?? 'is invalid'}`)
+  }
   const emptyQueryParam = context === 'querystring' && item.keyword === 'minLength'
   if (item.keyword === 'required' || emptyQueryParam) {
     return new ApiError('missing_parameters', `${field} is required (${context})`)

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { HealthResponse, NotReadyResponse, ReadyResponse, type CheckResult } from '@chatsearch/contracts'
+import { HealthResponse, publicErrorResponses, ReadyResponse, ReadyzUnavailable, type CheckResult } from '@chatsearch/contracts'
 
 /** One dependency the service needs to serve requests; resolves when it answered, throws otherwise. */
 export type ReadinessCheck = () => Promise<void>
@@ -13,6 +13,12 @@ export interface HealthOptions {
   checks?: Record<string, ReadinessCheck>
   /** Bound on each check, so a hung dependency answers "timeout" rather than hanging the probe. */
   checkTimeoutMs?: number
+}
+
+/** The tag of `/healthz` and `/readyz` in the OpenAPI documents. */
+export const healthTag = {
+  name: 'health',
+  description: 'Liveness and readiness of one instance, for orchestrators and load balancers; no credential needed'
 }
 
 const TIMED_OUT = Symbol('timed out')
@@ -42,12 +48,24 @@ export async function healthRoutes (app: FastifyInstance, opts: HealthOptions) {
   // Probed every few seconds: their request lines are debug, so that they do not bury the rest.
   app.get('/healthz', {
     config: { requestLogLevel: 'debug' },
-    schema: { tags: ['health'], security: [], response: { 200: HealthResponse } }
+    schema: {
+      operationId: 'liveness',
+      tags: [healthTag.name],
+      summary: 'The process is up and serving',
+      security: [],
+      response: { 200: HealthResponse, ...publicErrorResponses() }
+    }
   }, async () => ({ status: 'ok' as const, service: opts.service }))
 
   app.get('/readyz', {
     config: { requestLogLevel: 'debug' },
-    schema: { tags: ['health'], security: [], response: { 200: ReadyResponse, 503: NotReadyResponse } }
+    schema: {
+      operationId: 'readiness',
+      tags: [healthTag.name],
+      summary: 'Every dependency of this instance answers',
+      security: [],
+      response: { 200: ReadyResponse, ...publicErrorResponses(), 503: ReadyzUnavailable }
+    }
   }, async (request, reply) => {
     const outcomes = await Promise.all(checks.map(async ([name, check]) => [name, await run(check, timeoutMs)] as const))
     const results: Record<string, CheckResult> = {}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import { idempotencyKeyPattern, idempotencyKeyRule } from '@chatsearch/contracts'
 import { ApiError } from './errors.js'
 import { MemoryIdempotencyStore, RedisIdempotencyStore, type IdempotencyStore, type StoredResponse } from './redis/idempotency-store.js'
 
@@ -44,8 +45,8 @@ export interface IdempotencyCounters {
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
-/** Visible ASCII, as Stripe and the IETF draft's examples use (UUIDs, ULIDs, base64url). */
-const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/
+/** Checked here too for apps whose routes do not declare the header (documented routes validate it first). */
+const KEY_FORMAT = new RegExp(idempotencyKeyPattern)
 const LEASE_MS = 30_000
 const RETENTION_MS = 24 * 60 * 60 * 1000
 
@@ -117,7 +118,7 @@ function keyOf (request: FastifyRequest): string | undefined {
   const value = request.headers[IDEMPOTENCY_HEADER]
   if (value === undefined) return undefined
   if (typeof value !== 'string' || !KEY_FORMAT.test(value)) {
-    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID')
+    throw new ApiError('invalid_request', idempotencyKeyRule)
   }
   return value
 }

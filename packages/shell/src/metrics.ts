@@ -111,7 +111,10 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
   })
 
   const expected = opts.token === undefined ? undefined : digest(`Bearer ${opts.token}`)
-  // Scraped every few seconds: its request lines are debug (see RequestLogController).
+  // Hidden from the OpenAPI documents on purpose: it is for a Prometheus scraper on the service's own
+  // port (the gateway never routes it), speaks the text exposition format, not the API's JSON, and
+  // its optional token is METRICS_TOKEN, not a project credential. Scraped every few seconds: its
+  // request lines are debug (see RequestLogController).
   app.get('/metrics', { config: { requestLogLevel: 'debug' }, schema: { hide: true } }, async (request, reply) => {
     if (expected !== undefined && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
       throw new ApiError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"')

@@ -5,11 +5,38 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import type { OpenAPIV3_1 as OpenApi } from 'openapi-types'
+import { errorBodySchema, ResponseHeaders } from '@chatsearch/contracts'
+import { documentHeaders } from './openapi-headers.js'
+import { healthTag } from './health.js'
+
+export interface OpenApiServer {
+  url: string
+  description?: string
+}
 
 export interface OpenApiOptions {
   title: string
   description: string
   version: string
+  /** Where the API is reached; relative URLs are resolved against the document's own. Default: `/`. */
+  servers?: OpenApiServer[]
+  /** The tags the service's routes use, each with what it groups; `health` is added. */
+  tags?: Array<{ name: string, description: string }>
+}
+
+/** Answered by the error handler on any path, for a method or a path the service does not have. */
+const pathResponses = {
+  NotFound: {
+    description: '`not_found`: no route has this path',
+    headers: { 'X-Request-Id': { schema: ResponseHeaders['X-Request-Id'] } },
+    content: { 'application/json': { schema: errorBodySchema(['not_found']) } }
+  },
+  MethodNotAllowed: {
+    description: '`method_not_allowed`: the path exists, but not with this method; `Allow` lists the methods it answers to',
+    headers: { Allow: { schema: ResponseHeaders.Allow, required: true }, 'X-Request-Id': { schema: ResponseHeaders['X-Request-Id'] } },
+    content: { 'application/json': { schema: errorBodySchema(['method_not_allowed']) } }
+  }
 }
 
 /**
@@ -22,9 +49,13 @@ function forwardedPrefix (request: FastifyRequest): string {
   return typeof prefix === 'string' && /^(\/[\w~-][\w.~-]*){1,8}$/.test(prefix) ? prefix : ''
 }
 
-/** The document as this request reached it: its `servers` say where the API is, behind a gateway too. */
+/**
+ * The document as this request reached it: behind a gateway its `servers` is the gateway's prefix;
+ * reached directly, the servers the service declares.
+ */
 function withServers (document: object, request: FastifyRequest) {
-  return { ...document, servers: [{ url: forwardedPrefix(request) || '/' }] }
+  const prefix = forwardedPrefix(request)
+  return prefix === '' ? document : { ...document, servers: [{ url: prefix }] }
 }
 
 /**
@@ -38,21 +69,33 @@ async function docsWithSlash (request: FastifyRequest, reply: FastifyReply) {
 
 /**
  * Collects every route's contract schemas into one OpenAPI document, served at `/openapi.json`,
- * with a browsable page at `/docs/`. Register before the routes.
+ * with a browsable page at `/docs/`. Register before the routes: the headers the shell reads and
+ * sends are added to each route's schema as it is registered (see `documentHeaders`).
+ * The document and the page themselves are hidden from it, as is `GET /metrics` (see metrics.ts).
  */
 export const openApiPlugin = fp<OpenApiOptions>(async (app, opts) => {
+  app.addHook('onRoute', documentHeaders)
   await app.register(swagger, {
+    // The services' routes are at the root; a server's path (a gateway's prefix) is not theirs to lose.
+    stripBasePath: false,
     openapi: {
       openapi: '3.1.0',
       info: { title: opts.title, description: opts.description, version: opts.version },
+      servers: opts.servers ?? [{ url: '/' }],
+      tags: [...(opts.tags ?? []), healthTag],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } }
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } },
+        // TypeBox schemas are the JSON Schema that OpenAPI 3.1 takes as it is; openapi-types' types do not describe them.
+        responses: pathResponses as unknown as OpenApi.ComponentsObject['responses']
       },
       security: [{ bearer: [] }]
     }
   })
+  // Its own Content-Security-Policy on its routes: the API's (default-src 'none', from helmet) would
+  // block the page's scripts and styles and leave it blank in a browser.
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    staticCSP: true,
     uiHooks: { onRequest: docsWithSlash },
     transformSpecification: (document, request) => withServers(document, request)
   })

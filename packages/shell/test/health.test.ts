@@ -76,3 +76,20 @@ t.test('with no checks a service is ready as soon as it serves', async (t) => {
   const app = await appWith({})
   t.same((await app.inject('/readyz')).json(), { status: 'ready', service: 'test', checks: {} })
 })
+
+t.test('while the instance shuts down, readyz answers 503 with the error body like every route', async (t) => {
+  const app = createServer({ name: 'test', logLevel: 'silent' })
+  await app.register(healthRoutes, { service: 'test', checks: { database: ok } })
+  const answers: Array<{ status: number, body: unknown }> = []
+  // After the shell's own preClose hook: the instance is draining, and still listening.
+  app.addHook('preClose', async () => {
+    const res = await fetch(`${url}/readyz`)
+    answers.push({ status: res.status, body: await res.json() })
+  })
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  await app.close()
+  t.same(answers, [{
+    status: 503,
+    body: { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable', message: 'this instance is shutting down; retry the request' }
+  }], 'not a 500 from a body that does not fit the not-ready schema')
+})

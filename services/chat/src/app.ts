@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
+import { apiVersion } from '@chatsearch/contracts'
 import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, type Metrics } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
@@ -54,7 +55,12 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await app.register(openApiPlugin, {
     title: 'Chat Service API',
     description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations.',
-    version: '1.0.0'
+    version: apiVersion,
+    servers: [
+      { url: '/', description: 'The chat service itself, on its own host and port (CHAT_PORT, 3001 by default)' },
+      { url: '/chat', description: 'Through the gateway of docker-compose.yml, which serves the chat API under /chat' }
+    ],
+    tags: [{ name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer' }]
   })
   // The search service is not a readiness check: without it replies still come, uncited.
   await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })

@@ -62,5 +62,6 @@ t.test('credentials', async (t) => {
     const page = await call(app, undefined, { method: 'GET', url: '/docs/' })
     t.equal(page.statusCode, 200)
     t.match(page.headers['content-type'], /html/)
+    t.match(page.headers['content-security-policy'], /(^|;)\s*script-src [^;]*'self'/, 'a browser lets the page run its own scripts')
   })
 })

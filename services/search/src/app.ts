@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
+import { apiVersion } from '@chatsearch/contracts'
 import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, VersionedCache } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
@@ -42,7 +43,15 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(openApiPlugin, {
     title: 'Search Service API',
     description: 'Catalog search scoped to a project: keyword and hybrid search, filters, facets, autocomplete.',
-    version: '1.0.0'
+    version: apiVersion,
+    servers: [
+      { url: '/', description: 'The search service itself, on its own host and port (SEARCH_PORT, 3002 by default)' },
+      { url: '/search', description: 'Through the gateway of docker-compose.yml, which serves the search API under /search' }
+    ],
+    tags: [
+      { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; autocomplete a partial term' },
+      { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' }
+    ]
   })
   await app.register(enginePlugin, {
     dataDir: config.dataDir,

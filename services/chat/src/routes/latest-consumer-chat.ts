@@ -6,10 +6,11 @@ export async function latestConsumerChatRoutes (app: FastifyInstance) {
   app.get<{ Querystring: ConsumerQuery }>('/latestConsumerChatId', {
     config: { rateLimit: 'chat_read' },
     schema: {
+      operationId: 'latestConsumerChatId',
       tags: ['chat'],
       summary: 'The most recently updated chat of a consumer',
       querystring: ConsumerQuery,
-      response: { 200: LatestConsumerChatIdResponse, ...errorResponses() }
+      response: { 200: LatestConsumerChatIdResponse, ...errorResponses('missing_parameters') }
     }
   }, async (request): Promise<LatestConsumerChatIdResponse> => {
     const consumerId = request.query.consumer_id

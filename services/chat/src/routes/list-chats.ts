@@ -39,6 +39,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
   app.get('/listAllProjectChats', {
     config: { rateLimit: 'chat_read' },
     schema: {
+      operationId: 'listAllProjectChats',
       tags: ['chat'],
       summary: 'List the chats of the project (metadata only)',
       response: { 200: ListAllProjectChatsResponse, ...errorResponses() }
@@ -51,10 +52,11 @@ export async function listChatsRoutes (app: FastifyInstance) {
   app.get<{ Querystring: ConsumerQuery }>('/listAllProjectConsumerChats', {
     config: { rateLimit: 'chat_read' },
     schema: {
+      operationId: 'listAllProjectConsumerChats',
       tags: ['chat'],
       summary: 'List the chats of one consumer',
       querystring: ConsumerQuery,
-      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses() }
+      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses('missing_parameters') }
     }
   }, async (request, reply) => {
     const consumerId = request.query.consumer_id

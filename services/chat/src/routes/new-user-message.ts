@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { NewUserMessageBody, NewUserMessageResponse, errorResponses, type Message } from '@chatsearch/contracts'
+import { NewUserMessageBody, NewUserMessageEvent, NewUserMessageResponse, bodyErrors, errorResponses, idempotencyErrors, type Message } from '@chatsearch/contracts'
 import { ApiError, errorBodyOf, wantsStream } from '@chatsearch/shell'
 import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
 import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
@@ -90,11 +90,18 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
   api.post('/newUserMessage', {
     config: { rateLimit: 'chat_write', idempotency: { stream: true } },
     schema: {
+      operationId: 'newUserMessage',
       tags: ['chat'],
       summary: 'Send a user message and receive the assistant reply',
-      description: 'Starts a conversation when chat_id is omitted or empty (consumer_id is then required), otherwise continues it.',
+      description: 'Starts a conversation when chat_id is omitted or empty (consumer_id is then required), otherwise continues it. With `Accept: text/event-stream` the reply is streamed as server-sent events as it is produced.',
       body: NewUserMessageBody,
-      response: { 200: NewUserMessageResponse, ...errorResponses('chat_not_found', 'idempotency_key_in_use', 'idempotency_key_reused') }
+      response: {
+        200: {
+          description: 'The reply: a JSON body, or with `Accept: text/event-stream` server-sent events ending with `done` (that same body) or `error`',
+          content: { 'application/json': { schema: NewUserMessageResponse }, 'text/event-stream': { schema: NewUserMessageEvent } }
+        },
+        ...errorResponses('missing_parameters', ...bodyErrors, 'chat_not_found', ...idempotencyErrors)
+      }
     }
   }, async (request, reply) => {
     const { user_message: message, chat_id: chatId, consumer_id: consumerId, test = false } = request.body

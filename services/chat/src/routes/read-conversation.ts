@@ -7,10 +7,11 @@ export async function readConversationRoutes (app: FastifyInstance) {
   app.get<{ Querystring: ReadConversationQuery }>('/readConversation', {
     config: { rateLimit: 'chat_read' },
     schema: {
+      operationId: 'readConversation',
       tags: ['chat'],
       summary: 'The whole message history of one conversation, earliest first',
       querystring: ReadConversationQuery,
-      response: { 200: ReadConversationResponse, ...errorResponses('chat_not_found') }
+      response: { 200: ReadConversationResponse, ...errorResponses('missing_parameters', 'chat_not_found') }
     }
   }, async (request) => {
     const { projectId } = request.principal

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, errorResponses } from '@chatsearch/contracts'
+import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, bodyErrors, errorResponses, idempotencyErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { ingestDocuments } from '../ingest/documents.js'
 import { DocumentError } from '../ingest/validate.js'
@@ -50,10 +50,12 @@ export async function documentRoutes (app: FastifyInstance) {
     config: { rateLimit: 'catalog', idempotency: {} },
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
+      operationId: 'addOrReplaceDocuments',
       tags: ['catalog'],
       summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
+      consumes: ['application/json', 'application/x-ndjson'],
       body: DocumentsBody,
-      response: { 200: DocumentsResponse, ...errorResponses('invalid_document', 'idempotency_key_in_use', 'idempotency_key_reused') }
+      response: { 200: DocumentsResponse, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
     }
   }, async (request) => {
     try {
@@ -66,7 +68,7 @@ export async function documentRoutes (app: FastifyInstance) {
 
   api.get('/documents/:id', {
     config: { rateLimit: 'catalog' },
-    schema: { tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, ...errorResponses('document_not_found') } }
+    schema: { operationId: 'getDocument', tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, ...errorResponses('document_not_found') } }
   }, async (request) => {
     const document = await (await app.engine.index(request.principal.projectId)).get(request.params.id)
     if (document === undefined) throw notFound(request.params.id)
@@ -75,7 +77,13 @@ export async function documentRoutes (app: FastifyInstance) {
 
   api.delete('/documents/:id', {
     config: { rateLimit: 'catalog', idempotency: {} },
-    schema: { tags: ['catalog'], summary: 'Remove a catalog item', params: DocumentParams, response: { 200: DeletedResponse, ...errorResponses('document_not_found', 'idempotency_key_in_use', 'idempotency_key_reused') } }
+    schema: {
+      operationId: 'deleteDocument',
+      tags: ['catalog'],
+      summary: 'Remove a catalog item',
+      params: DocumentParams,
+      response: { 200: DeletedResponse, ...errorResponses(...bodyErrors, 'document_not_found', ...idempotencyErrors) }
+    }
   }, async (request) => {
     const removed = await changing(request.principal.projectId, (index) => index.remove(request.params.id))
     if (!removed) throw notFound(request.params.id)
@@ -84,16 +92,17 @@ export async function documentRoutes (app: FastifyInstance) {
 
   api.get('/settings', {
     config: { rateLimit: 'catalog' },
-    schema: { tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses() } }
+    schema: { operationId: 'getSettings', tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses() } }
   }, async (request) => await (await app.engine.index(request.principal.projectId)).settings())
 
   api.put('/settings', {
     config: { rateLimit: 'catalog', idempotency: {} },
     schema: {
+      operationId: 'replaceSettings',
       tags: ['catalog'],
       summary: 'Replace the index settings; the catalog is re-indexed with them',
       body: CatalogSettings,
-      response: { 200: CatalogSettings, ...errorResponses('idempotency_key_in_use', 'idempotency_key_reused') }
+      response: { 200: CatalogSettings, ...errorResponses('missing_parameters', ...bodyErrors, ...idempotencyErrors) }
     }
   }, async (request) => await changing(request.principal.projectId, (index) => index.updateSettings(request.body)))
 }

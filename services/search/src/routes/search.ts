@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, errorResponses, limits } from '@chatsearch/contracts'
+import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
 import type { IndexSettings } from '../engine/port.js'
@@ -47,10 +47,11 @@ export async function searchRoutes (app: FastifyInstance) {
   api.post('/search', {
     config: { rateLimit: 'search' },
     schema: {
+      operationId: 'search',
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
       body: SearchBody,
-      response: { 200: SearchResponse, ...errorResponses('invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented') }
+      response: { 200: SearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented') }
     }
   }, async (request): Promise<SearchResponse> => {
     const started = performance.now()
@@ -96,10 +97,11 @@ export async function searchRoutes (app: FastifyInstance) {
   api.post('/autocomplete', {
     config: { rateLimit: 'search' },
     schema: {
+      operationId: 'autocomplete',
       tags: ['search'],
       summary: 'Suggestions for a partial search term',
       body: AutocompleteBody,
-      response: { 200: AutocompleteResponse, ...errorResponses() }
+      response: { 200: AutocompleteResponse, ...errorResponses('missing_parameters', ...bodyErrors) }
     }
   }, async (request): Promise<AutocompleteResponse> => {
     const started = performance.now()

@@ -1,0 +1,24 @@
+import t from 'tap'
+import { openApiProblems } from '@chatsearch/shell/openapi-check'
+import { harness } from './helpers.js'
+
+t.test('the OpenAPI document describes every route completely', async (t) => {
+  const h = await harness(t)
+  const app = await h.app()
+  t.same(await openApiProblems(app, { idempotent: ['POST /newUserMessage'], streams: ['POST /newUserMessage'] }), [])
+
+  const doc = (await app.inject('/openapi.json')).json()
+  const operationIds = Object.fromEntries(Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)
+    .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId])))
+  t.same(operationIds, {
+    'POST /newUserMessage': 'newUserMessage',
+    'GET /readConversation': 'readConversation',
+    'GET /listAllProjectChats': 'listAllProjectChats',
+    'GET /listAllProjectConsumerChats': 'listAllProjectConsumerChats',
+    'GET /latestConsumerChatId': 'latestConsumerChatId',
+    'GET /healthz': 'liveness',
+    'GET /readyz': 'readiness'
+  }, 'the spec\'s names; /metrics is deliberately left out')
+  const events = doc.paths['/newUserMessage'].post.responses['200'].content['text/event-stream'].schema.anyOf
+  t.same(events.map((e: { properties: { event: { enum: string[] } } }) => e.properties.event.enum[0]), ['delta', 'reset', 'done', 'error'])
+})

@@ -1,0 +1,27 @@
+import t from 'tap'
+import { openApiProblems } from '@chatsearch/shell/openapi-check'
+import { searchHarness } from './helpers.js'
+
+t.test('the OpenAPI document describes every route completely', async (t) => {
+  const h = await searchHarness(t, false)
+  t.same(await openApiProblems(h.app, {
+    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings'],
+    streams: []
+  }), [])
+
+  const doc = (await h.app.inject('/openapi.json')).json()
+  const operationIds = Object.fromEntries(Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)
+    .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.operationId])))
+  t.same(operationIds, {
+    'POST /search': 'search',
+    'POST /autocomplete': 'autocomplete',
+    'POST /documents': 'addOrReplaceDocuments',
+    'GET /documents/{id}': 'getDocument',
+    'DELETE /documents/{id}': 'deleteDocument',
+    'GET /settings': 'getSettings',
+    'PUT /settings': 'replaceSettings',
+    'GET /healthz': 'liveness',
+    'GET /readyz': 'readiness'
+  }, 'the spec\'s names; /metrics is deliberately left out')
+  t.same(Object.keys(doc.paths['/documents'].post.requestBody.content), ['application/json', 'application/x-ndjson'])
+})
