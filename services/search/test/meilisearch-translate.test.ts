@@ -90,4 +90,9 @@ t.test('stored documents carry their vector and a hidden content hash', async (t
   t.same(noVector, { id: 'p1', title: 'Pan', _chatsearch: { hash: 'hash-2', embedder: 'none' } })
   t.equal(storedHash(noVector, 'use-lite:512'), undefined, 'an item never embedded gets embedded once embeddings are on')
   t.equal(storedHash({ id: 'old' }, 'none'), undefined)
+  const meaningless = storedDocument({ id: 'p2', title: '🎧' }, 'hash-3', 'use-lite:512', null)
+  t.same(meaningless, { id: 'p2', title: '🎧', _chatsearch: { hash: 'hash-3', embedder: 'use-lite:512' }, _vectors: { default: null } },
+    'embedded to no vector (nothing in its text means anything): null, Meilisearch\'s "no embedding"')
+  t.same(cleanDocument(meaningless), { id: 'p2', title: '🎧' })
+  t.equal(storedHash(meaningless, 'use-lite:512'), 'hash-3', 'not embedded again on the next import')
 })

@@ -76,6 +76,7 @@ export class MeilisearchIndex implements EngineIndex {
       const known = await this.#readMeta()
       let meta = known ?? { settings: inferSettings(prepared.map((p) => p.document)), embedder: 'none' }
       if (known === undefined) await this.#configure(meta.settings, true)
+      // An embedded batch (vectors, or null for items whose text means nothing) needs our embedder declared.
       if (prepared.some((p) => p.vector !== undefined) && meta.embedder !== embedder) {
         await this.#useEmbedder(meta.embedder !== 'none')
         meta = { ...meta, embedder }

@@ -108,12 +108,17 @@ export function emptyResult (query: SearchQuery): SearchResult {
   return result
 }
 
-/** A catalog item as stored in Meilisearch: with its vector and our bookkeeping. */
-export function storedDocument (document: Document, hash: string, embedder: string, vector: Float32Array | undefined): Record<string, unknown> {
+/**
+ * A catalog item as stored in Meilisearch: with its vector and our bookkeeping. An item embedded to
+ * no vector (its text means nothing, see PreparedDocument) says so with `null`, which Meilisearch
+ * takes as "no embedding" for a userProvided embedder, and counts as embedded by `embedder`: it is
+ * not embedded again on the next import.
+ */
+export function storedDocument (document: Document, hash: string, embedder: string, vector: Float32Array | null | undefined): Record<string, unknown> {
   return {
     ...document,
     [BOOKKEEPING]: { hash, embedder: vector === undefined ? 'none' : embedder },
-    ...(vector === undefined ? {} : { _vectors: { [EMBEDDER]: Array.from(vector) } })
+    ...(vector === undefined ? {} : { _vectors: { [EMBEDDER]: vector === null ? null : Array.from(vector) } })
   }
 }
 
