@@ -52,6 +52,14 @@ t.test('search query → Meilisearch search parameters', async (t) => {
   t.same(searchParams(query({ hybrid: { semanticRatio: 1, vector } })).hybrid, { embedder: 'default', semanticRatio: 1 })
   const keywordOnly = searchParams(query({ hybrid: { semanticRatio: 0, vector } }))
   t.notOk('hybrid' in keywordOnly || 'vector' in keywordOnly, 'ratio 0 is the keyword search as is')
+
+  const filter2 = parseFilter('in_stock = true')
+  for (const q of ['', '🎧', '?!', '   ', '🎧 ?! …']) {
+    t.same(searchParams(query({ q, filter: filter2, facets: ['brand'], limit: 3, offset: 2, hybrid: { semanticRatio: 0.7, vector } })),
+      { q: '', limit: 3, offset: 2, matchingStrategy: 'all', filter: 'in_stock = "true"', facets: ['brand'] },
+      `${JSON.stringify(q)}: no word, so a placeholder search (a browse) with its filter, facets and page, as on the embedded engine`)
+  }
+  t.equal(searchParams(query({ q: 'c++ 🎧' })).q, 'c++ 🎧', 'a query with a word goes as typed')
 })
 
 t.test('Meilisearch response → search result', async (t) => {

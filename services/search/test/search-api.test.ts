@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { metricSample as sample } from '@chatsearch/shell/testing'
 import { ENGINES, ids, searchHarness, send, type EngineKind } from './helpers.js'
 
 /** The API's search behaviour, the same on every engine (see ENGINES). */
@@ -116,6 +117,30 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
     t.equal(mixed.hits[0].id, 'audio-1')
     const filtered = await search({ search_term: paraphrase, search_type: 'hybrid', semantic_ratio: 1, filters: 'brand = ferro' })
     t.same(ids(filtered), ['pan-1'], 'filters apply to the semantic side')
+  })
+
+  t.test('a hybrid search without a word browses, as an empty keyword search does', async (t) => {
+    const embeddings = async () => sample((await h.app.inject('/metrics')).body, 'embedding_duration_seconds_count')
+    const embeddedBefore = await embeddings()
+    const browse = await search({ search_term: '', limit: 50 })
+    for (const term of ['', '🎧', '?!', '   ', '🎧 ?! …']) {
+      for (const extra of [{}, { semantic_ratio: 1 }, { filters: 'in_stock = true', facets: ['brand', 'in_stock'], limit: 3, offset: 2 }]) {
+        const keyword = await search({ search_term: term, ...extra })
+        const hybrid = await search({ search_term: term, search_type: 'hybrid', ...extra })
+        const what = `${JSON.stringify(term)} ${JSON.stringify(extra)}`
+        t.same(ids(hybrid), ids(keyword), `${what}: the same hits as keyword`)
+        t.equal(hybrid.estimatedTotalHits, keyword.estimatedTotalHits, what)
+        t.same(hybrid.facetDistribution, keyword.facetDistribution, what)
+      }
+      t.same(ids(await search({ search_term: term, limit: 50 })), ids(browse), `${JSON.stringify(term)}: no word, so a browse of the catalog`)
+    }
+    const filtered = await search({ search_term: '🎧', search_type: 'hybrid', filters: 'in_stock = true', facets: ['in_stock'], limit: 3, offset: 2 })
+    t.equal(filtered.estimatedTotalHits, 10, 'filters apply')
+    t.same(filtered.facetDistribution, { in_stock: { true: 10 } }, 'facets count')
+    t.equal(filtered.hits.length, 3, 'paging applies')
+    t.same(ids(filtered), ids(browse).filter((id: string) => !['audio-2', 'boot-2'].includes(id)).slice(2, 5))
+    t.equal(filtered.query, '🎧')
+    t.equal(await embeddings(), embeddedBefore, 'nothing was embedded: the query has no meaning to embed')
   })
 
   t.test('show_ranking_score adds _rankingScore in [0, 1], best first', async (t) => {
