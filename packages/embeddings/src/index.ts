@@ -1,2 +1,3 @@
-export { loadEmbedder, type Embedder } from './use-lite.js'
+export { isUsableVector, type Embedder } from './embedder.js'
+export { loadEmbedder } from './use-lite.js'
 export { openAiEmbedder, type OpenAiEmbedderOptions } from './openai.js'

@@ -1,4 +1,4 @@
-import type { Embedder } from './use-lite.js'
+import { embedNonBlank, type Embedder } from './embedder.js'
 
 export interface OpenAiEmbedderOptions {
   /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 */
@@ -68,11 +68,11 @@ export async function openAiEmbedder (opts: OpenAiEmbedderOptions): Promise<Embe
   const dimensions = probe[0]!.length
   return {
     dimensions,
-    async embed (texts) {
+    embed: (texts) => embedNonBlank(texts, dimensions, async (some) => {
       const out: Float32Array[] = []
-      for (let start = 0; start < texts.length; start += batchSize) out.push(...await call(texts.slice(start, start + batchSize)))
+      for (let start = 0; start < some.length; start += batchSize) out.push(...await call(some.slice(start, start + batchSize)))
       for (const v of out) if (v.length !== dimensions) throw new Error(`embeddings endpoint ${url} changed its vector size from ${dimensions} to ${v.length}`)
       return out
-    }
+    })
   }
 }

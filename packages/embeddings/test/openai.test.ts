@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { openAiEmbedder } from '../src/index.js'
+import { isUsableVector, openAiEmbedder } from '../src/index.js'
 
 type Handler = (body: { model: string, input: string[] }, req: IncomingMessage, res: ServerResponse) => void
 
@@ -65,4 +65,38 @@ t.test('fails clearly: bad status, wrong count, malformed vectors, timeouts', as
   const slow = await fakeApi(t, () => { /* never answers */ })
   await t.rejects(openAiEmbedder({ baseUrl: slow.baseUrl, model: 'm', timeoutMs: 100, retries: 1 }), /did not answer/)
   await t.rejects(openAiEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', retries: 0 }), /did not answer/)
+})
+
+t.test('texts with nothing to embed are not sent (OpenAI refuses an empty input) and get the zero vector', async (t) => {
+  const api = await fakeApi(t, (body, req, res) => {
+    // As api.openai.com answers an empty string in `input`.
+    if (body.input.some((text) => text === '')) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"\'$.input\' is invalid. Please check the API reference"}}')
+      return
+    }
+    ok(body, req, res)
+  })
+  const embedder = await openAiEmbedder({ baseUrl: api.baseUrl, model: 'm', batchSize: 2 })
+  const texts = ['', 'a', '  ', 'bbb', '\n', 'cc']
+  const vectors = await embedder.embed(texts)
+  t.equal(vectors.length, texts.length, 'one vector per text, in order')
+  for (const i of [0, 2, 4]) t.same(vectors[i], new Float32Array(4), `${JSON.stringify(texts[i])}: the zero vector`)
+  for (const i of [1, 3, 5]) t.ok(isUsableVector(vectors[i]), `${JSON.stringify(texts[i])}: embedded`)
+  t.ok(vectors[3]![0]! > vectors[1]![0]!, 'each text its own vector')
+  t.same(api.calls.slice(1).map((c) => c.input), [['a', 'bbb'], ['cc']], 'only texts with something in them were sent')
+  const calls = api.calls.length
+  t.same(await embedder.embed(['', ' ']), [new Float32Array(4), new Float32Array(4)])
+  t.equal(api.calls.length, calls, 'nothing to embed, no call')
+})
+
+t.test('a zero vector from the endpoint stays zero (no NaN from normalising it)', async (t) => {
+  const api = await fakeApi(t, (body, _req, res) => {
+    const data = body.input.map((text, index) => ({ index, embedding: text === 'void' ? [0, 0, 0, 0] : vectorOf(text) }))
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }))
+  })
+  const embedder = await openAiEmbedder({ baseUrl: api.baseUrl, model: 'm' })
+  const [zero, some] = await embedder.embed(['void', 'word'])
+  t.same(zero, new Float32Array(4))
+  t.notOk(isUsableVector(zero))
+  t.ok(isUsableVector(some))
 })

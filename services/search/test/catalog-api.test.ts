@@ -1,4 +1,6 @@
 import t, { type Test } from 'tap'
+import { readFile } from 'node:fs/promises'
+import { demoCatalogFile } from '../src/index.js'
 import { ENGINES, searchHarness, send, type EngineKind } from './helpers.js'
 
 /** Catalog management through the API, the same on every engine (see ENGINES). */
@@ -122,7 +124,40 @@ const autocompleteSuite = (engine: EngineKind) => async (t: Test) => {
   t.ok((await suggestions('vant')).includes('Vantor'), 'untouched items keep theirs')
 }
 
+const autocompletePagingSuite = (engine: EngineKind) => async (t: Test) => {
+  const h = await searchHarness(t, false, {}, engine)
+  const shop = await h.tenant()
+  const demo = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
+  t.equal((await send(h.app, shop.key, 'POST', '/documents', demo)).statusCode, 200)
+  for (const q of ['trail running shoes', 'trail running shoes', 'waterproof jacket', 'stainless steel', 'coffee grinder']) {
+    t.equal((await send(h.app, shop.key, 'POST', '/search', { search_term: q })).statusCode, 200)
+  }
+  // Popular searches feed the list: counted now, and none while it is read.
+  await h.app.analytics.flush()
+  const complete = async (body: Record<string, unknown>) => {
+    const res = await send(h.app, shop.key, 'POST', '/autocomplete', body)
+    t.equal(res.statusCode, 200)
+    return res.json().suggestions as string[]
+  }
+  let longest = 0
+  for (const term of ['b', 'c', 'w', 'p', 'k', 'st', 'wa', 'trail', 'coffee', 'hedph']) {
+    const all = await complete({ autocomplete_term: term, limit: 40 })
+    longest = Math.max(longest, all.length)
+    t.ok(all.length > 1, `${term}: ${all.length} suggestions`)
+    t.equal(new Set(all).size, all.length, `${term}: no suggestion twice`)
+    for (const size of [1, 3, 7]) {
+      const pages: string[] = []
+      for (let offset = 0; offset < all.length; offset += size) pages.push(...await complete({ autocomplete_term: term, limit: Math.min(size, all.length - offset), offset }))
+      t.same(pages, all, `${term}: pages of ${size} put together are the whole list`)
+    }
+    t.same([...await complete({ autocomplete_term: term, limit: 3 }), ...await complete({ autocomplete_term: term, limit: 3, offset: 3 })],
+      await complete({ autocomplete_term: term, limit: 6 }), `${term}: limit 3, then offset 3 limit 3, is limit 6`)
+  }
+  t.equal(longest, 40, 'some lists fill several pages')
+}
+
 for (const engine of ENGINES) {
   t.test(`catalog management (${engine} engine)`, catalogSuite(engine))
+  t.test(`autocomplete pages are slices of one ordered list (${engine} engine)`, autocompletePagingSuite(engine))
   t.test(`autocomplete follows catalog changes: deleted and replaced items leave no suggestion behind (${engine} engine)`, autocompleteSuite(engine))
 }

@@ -52,6 +52,14 @@ t.test('search query → Meilisearch search parameters', async (t) => {
   t.same(searchParams(query({ hybrid: { semanticRatio: 1, vector } })).hybrid, { embedder: 'default', semanticRatio: 1 })
   const keywordOnly = searchParams(query({ hybrid: { semanticRatio: 0, vector } }))
   t.notOk('hybrid' in keywordOnly || 'vector' in keywordOnly, 'ratio 0 is the keyword search as is')
+
+  const filter2 = parseFilter('in_stock = true')
+  for (const q of ['', '🎧', '?!', '   ', '🎧 ?! …']) {
+    t.same(searchParams(query({ q, filter: filter2, facets: ['brand'], limit: 3, offset: 2, hybrid: { semanticRatio: 0.7, vector } })),
+      { q: '', limit: 3, offset: 2, matchingStrategy: 'all', filter: 'in_stock = "true"', facets: ['brand'] },
+      `${JSON.stringify(q)}: no word, so a placeholder search (a browse) with its filter, facets and page, as on the embedded engine`)
+  }
+  t.equal(searchParams(query({ q: 'c++ 🎧' })).q, 'c++ 🎧', 'a query with a word goes as typed')
 })
 
 t.test('Meilisearch response → search result', async (t) => {
@@ -90,4 +98,9 @@ t.test('stored documents carry their vector and a hidden content hash', async (t
   t.same(noVector, { id: 'p1', title: 'Pan', _chatsearch: { hash: 'hash-2', embedder: 'none' } })
   t.equal(storedHash(noVector, 'use-lite:512'), undefined, 'an item never embedded gets embedded once embeddings are on')
   t.equal(storedHash({ id: 'old' }, 'none'), undefined)
+  const meaningless = storedDocument({ id: 'p2', title: '🎧' }, 'hash-3', 'use-lite:512', null)
+  t.same(meaningless, { id: 'p2', title: '🎧', _chatsearch: { hash: 'hash-3', embedder: 'use-lite:512' }, _vectors: { default: null } },
+    'embedded to no vector (nothing in its text means anything): null, Meilisearch\'s "no embedding"')
+  t.same(cleanDocument(meaningless), { id: 'p2', title: '🎧' })
+  t.equal(storedHash(meaningless, 'use-lite:512'), 'hash-3', 'not embedded again on the next import')
 })

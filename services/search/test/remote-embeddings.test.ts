@@ -14,6 +14,12 @@ async function fakeEmbeddings (t: Test) {
     req.on('data', (c) => { raw += c })
     req.on('end', () => {
       const { input } = JSON.parse(raw) as { input: string[] }
+      if (input.includes('')) {
+        // As api.openai.com answers an empty input.
+        res.writeHead(400, { 'content-type': 'application/json' })
+        res.end('{"error":{"message":"\'$.input\' is invalid. Please check the API reference"}}')
+        return
+      }
       texts += input.length
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ object: 'list', data: input.map((x, index) => ({ object: 'embedding', index, embedding: embed(x) })) }))
@@ -33,6 +39,13 @@ const remoteSuite = (engine: EngineKind) => async (t: Test) => {
   t.ok(api.texts() >= 12, 'items were embedded by the endpoint')
   const res = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'espresso coffee please', search_type: 'hybrid', semantic_ratio: 1, limit: 2 })).json()
   t.same(ids(res).sort(), ['coffee-1', 'coffee-2'])
+  const wordless = [{ id: 'hp-emoji', title: '🎧', description: '' }, { id: 'cam-x5', title: 'X5', description: '' }]
+  const imported = await send(h.app, shop.key, 'POST', '/documents', wordless)
+  t.equal(imported.statusCode, 200, 'an item with nothing to embed is not sent to the endpoint')
+  t.equal(imported.json().indexed, 2)
+  const hybrid = ids((await send(h.app, shop.key, 'POST', '/search', { search_term: 'x5', search_type: 'hybrid' })).json())
+  t.equal(hybrid[0], 'cam-x5', 'the keyword match first')
+  t.notOk(hybrid.includes('hp-emoji'), 'an item without a vector has no semantic rank')
 
   t.test('switching embedders re-embeds everything on the next import', async (t) => {
     const bundled = await h.restart({ remoteEmbeddings: undefined })

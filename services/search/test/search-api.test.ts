@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import { metricSample as sample } from '@chatsearch/shell/testing'
 import { ENGINES, ids, searchHarness, send, type EngineKind } from './helpers.js'
 
 /** The API's search behaviour, the same on every engine (see ENGINES). */
@@ -118,6 +119,30 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
     t.same(ids(filtered), ['pan-1'], 'filters apply to the semantic side')
   })
 
+  t.test('a hybrid search without a word browses, as an empty keyword search does', async (t) => {
+    const embeddings = async () => sample((await h.app.inject('/metrics')).body, 'embedding_duration_seconds_count')
+    const embeddedBefore = await embeddings()
+    const browse = await search({ search_term: '', limit: 50 })
+    for (const term of ['', '🎧', '?!', '   ', '🎧 ?! …']) {
+      for (const extra of [{}, { semantic_ratio: 1 }, { filters: 'in_stock = true', facets: ['brand', 'in_stock'], limit: 3, offset: 2 }]) {
+        const keyword = await search({ search_term: term, ...extra })
+        const hybrid = await search({ search_term: term, search_type: 'hybrid', ...extra })
+        const what = `${JSON.stringify(term)} ${JSON.stringify(extra)}`
+        t.same(ids(hybrid), ids(keyword), `${what}: the same hits as keyword`)
+        t.equal(hybrid.estimatedTotalHits, keyword.estimatedTotalHits, what)
+        t.same(hybrid.facetDistribution, keyword.facetDistribution, what)
+      }
+      t.same(ids(await search({ search_term: term, limit: 50 })), ids(browse), `${JSON.stringify(term)}: no word, so a browse of the catalog`)
+    }
+    const filtered = await search({ search_term: '🎧', search_type: 'hybrid', filters: 'in_stock = true', facets: ['in_stock'], limit: 3, offset: 2 })
+    t.equal(filtered.estimatedTotalHits, 10, 'filters apply')
+    t.same(filtered.facetDistribution, { in_stock: { true: 10 } }, 'facets count')
+    t.equal(filtered.hits.length, 3, 'paging applies')
+    t.same(ids(filtered), ids(browse).filter((id: string) => !['audio-2', 'boot-2'].includes(id)).slice(2, 5))
+    t.equal(filtered.query, '🎧')
+    t.equal(await embeddings(), embeddedBefore, 'nothing was embedded: the query has no meaning to embed')
+  })
+
   t.test('show_ranking_score adds _rankingScore in [0, 1], best first', async (t) => {
     const scoresOf = (body: { hits: Array<{ _rankingScore: number }> }) => body.hits.map((h) => h._rankingScore)
     const plain = await search({ search_term: 'hiking boot' })
@@ -191,4 +216,48 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
   })
 }
 
-for (const engine of ENGINES) t.test(`search (${engine} engine)`, searchSuite(engine))
+/** Items whose text has no word (a model number, digits, an emoji, an empty description). */
+const wordlessSuite = (engine: EngineKind) => async (t: Test) => {
+  const h = await searchHarness(t, true, {}, engine)
+  const shop = await h.tenant()
+  t.equal((await send(h.app, shop.key, 'POST', '/documents', await h.catalog())).statusCode, 200)
+  const search = async (body: Record<string, unknown>) => {
+    const res = await send(h.app, shop.key, 'POST', '/search', body)
+    t.equal(res.statusCode, 200, JSON.stringify(body))
+    return res.json()
+  }
+  // The emoji item sits in the middle of the batch and another item with nothing to embed ends it.
+  const wordless = [
+    { id: 'cam-x5', title: 'X5', description: '', price: 499 },
+    { id: 'hp-emoji', title: '🎧', description: '', price: 57 },
+    { id: 'tv-4k', title: '4K', description: '', price: 899 },
+    { id: 'code-12345', title: '12345', description: '', price: 5 },
+    { id: 'blank', title: '  ', description: '', price: 1 }
+  ]
+  const imported = await send(h.app, shop.key, 'POST', '/documents', wordless)
+  t.equal(imported.statusCode, 200, 'the batch is accepted')
+  t.same(imported.json(), { received: 5, indexed: 5, unchanged: 0, total: 17 })
+  const alone = await send(h.app, shop.key, 'POST', '/documents', [{ id: 'only-emoji', title: '🎧🎧', price: 2 }])
+  t.equal(alone.statusCode, 200, 'alone in its batch too')
+
+  t.same(ids(await search({ search_term: 'x5' })), ['cam-x5'], 'found by keyword')
+  t.same(ids(await search({ search_term: '4K' })), ['tv-4k'])
+  t.same(ids(await search({ search_term: '12345' })), ['code-12345'])
+  t.same(ids(await search({ search_term: '', filters: 'price = 57' })), ['hp-emoji'], 'and by a filter')
+  t.equal((await search({ search_term: '', limit: 0 })).estimatedTotalHits, 18, 'every item is in the catalog')
+
+  const bySemantics = await search({ search_term: 'x5', search_type: 'hybrid', semantic_ratio: 1, limit: 3 })
+  t.equal(ids(bySemantics)[0], 'cam-x5', 'found by its vector where the embedder gives one')
+  const coffee = ids(await search({ search_term: 'something to grind beans in my kitchen', search_type: 'hybrid', semantic_ratio: 1, limit: 50 }))
+  t.ok(coffee.slice(0, 2).includes('coffee-1'), 'the meaning is still found first')
+  for (const id of ['hp-emoji', 'blank', 'only-emoji']) t.notOk(coffee.includes(id), `${id} has no vector, so no semantic rank`)
+  t.equal(ids(await search({ search_term: '4k', search_type: 'hybrid', limit: 3 }))[0], 'tv-4k', 'hybrid: keyword and vector agree')
+
+  const again = await send(h.app, shop.key, 'POST', '/documents', wordless)
+  t.same(again.json(), { received: 5, indexed: 0, unchanged: 5, total: 18 }, 'a re-import embeds nothing again')
+}
+
+for (const engine of ENGINES) {
+  t.test(`search (${engine} engine)`, searchSuite(engine))
+  t.test(`items with no word are indexed and found (${engine} engine)`, wordlessSuite(engine))
+}

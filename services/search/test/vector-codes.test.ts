@@ -76,12 +76,3 @@ t.test('a deleted vector is no longer found once the codes are reloaded', async 
   t.not(new VectorCodes(db, DIMENSIONS).nearest(query!, null, 1)[0], best)
   t.equal(db.prepare('SELECT count(*) FROM vectors').pluck().get(), 199, 'the float vector went too')
 })
-
-t.test('files from before the codes get them from the stored vectors', async (t) => {
-  const { db, stored } = fixture(t, 300)
-  db.exec("DELETE FROM vector_codes; DELETE FROM meta WHERE key = 'vector_codes'")
-  t.same(new VectorCodes(db, DIMENSIONS).nearest(vectors(1, 5)[0]!, null, 5), [], 'no codes, nothing found')
-  prepareVectors(db, 'test-model', DIMENSIONS)
-  const [query] = vectors(1, 5)
-  t.same(new VectorCodes(db, DIMENSIONS).nearest(query!, null, 5), exactNearest(stored, query!, 5))
-})

@@ -45,7 +45,12 @@ export interface PreparedDocument {
   document: Document
   /** documentHash(document), computed once by the ingestion that compared it with the stored one. */
   hash?: string
-  vector?: Float32Array
+  /**
+   * The embedding of the document's text (unit length); null when it was embedded but has no text
+   * that means anything (a title such as "🎧"): stored without a vector, found by keyword only.
+   * Absent when embeddings are off.
+   */
+  vector?: Float32Array | null
 }
 
 /**

@@ -1,11 +1,7 @@
 /**
- * The rows that represent one document in the `fields` table, which filters are answered from:
- *
- * ```sql
- * CREATE TABLE fields (doc INTEGER NOT NULL, attr TEXT NOT NULL, kind INTEGER NOT NULL, str TEXT, num REAL);
- * CREATE INDEX fields_str ON fields (attr, str, doc);
- * CREATE INDEX fields_num ON fields (attr, num, doc);
- * ```
+ * The rows that represent one document in the embedded engine's `fields` table (created in
+ * engines/embedded/database.ts), which filters and facet counts are answered from:
+ * `fields (doc, attr, kind, str, num)`.
  *
  * Encoding, one row per (attribute path, value), duplicates removed:
  *
@@ -57,11 +53,6 @@ export interface FieldRow {
   /** For a string: the string as the document wrote it, for display in facet counts. */
   label?: string
 }
-
-/** The statements that create the fields table and its indexes. */
-export const FIELDS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS fields (doc INTEGER NOT NULL, attr TEXT NOT NULL, kind INTEGER NOT NULL, str TEXT, num REAL);
-CREATE INDEX IF NOT EXISTS fields_str ON fields (attr, str, doc);
-CREATE INDEX IF NOT EXISTS fields_num ON fields (attr, num, doc);`
 
 const MAX_DEPTH = 64
 

@@ -1,6 +1,6 @@
 /**
  * How strings and numbers are compared, on both sides: the values stored for a document (flatten.ts)
- * and the values a filter asks for (to-sql.ts).
+ * and the values a filter asks for (the embedded engine's filter-index.ts).
  */
 
 /**

@@ -1,4 +1,4 @@
-import type { Embedder } from '@chatsearch/embeddings'
+import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import type { Document, EngineIndex, PreparedDocument } from '../engine/port.js'
 import { documentHash } from '../engine/hash.js'
 import { searchableText } from '../engine/document-values.js'
@@ -19,12 +19,20 @@ const DEFAULT_EMBEDDED = ['title', 'name', 'brand', 'category', 'tags', 'descrip
  */
 const EMBEDDED_TEXT_MAX = 300
 
-/** The searchable text worth embedding: words, not dates or codes, in priority order. */
+const WORD = /\p{L}{2,}/u
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/
+
+/**
+ * The searchable text worth embedding, in priority order: the attributes with words, not dates or
+ * codes; for an item with no word at all (a title such as "X5", "4K" or "12345"), its codes. Empty
+ * when nothing has a letter or a digit ("🎧"): the item then gets no vector.
+ */
 export function embeddingText (document: Document, attributes: string[]): string {
   const list = attributes.length > 0 ? attributes : DEFAULT_EMBEDDED
-  return list.map((attr) => searchableText(document, attr))
-    .filter((t) => /\p{L}{2,}/u.test(t) && !/^\d{4}-\d{2}-\d{2}T/.test(t))
-    .join('. ').slice(0, EMBEDDED_TEXT_MAX)
+  const texts = list.map((attr) => searchableText(document, attr)).filter((t) => !TIMESTAMP.test(t))
+  const words = texts.filter((t) => WORD.test(t))
+  return (words.length > 0 ? words : texts.filter((t) => LETTER_OR_DIGIT.test(t))).join('. ').slice(0, EMBEDDED_TEXT_MAX)
 }
 
 /**
@@ -40,7 +48,9 @@ export async function ingestDocuments (index: EngineIndex, items: unknown[], emb
   if (embedder !== undefined && changed.length > 0) {
     const { searchableAttributes } = await index.settings()
     const vectors = await embedder.embed(changed.map((d) => embeddingText(d, searchableAttributes)))
-    prepared = prepared.map((p, i) => ({ ...p, vector: vectors[i]! }))
+    // A text that means nothing embeds to the zero vector, which would sit at the same distance
+    // from every query: such an item is stored without a vector.
+    prepared = prepared.map((p, i) => ({ ...p, vector: isUsableVector(vectors[i]) ? vectors[i] : null }))
   }
   if (prepared.length > 0) await index.upsert(prepared)
   return { received: items.length, indexed: changed.length, unchanged: documents.length - changed.length, total: await index.count() }

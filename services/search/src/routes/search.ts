@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
+import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
-import type { IndexSettings } from '../engine/port.js'
-import { processQuery } from '../engines/embedded/tokenize.js'
+import type { EngineIndex, HybridQuery, IndexSettings } from '../engine/port.js'
+import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
 import { autocompleteKey, searchKey } from '../response-cache.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
@@ -36,6 +37,16 @@ function facetsOf (facets: string[] | null | undefined, settings: IndexSettings)
     throw new ApiError('invalid_facet', `not facetable: ${unknown.join(', ')}; facetable attributes are: ${settings.facetableAttributes.join(', ') || '(none)'}`)
   }
   return wanted
+}
+
+/**
+ * The semantic side of a hybrid search. None for a query without a word (empty, emoji, punctuation):
+ * there is nothing to embed, so the search is a keyword browse, as Meilisearch's empty query is.
+ */
+async function semanticSide (embedder: Embedder, index: EngineIndex, query: string, semanticRatio: number): Promise<HybridQuery | undefined> {
+  if (tokenize(query).length === 0) return undefined
+  const [vector] = await embedder.embed([await index.correct(query)])
+  return isUsableVector(vector) ? { semanticRatio, vector } : undefined
 }
 
 export async function searchRoutes (app: FastifyInstance) {
@@ -75,8 +86,7 @@ export async function searchRoutes (app: FastifyInstance) {
     let hybrid
     if (body.search_type === 'hybrid') {
       if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
-      const [vector] = await app.embedder.embed([await index.correct(query)])
-      hybrid = { semanticRatio: body.semantic_ratio ?? 0.7, vector: vector! }
+      hybrid = await semanticSide(app.embedder, index, query, body.semantic_ratio ?? 0.7)
     }
     const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }), rankingScore: body.show_ranking_score === true })
     const processingTimeMs = elapsedMs(started)

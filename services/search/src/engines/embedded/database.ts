@@ -1,12 +1,8 @@
 import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
-import { encodeVector } from './vector-codes.js'
 
 export type Db = Database.Database
 export type Statement = Database.Statement
-
-/** Bumped when the layout below changes; an index of another version is rebuilt from its documents. */
-export const LAYOUT_VERSION = 1
 
 /**
  * One SQLite file per project. `documents` holds each item as JSON; `fields` holds the filterable
@@ -15,6 +11,11 @@ export const LAYOUT_VERSION = 1
  * holds the embeddings (sqlite-vec) and `vector_codes` compact codes of them for the nearest-neighbour
  * search (see vector-codes.ts); `suggestions` (catalog phrases: titles, brands,
  * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete.
+ *
+ * Tables are created when missing and never altered: the layout has no version, and nothing
+ * migrates or rebuilds a file written with another layout. `fts`, `fields`, `facet_labels` and
+ * `suggestions` are derived from `documents` with the settings, and rebuilt from them when the
+ * settings change (EmbeddedIndex.updateSettings).
  */
 export function openDatabase (file: string): Db {
   const db = new Database(file)
@@ -35,8 +36,6 @@ export function openDatabase (file: string): Db {
       hash TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS fields (doc INTEGER NOT NULL, attr TEXT NOT NULL, kind INTEGER NOT NULL, str TEXT, num REAL);
-    DROP INDEX IF EXISTS fields_str;
-    DROP INDEX IF EXISTS fields_num;
     -- Covering: the posting lists of an attribute are read from this index alone, in value order.
     CREATE INDEX IF NOT EXISTS fields_attr ON fields (attr, str, kind, doc, num);
     CREATE INDEX IF NOT EXISTS fields_doc ON fields (doc);
@@ -54,7 +53,8 @@ export function openDatabase (file: string): Db {
  */
 export function prepareVectors (db: Db, embedder: string, dimensions: number) {
   db.exec('CREATE TABLE IF NOT EXISTS vector_codes (rowid INTEGER PRIMARY KEY, bits BLOB NOT NULL, codes BLOB NOT NULL)')
-  // With embeddings switched off, vectors already stored are kept for when they are switched on again.
+  // With embeddings switched off, the vectors already stored are kept for when they are switched on
+  // again (an item written meanwhile is stored without one, and keeps none after).
   if (embedder === 'none') {
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`)
   } else if (readMeta(db, 'embedder') !== embedder) {
@@ -64,19 +64,6 @@ export function prepareVectors (db: Db, embedder: string, dimensions: number) {
         DELETE FROM vector_codes;
         UPDATE documents SET hash = ''`)
       writeMeta(db, 'embedder', embedder)
-      writeMeta(db, 'vector_codes', 'complete')
-    }).immediate()
-  }
-  // Files written before the codes existed get them once, from the stored vectors.
-  if (readMeta(db, 'vector_codes') === undefined) {
-    db.transaction(() => {
-      const rows = db.prepare('SELECT rowid, embedding FROM vectors').all() as Array<{ rowid: number | bigint, embedding: Buffer }>
-      const insert = db.prepare('INSERT OR REPLACE INTO vector_codes (rowid, bits, codes) VALUES (?, ?, ?)')
-      for (const { rowid, embedding } of rows) {
-        const { bits, codes } = encodeVector(new Float32Array(embedding.buffer.slice(embedding.byteOffset, embedding.byteOffset + embedding.length)))
-        insert.run(Number(rowid), bits, codes)
-      }
-      writeMeta(db, 'vector_codes', 'complete')
     }).immediate()
   }
 }

@@ -47,10 +47,18 @@ function lowerBound (values: Float64Array, x: number, strict: boolean): number {
 }
 
 /**
- * Filters evaluated in memory, with exactly the meaning of filter/to-sql.ts, from posting lists
- * built out of the fields table (per attribute, on first use; dropped when the index changes). A
- * filter becomes a document set in one pass over the postings it names, so it is computed once
- * per search instead of inside every SQL statement of that search.
+ * Filters evaluated in memory, from posting lists built out of the fields table (per attribute, on
+ * first use; dropped when the index changes). A filter becomes a document set in one pass over the
+ * postings it names, so it is computed once per search instead of inside every SQL statement of it.
+ *
+ * Semantics, after Meilisearch's filter expression reference and engine:
+ * - `=` matches a string or boolean equal once normalised (case-insensitive), and, when the value reads
+ *   as a number, a number equal to it: `price = 10` matches 10, 10.0 and "10".
+ * - `>`, `>=`, `<`, `<=`, `TO` compare numbers only; a value that is not a number matches nothing.
+ * - `!=`, `NOT IN`, `NOT EXISTS`, `IS NOT NULL`, `IS NOT EMPTY`, `NOT CONTAINS`, `NOT STARTS WITH`
+ *   and `NOT` are the complement: they also match documents without the attribute.
+ * - On an array, a condition matches when any element does.
+ * - `CONTAINS` and `STARTS WITH` look at strings and booleans (not numbers), normalised like `=`.
  */
 export class FilterIndex {
   readonly #db: Db

@@ -372,7 +372,7 @@ export class EmbeddedIndex implements EngineIndex {
       this.#sql('UPDATE documents SET body = ?, hash = ? WHERE rowid = ?').run(JSON.stringify(document), hash, rowid)
     }
     this.#index(rowid, document, batch)
-    if (vector !== undefined) storeVector((sql) => this.#sql(sql), rowid, vector)
+    if (vector !== undefined && vector !== null) storeVector((sql) => this.#sql(sql), rowid, vector)
   }
 
   #index (rowid: number, document: Document, batch: WriteBatch) {

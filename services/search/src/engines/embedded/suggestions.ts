@@ -1,9 +1,9 @@
+import { compareCompletions, SEARCH_WEIGHT, type Completion } from '../../engine/phrases.js'
 import type { Statement } from './database.js'
+import { allowedTypos, foldText } from './tokenize.js'
+import type { Vocabulary } from './typo.js'
 
 type Prepare = (sql: string) => Statement
-import { foldText } from './tokenize.js'
-import type { Vocabulary } from './typo.js'
-import { allowedTypos } from './tokenize.js'
 
 /**
  * How many items carry each phrase, counted in memory over a whole write (a batch of thousands of
@@ -35,51 +35,66 @@ export class PhraseTally {
   }
 }
 
-interface Candidate { text: string, score: number }
-
 /**
- * Completions of a partial term: popular searches (weighted up: people asked for them), catalog
- * phrases and frequent single terms that start with it; when nothing starts with it, the same for
- * its last word corrected within Meilisearch's typo allowance. Most popular first.
+ * Completions of a partial term, the page [offset, offset + limit) of one list ordered by
+ * compareCompletions: popular searches, catalog phrases and (for a single word) indexed terms that
+ * start with it; when nothing does, the same for its last word corrected within Meilisearch's typo
+ * allowance.
  */
 export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string, limit: number, offset: number): string[] {
   const folded = foldText(term).replace(/\s+/g, ' ').trim()
-  if (folded === '') return []
+  if (folded === '' || limit === 0) return []
   const wanted = offset + limit
-  let found = candidates(prepare, vocabulary, [folded], wanted)
-  if (found.size === 0) {
+  let found = completions(prepare, folded, 0, wanted)
+  if (found.length === 0) {
     const words = folded.split(' ')
     const last = words.pop()!
     // The word being typed is a prefix: correct it as one ("hedph" → "headph…"), within the
     // typos its length allows.
-    const corrected = vocabulary.fuzzyPrefix(last, allowedTypos(last), 5)
-      .map((m) => [...words, m.term].join(' '))
-    found = candidates(prepare, vocabulary, corrected, wanted)
+    found = vocabulary.fuzzyPrefix(last, allowedTypos(last), 5)
+      .flatMap((m) => completions(prepare, [...words, m.term].join(' '), m.distance, wanted))
   }
-  return [...found.values()].sort((a, b) => b.score - a.score || a.text.localeCompare(b.text))
-    .slice(offset, offset + limit).map((c) => c.text)
+  return ordered(found).slice(offset, offset + limit).map((c) => c.text)
 }
 
-function candidates (prepare: Prepare, vocabulary: Vocabulary, prefixes: string[], wanted: number): Map<string, Candidate> {
-  const out = new Map<string, Candidate>()
-  const add = (text: string, score: number) => {
-    const key = foldText(text)
-    const seen = out.get(key)
-    if (seen === undefined || seen.score < score) out.set(key, { text, score: (seen?.score ?? 0) + score })
+/** One completion per key (with the fewest typos it was found with), in suggestion order. */
+function ordered (found: Completion[]): Completion[] {
+  const byKey = new Map<string, Completion>()
+  for (const c of found) {
+    const seen = byKey.get(c.key)
+    if (seen === undefined || c.typos < seen.typos) byKey.set(c.key, c)
   }
-  const range = (p: string) => [p, p + '\uffff']
-  for (const prefix of prefixes) {
-    const popular = prepare('SELECT query, count FROM queries WHERE query >= ? AND query < ? AND hits > 0 ORDER BY count DESC LIMIT ?')
-      .all(...range(prefix), wanted) as Array<{ query: string, count: number }>
-    for (const r of popular) add(r.query, r.count * 5)
-    const phrases = prepare('SELECT phrase, weight FROM suggestions WHERE folded >= ? AND folded < ? ORDER BY weight DESC LIMIT ?')
-      .all(...range(prefix), wanted) as Array<{ phrase: string, weight: number }>
-    for (const r of phrases) add(r.phrase, r.weight)
-    if (!prefix.includes(' ')) {
-      const terms = prepare('SELECT term, doc FROM fts_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?')
-        .all(...range(prefix), wanted) as Array<{ term: string, doc: number }>
-      for (const r of terms) if (vocabulary.has(r.term)) add(r.term, r.doc)
-    }
-  }
-  return out
+  return [...byKey.values()].sort(compareCompletions)
+}
+
+/**
+ * The completions that start with a prefix (@from, below @to), in three parts with no key in common,
+ * each with the whole weight of its keys (as on Meilisearch: the items carrying a phrase, plus
+ * SEARCH_WEIGHT per search for it that found something; an indexed term that is neither a phrase nor
+ * a search weighs the items holding it), heaviest first, then by key.
+ */
+const PHRASES = `SELECT folded AS key, phrase AS text,
+    weight + ${SEARCH_WEIGHT} * coalesce((SELECT count FROM queries WHERE query = folded AND hits > 0), 0) AS weight
+  FROM suggestions WHERE folded >= @from AND folded < @to ORDER BY 3 DESC, 1 LIMIT @wanted`
+const SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM queries
+  WHERE query >= @from AND query < @to AND hits > 0 AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
+  ORDER BY 3 DESC, 1 LIMIT @wanted`
+const TERMS = `SELECT term AS key, term AS text, doc AS weight FROM fts_vocab
+  WHERE term >= @from AND term < @to AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = term)
+    AND NOT EXISTS (SELECT 1 FROM queries WHERE query = term AND hits > 0)
+  ORDER BY 3 DESC, 1 LIMIT @wanted`
+
+/**
+ * The first `wanted` completions that start with `prefix`, whatever number is wanted: a part's own
+ * first `wanted` are all it can bring to the first `wanted` overall (three top-n sorts rather than
+ * grouping every match, which cost twice as much on one- and two-letter prefixes).
+ */
+function completions (prepare: Prepare, prefix: string, typos: number, wanted: number): Completion[] {
+  const params = { from: prefix, to: prefix + '\uffff', wanted }
+  // Indexed terms are single words.
+  return (prefix.includes(' ') ? [PHRASES, SEARCHES] : [PHRASES, SEARCHES, TERMS])
+    .flatMap((sql) => prepare(sql).all(params) as Array<Omit<Completion, 'typos'>>)
+    .map((row) => ({ ...row, typos }))
+    .sort(compareCompletions)
+    .slice(0, wanted)
 }

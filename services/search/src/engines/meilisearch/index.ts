@@ -5,7 +5,7 @@ import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuer
 import { inferSettings } from '../../engine/settings.js'
 import { conditions } from '../../filter/index.js'
 import { fromFailedTask, fromMeilisearchError, hasCode } from './errors.js'
-import { foldQuery, phraseChanges, suggestionId, withItems, withSearch, type Suggestion } from './suggestions.js'
+import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
 import { BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS } from './translate.js'
 
 export interface IndexContext {
@@ -76,6 +76,7 @@ export class MeilisearchIndex implements EngineIndex {
       const known = await this.#readMeta()
       let meta = known ?? { settings: inferSettings(prepared.map((p) => p.document)), embedder: 'none' }
       if (known === undefined) await this.#configure(meta.settings, true)
+      // An embedded batch (vectors, or null for items whose text means nothing) needs our embedder declared.
       if (prepared.some((p) => p.vector !== undefined) && meta.embedder !== embedder) {
         await this.#useEmbedder(meta.embedder !== 'none')
         meta = { ...meta, embedder }
@@ -154,8 +155,7 @@ export class MeilisearchIndex implements EngineIndex {
     if (folded === '') return []
     return await this.#call(async () => {
       if (await this.#readMeta() === undefined) return []
-      const response = await this.#suggestions.search<Suggestion>(folded, { limit, offset, filter: 'weight > 0', matchingStrategy: 'all', attributesToRetrieve: ['text'] })
-      return response.hits.map((hit) => hit.text)
+      return await pageOfSuggestions(async (window) => (await this.#suggestions.search<SuggestionHit>(folded, suggestionSearch(window))).hits, offset, limit)
     })
   }
 

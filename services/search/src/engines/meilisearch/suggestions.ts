@@ -7,7 +7,8 @@
  * completion at once may lose one count, which only nudges an order of suggestions.
  */
 import { createHash } from 'node:crypto'
-import { suggestionPhrases } from '../../engine/phrases.js'
+import type { SearchParams } from 'meilisearch'
+import { compareCompletions, SEARCH_WEIGHT, suggestionPhrases, type Completion } from '../../engine/phrases.js'
 import { foldText } from '../embedded/tokenize.js'
 
 export interface Suggestion {
@@ -22,9 +23,6 @@ export interface Suggestion {
   /** What the ranking sorts by; 0 is never suggested. */
   weight: number
 }
-
-/** A search counts five times a catalog phrase, as in the embedded engine. */
-const SEARCH_WEIGHT = 5
 
 /** Document ids allow only [A-Za-z0-9_-]: the folded text is hashed into one. */
 export const suggestionId = (folded: string) => 's' + createHash('sha256').update(folded).digest('base64url')
@@ -70,4 +68,51 @@ export function withItems (current: Suggestion | undefined, folded: string, phra
 export function withSearch (current: Suggestion | undefined, folded: string, hits: number): Suggestion {
   const base = current ?? empty(folded, folded)
   return weighed({ ...base, searches: base.searches + 1, lastHits: hits })
+}
+
+/** The most hits one search of the suggestions index can reach (Meilisearch's default maxTotalHits). */
+const MAX_WINDOW = 1000
+const FIRST_WINDOW = 20
+
+/** A hit of the suggestions index as suggestionSearch asks for it. */
+export interface SuggestionHit {
+  text: string
+  weight: number
+  _rankingScoreDetails?: { typo?: { typoCount?: number } }
+}
+
+/**
+ * The search of the suggestions index for the best `window` completions of a term: every word must
+ * match (the last as a prefix), ranked by typos then weight (SUGGESTIONS_SETTINGS), with the typo
+ * count of each hit, which the order of suggestions starts with.
+ */
+export function suggestionSearch (window: number): SearchParams {
+  return { limit: window, offset: 0, filter: 'weight > 0', matchingStrategy: 'all', attributesToRetrieve: ['text', 'weight'], showRankingScoreDetails: true }
+}
+
+export function completionOf (hit: SuggestionHit): Completion {
+  return { key: foldText(hit.text), text: hit.text, weight: hit.weight, typos: hit._rankingScoreDetails?.typo?.typoCount ?? 0 }
+}
+
+/**
+ * A page of suggestions, in the order of compareCompletions as on the embedded engine. Meilisearch
+ * ranks by typos then weight and breaks the remaining ties its own way, so the adapter orders the
+ * hits itself, from a window of Meilisearch's best that holds every completion tied with the last
+ * one of the page (widened until it does): the page is then a slice of one list whatever its size.
+ */
+export async function pageOfSuggestions (search: (window: number) => Promise<SuggestionHit[]>, offset: number, limit: number): Promise<string[]> {
+  if (limit === 0) return []
+  const wanted = offset + limit
+  for (let window = Math.min(MAX_WINDOW, Math.max(FIRST_WINDOW, 2 * wanted)); ; window = Math.min(MAX_WINDOW, 2 * window)) {
+    const found = (await search(window)).map(completionOf)
+    if (holdsPage(found, window, wanted)) return found.sort(compareCompletions).slice(offset, offset + limit).map((c) => c.text)
+  }
+}
+
+/** Whether Meilisearch's best `window` (in its order) surely hold the first `wanted` of our order. */
+function holdsPage (found: Completion[], window: number, wanted: number): boolean {
+  if (found.length < window || window >= MAX_WINDOW) return true
+  const edge = found[wanted - 1]!
+  const last = found.at(-1)!
+  return last.typos > edge.typos || (last.typos === edge.typos && last.weight < edge.weight)
 }

@@ -6,6 +6,7 @@ import type { Embedders, SearchParams, SearchResponse, Settings } from 'meilisea
 import { limits } from '@chatsearch/contracts'
 import type { Document, IndexSettings, SearchQuery, SearchResult } from '../../engine/port.js'
 import { filterToMeilisearch } from '../../filter/index.js'
+import { tokenize } from '../embedded/tokenize.js'
 
 /** The one embedder of a catalog index: vectors come from our embedder (`userProvided`). */
 export const EMBEDDER = 'default'
@@ -62,15 +63,18 @@ export const SUGGESTIONS_SETTINGS: Settings = {
 
 /**
  * A search as Meilisearch's search parameters. Every query word must match (matchingStrategy
- * `all`), as in the embedded engine. A semantic ratio of 0 is the keyword search as is, so it is
- * sent without `hybrid`.
+ * `all`), as in the embedded engine. A query without a word (emoji, punctuation) is sent as the empty
+ * placeholder search, without `hybrid`: a browse, as the embedded engine answers it (Meilisearch
+ * would take an emoji for a word). A semantic ratio of 0 is the keyword search as is, so it is sent
+ * without `hybrid` too.
  */
 export function searchParams (query: SearchQuery): SearchParams {
-  const params: SearchParams = { q: query.q, limit: query.limit, offset: query.offset, matchingStrategy: 'all' }
+  const browse = tokenize(query.q).length === 0
+  const params: SearchParams = { q: browse ? '' : query.q, limit: query.limit, offset: query.offset, matchingStrategy: 'all' }
   if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
   if (query.facets.length > 0) params.facets = [...query.facets]
   if (query.rankingScore === true) params.showRankingScore = true
-  if (query.hybrid !== undefined && query.hybrid.semanticRatio > 0) {
+  if (!browse && query.hybrid !== undefined && query.hybrid.semanticRatio > 0) {
     params.hybrid = { embedder: EMBEDDER, semanticRatio: query.hybrid.semanticRatio }
     params.vector = Array.from(query.hybrid.vector)
   }
@@ -108,12 +112,17 @@ export function emptyResult (query: SearchQuery): SearchResult {
   return result
 }
 
-/** A catalog item as stored in Meilisearch: with its vector and our bookkeeping. */
-export function storedDocument (document: Document, hash: string, embedder: string, vector: Float32Array | undefined): Record<string, unknown> {
+/**
+ * A catalog item as stored in Meilisearch: with its vector and our bookkeeping. An item embedded to
+ * no vector (its text means nothing, see PreparedDocument) says so with `null`, which Meilisearch
+ * takes as "no embedding" for a userProvided embedder, and counts as embedded by `embedder`: it is
+ * not embedded again on the next import.
+ */
+export function storedDocument (document: Document, hash: string, embedder: string, vector: Float32Array | null | undefined): Record<string, unknown> {
   return {
     ...document,
     [BOOKKEEPING]: { hash, embedder: vector === undefined ? 'none' : embedder },
-    ...(vector === undefined ? {} : { _vectors: { [EMBEDDER]: Array.from(vector) } })
+    ...(vector === undefined ? {} : { _vectors: { [EMBEDDER]: vector === null ? null : Array.from(vector) } })
   }
 }
 
