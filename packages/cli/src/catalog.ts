@@ -7,18 +7,16 @@ import { createEmbedder, createEngine, ingestDocuments, validateDocument, type E
 import { bumpSearchCache, withDatabase } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
 import { Progress } from './progress.js'
+import { CommandError } from './errors.js'
 
 /** Where catalogs live and how items are embedded: the search service's own settings. */
 export type CatalogEnv = SearchConfig
-
-/** The admin CLI's errors that are the user's to fix (exit code 1). */
-export class CatalogError extends Error {}
 
 const BATCH = 500
 
 async function ensureProject (env: NodeJS.ProcessEnv, projectId: string) {
   const exists = await withDatabase(env, async (db) => await getProject(db, projectId) !== undefined)
-  if (!exists) throw new CatalogError(`no project ${projectId}`)
+  if (!exists) throw new CommandError(`no project ${projectId}`)
 }
 
 async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: EngineIndex, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
@@ -44,7 +42,7 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
     try {
       validateDocument(item, total)
     } catch (err) {
-      throw new CatalogError(`${file}: ${(err as Error).message.replace(/^document (\d+)/, (_m, n: string) => `item ${Number(n) + 1}`)}; nothing was imported`)
+      throw new CommandError(`${file}: ${(err as Error).message.replace(/^document (\d+)/, (_m, n: string) => `item ${Number(n) + 1}`)}; nothing was imported`)
     }
     total++
   }
@@ -84,11 +82,11 @@ export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEn
     try {
       parsed = JSON.parse(await readFile(setFile, 'utf8'))
     } catch (err) {
-      throw new CatalogError(`${setFile}: ${(err as Error).message}`)
+      throw new CommandError(`${setFile}: ${(err as Error).message}`)
     }
     if (!Value.Check(CatalogSettings, parsed)) {
       const first = [...Value.Errors(CatalogSettings, parsed)][0]
-      throw new CatalogError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}`)
+      throw new CommandError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}`)
     }
     wanted = parsed
   }
