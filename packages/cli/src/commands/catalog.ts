@@ -1,6 +1,8 @@
 import type { Command } from 'commander'
 import { readSearchEnv, searchConfig } from '@chatsearch/search'
 import { catalogSettings, importCatalog } from '../catalog.js'
+import { plural } from '../plural.js'
+import { Progress } from '../progress.js'
 import type { CommandContext } from './context.js'
 
 /** The catalog commands read the search service's variables (DATA_DIR, EMBEDDINGS, EMBEDDINGS_URL…). */
@@ -14,8 +16,13 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
     .argument('<projectId>', 'the project')
     .argument('<file>', 'a .json array, .jsonl (or .ndjson) lines, or .csv with a header row')
     .action(async (projectId: string, file: string) => {
-      const result = await importCatalog(env, catalogConfig(env), projectId, file)
-      print(result, `imported ${result.received} items into ${projectId} in ${result.seconds}s: ${result.indexed} new or changed, ${result.unchanged} unchanged; ${result.total} in the catalog`)
+      const bar = new Progress('importing')
+      try {
+        const result = await importCatalog(env, catalogConfig(env), projectId, file, (done, total) => { bar.update(done, total) })
+        print(result, `imported ${plural(result.received, 'item')} into ${projectId} in ${result.seconds}s: ${result.indexed.toLocaleString('en')} new or changed, ${result.unchanged.toLocaleString('en')} unchanged; ${plural(result.total, 'item')} in the catalog`)
+      } finally {
+        bar.finish()
+      }
     })
 
   catalog.command('settings')
