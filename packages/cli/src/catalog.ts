@@ -6,19 +6,17 @@ import type { Embedder } from '@chatsearch/embeddings'
 import { createEmbedder, createEngine, ingestDocuments, validateDocument, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search'
 import { bumpSearchCache, withDatabase } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
-import { Progress } from './progress.js'
+import { EMBED_STEP, embedInSteps } from './embed-steps.js'
+import { CommandError } from './errors.js'
 
 /** Where catalogs live and how items are embedded: the search service's own settings. */
 export type CatalogEnv = SearchConfig
-
-/** The admin CLI's errors that are the user's to fix (exit code 1). */
-export class CatalogError extends Error {}
 
 const BATCH = 500
 
 async function ensureProject (env: NodeJS.ProcessEnv, projectId: string) {
   const exists = await withDatabase(env, async (db) => await getProject(db, projectId) !== undefined)
-  if (!exists) throw new CatalogError(`no project ${projectId}`)
+  if (!exists) throw new CommandError(`no project ${projectId}`)
 }
 
 async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: EngineIndex, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
@@ -32,35 +30,46 @@ async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: 
   }
 }
 
+/** Told how many of the file's items are done (embedded, or written) as an import goes. */
+export type ImportProgress = (done: number, total: number) => void
+
 /**
  * Imports a catalog file into a project's index. The file is read twice: once to check every item
  * (so a bad item stops the import before anything is written, and the total is known for the
- * progress bar), then to write it in batches.
+ * progress bar), then to write it in batches. Progress moves as items are embedded, then is set
+ * exactly as each batch is written.
  */
-export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, file: string) {
+export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, file: string, progress: ImportProgress = () => {}) {
   await ensureProject(env, projectId)
   let total = 0
   for await (const item of readCatalogFile(file)) {
     try {
       validateDocument(item, total)
     } catch (err) {
-      throw new CatalogError(`${file}: ${(err as Error).message.replace(/^document (\d+)/, (_m, n: string) => `item ${Number(n) + 1}`)}; nothing was imported`)
+      throw new CommandError(`${file}: ${(err as Error).message.replace(/^document (\d+)/, (_m, n: string) => `item ${Number(n) + 1}`)}; nothing was imported`)
     }
     total++
   }
   const started = Date.now()
-  const progress = new Progress('importing', total)
   const result = { project_id: projectId, received: 0, indexed: 0, unchanged: 0, total: 0, seconds: 0 }
+  progress(0, total)
   const write = async (index: EngineIndex, embedder: Embedder | undefined) => {
     let batch: unknown[] = []
+    let embedded = 0
+    const step = config.remoteEmbeddings === undefined ? EMBED_STEP.bundled : EMBED_STEP.remote
+    const stepped = embedder && embedInSteps(embedder, step, (count) => {
+      embedded += count
+      progress(result.received + embedded, total)
+    })
     const flush = async () => {
-      const r = await ingestDocuments(index, batch, embedder)
+      const r = await ingestDocuments(index, batch, stepped)
       result.received += r.received
       result.indexed += r.indexed
       result.unchanged += r.unchanged
       result.total = r.total
       batch = []
-      progress.update(result.received)
+      embedded = 0
+      progress(result.received, total)
     }
     for await (const item of readCatalogFile(file)) {
       batch.push(item)
@@ -70,7 +79,6 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
     result.total = await index.count()
   }
   await withIndex(config, projectId, true, async (index, embedder) => { await staleAfter(env, projectId, () => write(index, embedder)) })
-  progress.finish(result.received)
   result.seconds = Math.round((Date.now() - started) / 100) / 10
   return result
 }
@@ -84,11 +92,11 @@ export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEn
     try {
       parsed = JSON.parse(await readFile(setFile, 'utf8'))
     } catch (err) {
-      throw new CatalogError(`${setFile}: ${(err as Error).message}`)
+      throw new CommandError(`${setFile}: ${(err as Error).message}`)
     }
     if (!Value.Check(CatalogSettings, parsed)) {
       const first = [...Value.Errors(CatalogSettings, parsed)][0]
-      throw new CatalogError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}`)
+      throw new CommandError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}`)
     }
     wanted = parsed
   }

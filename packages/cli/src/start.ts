@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
 import { buildApp as buildSearch, demoCatalogFile, ingestDocuments, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
-import { closeOnSignal, createPool, loadConfig, resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, createPool, exitOnConfigError, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
 import { banner, ensureDemoProject } from './demo.js'
 
@@ -13,16 +13,22 @@ const StartEnvSchema = Type.Object({
   DEMO: Type.Boolean({ default: true })
 })
 
-const env = loadConfig(StartEnvSchema, process.env)
+// The chat asks the search service over HTTP (as in production), with a secret made for this run
+// unless SERVICE_TOKEN is set.
+const env = exitOnConfigError(() => {
+  const read = loadConfig(StartEnvSchema, process.env)
+  const withToken = { ...read, SERVICE_TOKEN: read.SERVICE_TOKEN ?? randomBase62(48) }
+  // Each service's checks of variables that go together (MEILI_URL, LLM_MODEL…), before anything starts.
+  searchConfig(withToken, '')
+  chatConfig(withToken, '')
+  return withToken
+})
 const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n')
 if (env.DATABASE_URL === undefined) log(`starting embedded PostgreSQL in ${env.DATA_DIR} on port ${env.PG_PORT}…`)
 const database = await resolveDatabase(env)
-// The chat asks the search service over HTTP (as in production), with a secret made for this run
-// unless SERVICE_TOKEN is set.
-const serviceToken = env.SERVICE_TOKEN ?? randomBase62(48)
-const search = await buildSearch(searchConfig({ ...env, SERVICE_TOKEN: serviceToken }, database.url))
+const search = await buildSearch(searchConfig(env, database.url))
 const searchUrl = await search.listen({ host: env.HOST, port: env.SEARCH_PORT })
-const chat = await buildChat(chatConfig({ ...env, SERVICE_TOKEN: serviceToken, SEARCH_URL: env.SEARCH_URL ?? searchUrl }, database.url))
+const chat = await buildChat(chatConfig({ ...env, SEARCH_URL: env.SEARCH_URL ?? searchUrl }, database.url))
 
 // The chat first: a reply still being written may ask the search service.
 closeOnSignal([chat, search], { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })

@@ -37,6 +37,10 @@ t.test('catalog import and settings', async (t) => {
   const json = join(dir, 'one.json')
   await writeFile(json, JSON.stringify([{ id: 'j1', title: 'Headlamp', brand: 'Lumo', price: 25, in_stock: true }]))
   t.match(JSON.parse((await run('catalog', 'import', project.id, json, '--json')).stdout), { indexed: 1, total: 6 })
+  const human = await run('catalog', 'import', project.id, json)
+  t.match(human.stdout, new RegExp(`^imported 1 item into ${project.id} in [0-9.]+s: 0 new or changed, 1 unchanged; 6 items in the catalog\n$`), 'one item, not "1 items"')
+  t.match(human.stderr, /^importing \[#{24}\] 100% 1\/1 item · /m)
+  t.equal(human.stderr.match(/100%/g)?.length, 1, 'the finished line once')
 
   const settings = JSON.parse((await run('catalog', 'settings', project.id, '--json')).stdout)
   t.equal(settings.searchableAttributes[0], 'title')

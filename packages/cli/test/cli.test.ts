@@ -62,23 +62,18 @@ t.test('admin CLI on DATABASE_URL', async (t) => {
     t.same(JSON.parse(unheard.stdout), { id: searchKey.id, revoked: true, announced: false })
   })
 
-  t.test('mistakes are explained, with exit codes', async (t) => {
+  t.test('what cannot be done is explained, with exit code 1', async (t) => {
     const cases: Array<[string[], number, RegExp]> = [
       [['key', 'create', 'prj_nope', '--service', 'chat'], 1, /no project prj_nope/],
-      [['key', 'create', project.id, '--service', 'mail'], 2, /chat or search/],
-      [['key', 'create', project.id], 2, /--service/],
       [['key', 'revoke', 'key_nope'], 1, /no key key_nope/],
-      [['key', 'list', 'prj_nope'], 1, /no project/],
-      [['project', 'create'], 2, /missing <name>/],
-      [['project', 'create', 'x'.repeat(201)], 2, /200/],
-      [['frobnicate'], 2, /unknown command/],
-      [['project', 'create', 'a', '--bogus'], 2, /bogus/]
+      [['key', 'list', 'prj_nope'], 1, /no project/]
     ]
     for (const [args, code, message] of cases) {
       const res = await run(...args)
       t.equal(res.code, code, args.join(' '))
       t.match(res.stderr, message, args.join(' '))
       t.equal(res.stdout, '', 'nothing on stdout')
+      t.equal(res.stderr.trimEnd().split('\n').length, 1, `one line on stderr: ${args.join(' ')}`)
     }
     const json = await run('key', 'revoke', 'key_nope', '--json')
     t.same(JSON.parse(json.stderr), { error: 'no key key_nope' })

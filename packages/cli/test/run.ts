@@ -5,13 +5,16 @@ export const packageDir = fileURLToPath(new URL('..', import.meta.url))
 
 export interface CliResult { code: number, stdout: string, stderr: string }
 
-/** Runs the admin CLI as a user would, in its own process. */
-export function cli (args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs a TypeScript entry point (a path from this package) as its `pnpm` script does, in its own process. */
+export function runScript (script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: packageDir, env: { ...process.env, ...env } },
+    execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: packageDir, env: { ...process.env, ...env } },
       (err, stdout, stderr) => resolve({ code: err === null ? 0 : Number(err.code ?? 1), stdout, stderr }))
   })
 }
+
+/** Runs the admin CLI as a user would, in its own process. */
+export const cli = (args: string[], env: Record<string, string>) => runScript('src/cli.ts', args, env)
 
 export function startStack (env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {

@@ -1,24 +1,82 @@
-import { Type, type TObject, type Static } from 'typebox'
+import { Type, type TObject, type TSchema, type Static } from 'typebox'
 import { Value } from 'typebox/value'
+
+/** A configuration the process cannot start with; the message is one line naming each bad variable. */
+export class ConfigError extends Error {
+  constructor (problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+interface Described { anyOf?: Array<{ const?: unknown }>, type?: unknown, minimum?: number, maximum?: number, minLength?: number, pattern?: string }
+
+/** What a variable must be, in words, from its schema. */
+function expectation (schema: Described): string | undefined {
+  const choices = schema.anyOf?.map((s) => s.const)
+  if (choices !== undefined && choices.every((c) => c !== undefined)) return `must be one of ${choices.join(', ')}`
+  if (schema.type === 'boolean') return 'must be true or false'
+  if (schema.type === 'integer' || schema.type === 'number') {
+    const kind = schema.type === 'integer' ? 'an integer' : 'a number'
+    if (schema.minimum !== undefined && schema.maximum !== undefined) return `must be ${kind} from ${schema.minimum} to ${schema.maximum}`
+    if (schema.minimum !== undefined) return `must be ${kind} of at least ${schema.minimum}`
+    return `must be ${kind}`
+  }
+  if (schema.pattern !== undefined) return `must match ${schema.pattern}`
+  if (schema.minLength !== undefined) return `must have at least ${schema.minLength} characters`
+  return undefined
+}
+
+/**
+ * One variable's problem. The value is shown only for choices, numbers and booleans: a free text
+ * may be a secret (a token, a URL with a password) and must not reach a log.
+ */
+function problem (name: string, schema: TSchema, value: unknown, fallback: string): string {
+  const described = schema as Described
+  const expected = expectation(described) ?? fallback
+  const shown = described.type === 'string' || typeof value !== 'string' ? '' : ` (got ${JSON.stringify(value.slice(0, 40))})`
+  return `${name} ${expected}${shown}`
+}
 
 /**
  * Reads a config object from environment variables, validated once by a TypeBox schema.
  * Each property of the schema is named after its variable; `Convert` turns "3001" into 3001
- * and "false" into false. Fails fast with a message naming every bad variable.
+ * and "false" into false. Fails fast with a ConfigError naming every bad variable.
  */
 export function loadConfig<T extends TObject> (schema: T, env: NodeJS.ProcessEnv = process.env): Static<T> {
-  const raw: Record<string, unknown> = {}
+  const raw: Record<string, string> = {}
   for (const key of Object.keys(schema.properties)) {
     const value = env[key]
     if (value !== undefined && value !== '') raw[key] = value
   }
-  const withDefaults = Value.Default(schema, Value.Convert(schema, raw))
+  // Convert changes what it is given; `raw` keeps the text of each variable for the message.
+  const withDefaults = Value.Default(schema, Value.Convert(schema, { ...raw }))
   if (!Value.Check(schema, withDefaults)) {
-    const problems = [...Value.Errors(schema, withDefaults)]
-      .map((e) => `  ${e.instancePath.replace(/^\//, '') || '(config)'}: ${e.message}`)
-    throw new Error(`invalid configuration:\n${problems.join('\n')}`)
+    const problems = new Map<string, string>()
+    for (const e of Value.Errors(schema, withDefaults)) {
+      const name = e.instancePath.split('/')[1] ?? ''
+      const property = schema.properties[name]
+      if (problems.has(name)) continue
+      problems.set(name, property === undefined ? `${name || 'configuration'} ${e.message}` : problem(name, property, raw[name], e.message))
+    }
+    throw new ConfigError([...problems.values()])
   }
   return withDefaults as Static<T>
+}
+
+/**
+ * Runs an entry point's reading of its configuration; a ConfigError ends the process with its
+ * one line on stderr and exit code 1. Thrown on, it would end in a stack trace, printed by Node or
+ * by the uncaughtException handler that the embedding model's runtime installs on import.
+ */
+export function exitOnConfigError<T> (read: () => T): T {
+  try {
+    return read()
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    process.stderr.write(`${err.message}\n`)
+    process.exit(1)
+  }
 }
 
 export const LogLevelSchema = Type.Union([

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 
 /** Every environment variable the chat service reads; README's configuration table mirrors it. */
 export const ChatEnvSchema = Type.Object({
@@ -47,7 +47,13 @@ export interface ChatConfig {
   llm?: { baseUrl: string, model: string, apiKey?: string, timeoutMs: number, retries: number, promptTokens: number }
 }
 
-export const readChatEnv = (env: NodeJS.ProcessEnv = process.env): ChatEnv => loadConfig(ChatEnvSchema, env)
+/** The variables, checked at once: a bad combination stops the start before anything is opened. */
+export function readChatEnv (env: NodeJS.ProcessEnv = process.env): ChatEnv {
+  const read = loadConfig(ChatEnvSchema, env)
+  searchOf(read)
+  llmOf(read)
+  return read
+}
 
 export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
   return {
@@ -67,13 +73,13 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
 
 function searchOf (env: ChatEnv): Pick<ChatConfig, 'search'> {
   if (env.SEARCH_URL === undefined) return {}
-  if (env.SERVICE_TOKEN === undefined) throw new Error('SEARCH_URL is set but SERVICE_TOKEN is not: the chat service needs it to ask the search service')
+  if (env.SERVICE_TOKEN === undefined) throw new ConfigError(['SEARCH_URL is set but SERVICE_TOKEN is not: the chat service needs it to ask the search service'])
   return { search: { url: env.SEARCH_URL, serviceToken: env.SERVICE_TOKEN, timeoutMs: env.RETRIEVAL_TIMEOUT_MS } }
 }
 
 function llmOf (env: ChatEnv): Pick<ChatConfig, 'llm'> {
   if (env.LLM_BASE_URL === undefined) return {}
-  if (env.LLM_MODEL === undefined) throw new Error('LLM_BASE_URL is set but LLM_MODEL is not: name the model to ask')
+  if (env.LLM_MODEL === undefined) throw new ConfigError(['LLM_BASE_URL is set but LLM_MODEL is not: name the model to ask'])
   return {
     llm: {
       baseUrl: env.LLM_BASE_URL,

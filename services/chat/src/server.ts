@@ -1,8 +1,8 @@
-import { closeOnSignal, resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, exitOnConfigError, resolveDatabase } from '@chatsearch/shell'
 import { buildApp } from './app.js'
 import { chatConfig, readChatEnv } from './config.js'
 
-const env = readChatEnv()
+const env = exitOnConfigError(() => readChatEnv())
 const database = await resolveDatabase(env)
 const app = await buildApp(chatConfig(env, database.url))
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
@@ -63,7 +63,7 @@ export interface SearchConfig {
 function meilisearchOf (env: SearchEnv): MeilisearchOptions | undefined {
   const engine = env.SEARCH_ENGINE ?? (env.MEILI_URL === undefined ? 'embedded' : 'meilisearch')
   if (engine === 'embedded') return undefined
-  if (env.MEILI_URL === undefined) throw new Error('invalid configuration:\n  SEARCH_ENGINE: meilisearch needs MEILI_URL (e.g. http://127.0.0.1:7700)')
+  if (env.MEILI_URL === undefined) throw new ConfigError(['SEARCH_ENGINE: meilisearch needs MEILI_URL (e.g. http://127.0.0.1:7700)'])
   return {
     url: env.MEILI_URL,
     ...(env.MEILI_API_KEY === undefined ? {} : { apiKey: env.MEILI_API_KEY }),

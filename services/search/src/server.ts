@@ -1,8 +1,8 @@
-import { closeOnSignal, resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, exitOnConfigError, resolveDatabase } from '@chatsearch/shell'
 import { buildApp } from './app.js'
 import { readSearchEnv, searchConfig } from './config.js'
 
-const env = readSearchEnv()
+const env = exitOnConfigError(() => readSearchEnv())
 const database = await resolveDatabase(env)
 const app = await buildApp(searchConfig(env, database.url))
 

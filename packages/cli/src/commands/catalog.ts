@@ -1,0 +1,36 @@
+import type { Command } from 'commander'
+import { readSearchEnv, searchConfig } from '@chatsearch/search'
+import { catalogSettings, importCatalog } from '../catalog.js'
+import { plural } from '../plural.js'
+import { Progress } from '../progress.js'
+import type { CommandContext } from './context.js'
+
+/** The catalog commands read the search service's variables (DATA_DIR, EMBEDDINGS, EMBEDDINGS_URL…). */
+const catalogConfig = (env: NodeJS.ProcessEnv) => searchConfig(readSearchEnv(env), '')
+
+export function catalogCommands (program: Command, { env, print }: CommandContext) {
+  const catalog = program.command('catalog').description("import items and show or change a project's index settings")
+
+  catalog.command('import')
+    .description('add or replace catalog items (progress on stderr)')
+    .argument('<projectId>', 'the project')
+    .argument('<file>', 'a .json array, .jsonl (or .ndjson) lines, or .csv with a header row')
+    .action(async (projectId: string, file: string) => {
+      const bar = new Progress('importing')
+      try {
+        const result = await importCatalog(env, catalogConfig(env), projectId, file, (done, total) => { bar.update(done, total) })
+        print(result, `imported ${plural(result.received, 'item')} into ${projectId} in ${result.seconds}s: ${result.indexed.toLocaleString('en')} new or changed, ${result.unchanged.toLocaleString('en')} unchanged; ${plural(result.total, 'item')} in the catalog`)
+      } finally {
+        bar.finish()
+      }
+    })
+
+  catalog.command('settings')
+    .description("show the catalog's index settings, or replace them (the catalog is re-indexed)")
+    .argument('<projectId>', 'the project')
+    .option('--set <file>', 'a JSON file: {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}')
+    .action(async (projectId: string, options: { set?: string }) => {
+      const settings = await catalogSettings(env, catalogConfig(env), projectId, options.set)
+      print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${(v as string[]).join(', ') || '(none)'}`).join('\n'))
+    })
+}

@@ -1,0 +1,56 @@
+import { Option, type Command } from 'commander'
+import type pg from 'pg'
+import { createKey, getProject, listKeys, revokeKey, services, type Service } from '@chatsearch/auth'
+import { announceRevocation, withDatabase } from '../database.js'
+import { CommandError, UsageError } from '../errors.js'
+import type { CommandContext } from './context.js'
+
+const USERNAME_MAX = 200
+
+async function requireProject (db: pg.Pool, projectId: string) {
+  if (await getProject(db, projectId) === undefined) throw new CommandError(`no project ${projectId}`)
+}
+
+export function keyCommands (program: Command, { env, print }: CommandContext) {
+  const key = program.command('key').description('issue, list and revoke credentials')
+
+  key.command('create')
+    .description('issue a credential (the secret is shown only once)')
+    .argument('<projectId>', 'the project it belongs to')
+    .addOption(new Option('--service <service>', 'the service it works on').choices(services).makeOptionMandatory())
+    .option('--username <name>', `who uses it (1 to ${USERNAME_MAX} characters)`, 'admin')
+    .action(async (projectId: string, options: { service: Service, username: string }) => {
+      const { service, username } = options
+      if (username.trim() === '' || username.length > USERNAME_MAX) throw new UsageError(`--username must have 1 to ${USERNAME_MAX} characters`)
+      const created = await withDatabase(env, async (db) => {
+        await requireProject(db, projectId)
+        return await createKey(db, projectId, service, username)
+      })
+      print(created, `created ${service} key ${created.id} for ${username}\n\n  ${created.key}\n\nStore it now: it is not shown again.`)
+    })
+
+  key.command('list')
+    .description("list a project's credentials (no secrets)")
+    .argument('<projectId>', 'the project')
+    .action(async (projectId: string) => {
+      const keys = await withDatabase(env, async (db) => {
+        await requireProject(db, projectId)
+        return await listKeys(db, projectId)
+      })
+      print(keys, keys.length === 0
+        ? 'no keys'
+        : keys.map((k) => `${k.id}  ${k.service.padEnd(6)}  ${k.hint}  ${k.username}  ${k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`}`).join('\n'))
+    })
+
+  key.command('revoke')
+    .description('revoke a credential; every running service stops accepting it')
+    .argument('<keyId>', 'the credential (key_…)')
+    .action(async (keyId: string) => {
+      const revoked = await withDatabase(env, (db) => revokeKey(db, keyId))
+      if (!revoked) throw new CommandError(`no key ${keyId}`)
+      const announced = await announceRevocation(env, keyId)
+      print({ id: keyId, revoked: true, announced }, announced
+        ? `revoked ${keyId}; every replica stops accepting it within a second`
+        : `revoked ${keyId}; Redis could not be told, so replicas stop accepting it within AUTH_CACHE_TTL_MS (5 s by default)`)
+    })
+}
