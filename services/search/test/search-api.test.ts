@@ -2,8 +2,8 @@ import t, { type Test } from 'tap'
 import { metricSample as sample } from '@chatsearch/shell/testing'
 import { ENGINES, ids, searchHarness, send, type EngineKind } from './helpers.js'
 
-/** The API's search behaviour, the same on every engine (see ENGINES). */
-const searchSuite = (engine: EngineKind) => async (t: Test) => {
+/** A search app on `engine` holding the test catalog, and a search that must answer 200. */
+async function withCatalog (t: Test, engine: EngineKind) {
   const h = await searchHarness(t, true, {}, engine)
   const shop = await h.tenant()
   t.equal((await send(h.app, shop.key, 'POST', '/documents', await h.catalog())).statusCode, 200)
@@ -12,6 +12,12 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
     t.equal(res.statusCode, 200, JSON.stringify(body))
     return res.json()
   }
+  return { h, shop, search }
+}
+
+/** The API's search behaviour, the same on every engine (see ENGINES). */
+const searchSuite = (engine: EngineKind) => async (t: Test) => {
+  const { h, shop, search } = await withCatalog(t, engine)
 
   t.test('response fields per spec', async (t) => {
     const body = await search({ search_term: '  Hiking   boot ' })
@@ -218,14 +224,7 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
 
 /** Items whose text has no word (a model number, digits, an emoji, an empty description). */
 const wordlessSuite = (engine: EngineKind) => async (t: Test) => {
-  const h = await searchHarness(t, true, {}, engine)
-  const shop = await h.tenant()
-  t.equal((await send(h.app, shop.key, 'POST', '/documents', await h.catalog())).statusCode, 200)
-  const search = async (body: Record<string, unknown>) => {
-    const res = await send(h.app, shop.key, 'POST', '/search', body)
-    t.equal(res.statusCode, 200, JSON.stringify(body))
-    return res.json()
-  }
+  const { h, shop, search } = await withCatalog(t, engine)
   // The emoji item sits in the middle of the batch and another item with nothing to embed ends it.
   const wordless = [
     { id: 'cam-x5', title: 'X5', description: '', price: 499 },
