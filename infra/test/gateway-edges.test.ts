@@ -94,7 +94,8 @@ t.test('the gateway\'s edges', { skip }, async (t) => {
       // What the page's script loads (./json, relative to the page) and the published document.
       for (const document of [new URL('json', pageUrl), new URL(`${base}/openapi.json`)]) {
         const doc = await (await fetch(document)).json() as { servers: Array<{ url: string }>, paths: Record<string, unknown> }
-        t.same(doc.servers, [{ url: server }], `${name}: ${document.pathname} names the base the API is reached at`)
+        // Behind the gateway the one server is its prefix; directly, the service's own list starts with itself.
+        t.equal(doc.servers[0]?.url, server, `${name}: ${document.pathname} names the base the API is reached at first`)
         t.ok(doc.paths[path], `${name}: ${document.pathname} documents ${path}`)
       }
       const healthz = await fetch(new URL(`${server.replace(/\/$/, '')}/healthz`, base))
