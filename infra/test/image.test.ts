@@ -148,6 +148,9 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
   // The unprivileged user reads the applications as the image's `node` user reads /app.
   for (const dir of [scratch, ...Object.values(outs)]) await chmod(dir, 0o755)
   const user = asRoot ? { uid: NOBODY, gid: NOBODY } : {}
+  // Through env(1) without NODE_OPTIONS: tap adds its hooks to the node processes a test starts, and
+  // they would write into this checkout's .tap folder on exit, which the unprivileged user cannot.
+  const withoutTap = ['-u', 'NODE_OPTIONS', process.execPath]
   const who = asRoot ? ' as an unprivileged user' : ''
 
   /** The application's environment as the image and compose give it (no NODE_OPTIONS: see above). */
@@ -171,7 +174,7 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
   async function serve (t: Test, image: 'chat' | 'search', use: (url: string) => Promise<void>) {
     const port = await freePort()
     const env = await appEnv(image, port)
-    const server = spawn(process.execPath, cmd.slice(1), { cwd: outs[image], env, stdio: ['ignore', 'ignore', 'pipe'], ...user })
+    const server = spawn('env', [...withoutTap, ...cmd.slice(1)], { cwd: outs[image], env, stdio: ['ignore', 'ignore', 'pipe'], ...user })
     let stderr = ''
     server.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
     const exited = once(server, 'exit')
@@ -235,7 +238,7 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
 
   t.test('cli: the compiled admin CLI', async (t) => {
     const env = await appEnv('cli')
-    const { stdout } = await run(process.execPath, [images.cli.entry, 'project', 'list', '--json'], { cwd: outs.cli, env, timeout: MINUTE, ...user })
+    const { stdout } = await run('env', [...withoutTap, images.cli.entry, 'project', 'list', '--json'], { cwd: outs.cli, env, timeout: MINUTE, ...user })
     t.match(JSON.parse(stdout), [{ id: keys?.project, name: 'image test' }], `project list${who}`)
   })
 })
