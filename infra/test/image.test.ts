@@ -233,6 +233,16 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
       t.same(((await found.json()) as { hits: Array<{ id: string }> }).hits.map((h) => h.id), ['boot-1'])
       const hybrid = await post(`${url}/search`, key, { search_term: 'something for the rain on a trail', search_type: 'hybrid', semantic_ratio: 1 })
       t.equal(hybrid.status, 200, 'a semantic search')
+      // New settings are applied on a thread of their own, started from the compiled worker file.
+      const settings = await fetch(`${url}/settings`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ searchableAttributes: ['title'], filterableAttributes: ['price'], facetableAttributes: [] }),
+        signal: AbortSignal.timeout(60_000)
+      })
+      t.equal(settings.status, 200, `settings applied: ${await settings.text()}`)
+      const filtered = await post(`${url}/search`, key, { search_term: '', filters: 'price < 200' })
+      t.same(((await filtered.json()) as { hits: Array<{ id: string }> }).hits.map((h) => h.id), ['boot-1'], 'filtered by the new settings')
     })
   })
 

@@ -10,6 +10,7 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { createKey, createProject } from '@chatsearch/auth'
 import { buildApp } from '../src/app.js'
 import type { SearchConfig } from '../src/config.js'
+import type { Test } from 'tap'
 
 interface TestLike { teardown: (fn: () => unknown) => void }
 
@@ -115,3 +116,16 @@ export function send (app: FastifyInstance, key: string, method: 'GET' | 'POST' 
 }
 
 export const ids = (body: { hits: Array<{ id: string }> }) => body.hits.map((h) => h.id)
+
+/** A search app (see searchHarness) holding the test catalog, and a search that must answer 200. */
+export async function withCatalog (t: Test, engine: EngineKind = 'embedded', embeddings = true, extra: Partial<SearchConfig> = {}) {
+  const h = await searchHarness(t, embeddings, extra, engine)
+  const shop = await h.tenant()
+  t.equal((await send(h.app, shop.key, 'POST', '/documents', await h.catalog())).statusCode, 200)
+  const search = async (body: Record<string, unknown>) => {
+    const res = await send(h.app, shop.key, 'POST', '/search', body)
+    t.equal(res.statusCode, 200, JSON.stringify(body))
+    return res.json()
+  }
+  return { h, shop, search }
+}

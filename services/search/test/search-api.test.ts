@@ -1,19 +1,6 @@
 import t, { type Test } from 'tap'
 import { metricSample as sample } from '@chatsearch/shell/testing'
-import { ENGINES, ids, searchHarness, send, type EngineKind } from './helpers.js'
-
-/** A search app on `engine` holding the test catalog, and a search that must answer 200. */
-async function withCatalog (t: Test, engine: EngineKind) {
-  const h = await searchHarness(t, true, {}, engine)
-  const shop = await h.tenant()
-  t.equal((await send(h.app, shop.key, 'POST', '/documents', await h.catalog())).statusCode, 200)
-  const search = async (body: Record<string, unknown>) => {
-    const res = await send(h.app, shop.key, 'POST', '/search', body)
-    t.equal(res.statusCode, 200, JSON.stringify(body))
-    return res.json()
-  }
-  return { h, shop, search }
-}
+import { ENGINES, ids, send, withCatalog, type EngineKind } from './helpers.js'
 
 /** The API's search behaviour, the same on every engine (see ENGINES). */
 const searchSuite = (engine: EngineKind) => async (t: Test) => {

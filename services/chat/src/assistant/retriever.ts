@@ -74,6 +74,12 @@ function errorCodeOf (text: string): ErrorCode | undefined {
   }
 }
 
+/**
+ * The search service refused a filter or a facet that the catalog shape allowed: its settings have
+ * changed since the shape was read (PUT /settings), so the shape is read again.
+ */
+const STALE_SHAPE = new Set<ErrorCode>(['invalid_filter', 'invalid_facet'])
+
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 
@@ -96,7 +102,9 @@ function itemOf (hit: Hit): RetrievedItem {
  * Retrieval through the search service's HTTP API, with the service credential naming the project
  * (ARCHITECTURE.md decision 11). The message and the recent turns become keywords plus a filter
  * (constraints.ts); the catalog's filterable attributes and facet values, needed for that, are
- * asked once per project and reused for `shapeTtlMs`.
+ * asked once per project and reused for `shapeTtlMs`, or until the search service refuses a filter
+ * or facet they allowed (the catalog's settings changed): they are then read again and the search
+ * is planned and sent once more.
  */
 export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   const base = opts.searchUrl.replace(/\/+$/, '')
@@ -140,32 +148,45 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     return shape
   }
 
+  /** Plans the search of a message against the catalog's shape and runs it. */
+  async function find (context: CallContext, message: string, history: Message[], planned: (plan: SearchPlan) => void): Promise<Retrieval> {
+    const shape = await shapeOf(context)
+    const turns = history.map((m) => ({ role: m.role, content: m.content }))
+    const plan = planSearch(message, turns, shape)
+    planned(plan)
+    if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
+    const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
+      search_term: plan.query,
+      search_type: type,
+      ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),
+      filters: plan.filter ?? null,
+      limit: plan.constraints.order === undefined ? LIMIT : ORDERED_LIMIT,
+      show_ranking_score: true
+    })
+    let result
+    try {
+      result = await search(hybrid ? 'hybrid' : 'keyword')
+    } catch (err) {
+      if (!hybrid || !(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
+      hybrid = false
+      result = await search('keyword')
+    }
+    return { items: result.hits.map(itemOf), plan }
+  }
+
   return {
     async retrieve (projectId, message, history, retrieval = {}) {
       const context: CallContext = { ...retrieval, projectId }
       let plan: SearchPlan | undefined
+      const planned = (p: SearchPlan) => { plan = p }
       try {
-        const shape = await shapeOf(context)
-        const turns = history.map((m) => ({ role: m.role, content: m.content }))
-        plan = planSearch(message, turns, shape)
-        if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
-        const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
-          search_term: plan!.query,
-          search_type: type,
-          ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),
-          filters: plan!.filter ?? null,
-          limit: plan!.constraints.order === undefined ? LIMIT : ORDERED_LIMIT,
-          show_ranking_score: true
-        })
-        let result
         try {
-          result = await search(hybrid ? 'hybrid' : 'keyword')
+          return await find(context, message, history, planned)
         } catch (err) {
-          if (!hybrid || !(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
-          hybrid = false
-          result = await search('keyword')
+          if (!(err instanceof SearchCallError) || err.code === undefined || !STALE_SHAPE.has(err.code)) throw err
+          shapes.delete(projectId)
+          return await find(context, message, history, planned)
         }
-        return { items: result.hits.map(itemOf), plan }
       } catch (err) {
         return { items: [], ...(plan === undefined ? {} : { plan }), failure: (err as Error).message }
       }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { SearchEngine } from '../../engine/port.js'
 import { EmbeddedIndex } from './index.js'
 import { ReaderPool, type ReaderLoad } from './readers.js'
+import { rebuildOnThread } from './rebuild.js'
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -16,7 +17,8 @@ export class EmbeddedEngine implements SearchEngine {
 
   /**
    * `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). With
-   * `readers` > 0, searches and suggestions run on that many reader threads; writes stay here.
+   * `readers` > 0, searches and suggestions run on that many reader threads; writes stay here, except
+   * the re-indexing for new settings, which runs on a thread of its own.
    */
   constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0) {
     this.#dir = dir
@@ -30,7 +32,9 @@ export class EmbeddedEngine implements SearchEngine {
     if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
     let index = this.#indexes.get(projectId)
     if (index === undefined) {
-      index = new EmbeddedIndex(join(this.#dir, `${projectId}.sqlite`), this.#embedder, this.#readers)
+      const file = join(this.#dir, `${projectId}.sqlite`)
+      const embedder = this.#embedder
+      index = new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }))
       this.#indexes.set(projectId, index)
     }
     return index

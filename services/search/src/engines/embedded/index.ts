@@ -29,7 +29,11 @@ const newBatch = (): WriteBatch => ({ phrases: new PhraseTally(), labels: new Se
 interface Page { rowids: number[], total: number, matches?: DocSet | null }
 const NOTHING: Page = { rowids: [], total: 0 }
 
-/** One project's index in its own SQLite file; calls are synchronous under the promise surface. */
+/**
+ * One project's index in its own SQLite file; calls are synchronous under the promise surface,
+ * except a change of settings, which may re-index on another thread: writes are therefore run one
+ * after the other (see #exclusively).
+ */
 export class EmbeddedIndex implements EngineIndex {
   readonly #db: Db
   #settings: IndexSettings | undefined
@@ -45,24 +49,32 @@ export class EmbeddedIndex implements EngineIndex {
   #generation: string | undefined
   readonly #file: string
   readonly #readers: ReaderPool | undefined
+  readonly #rebuildElsewhere: ((settings: IndexSettings) => Promise<void>) | undefined
+  /** The writes of this index, each started after the one before has finished. */
+  #writes: Promise<unknown> = Promise.resolve()
 
   /**
    * `embedder` names the model whose vectors this index holds, `dimensions` their size; `readers`,
-   * when given, answers searches and suggestions off this thread.
+   * when given, answers searches and suggestions off this thread; `rebuildElsewhere`, when given,
+   * applies new settings to this file on another thread (see rebuild()).
    */
-  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool) {
+  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool, rebuildElsewhere?: (settings: IndexSettings) => Promise<void>) {
     this.#file = file
     this.#readers = readers
+    this.#rebuildElsewhere = rebuildElsewhere
     this.#dimensions = embedder.dimensions
     this.#db = openDatabase(file)
     this.#db.function('allowed', { deterministic: false }, (rowid) => this.#allowed?.[Number(rowid)] ?? 0)
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
-    this.#db.transaction(() => {
-      if (readMeta(this.#db, 'settings') === undefined && readMeta(this.#db, 'fts') === undefined) {
+    // Checked before taking the write lock, which a rebuild may hold for a while.
+    const fresh = () => readMeta(this.#db, 'settings') === undefined && readMeta(this.#db, 'fts') === undefined
+    if (fresh()) {
+      this.#db.transaction(() => {
+        if (!fresh()) return
         createFts(this.#db, 1)
         writeMeta(this.#db, 'fts', 'created')
-      }
-    }).immediate()
+      }).immediate()
+    }
     this.#refresh()
   }
 
@@ -100,10 +112,24 @@ export class EmbeddedIndex implements EngineIndex {
     return this.#settings ?? { searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }
   }
 
+  /**
+   * Re-indexes the catalog with `settings`, on another thread when this index was given one: this
+   * thread stays free, searches are answered from the old index (SQLite's WAL keeps it for readers)
+   * until the new one commits, and the writes that come meanwhile wait for it.
+   */
   async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
+    return await this.#exclusively(async () => {
+      if (this.#rebuildElsewhere === undefined) this.rebuild(settings)
+      else await this.#rebuildElsewhere(settings)
+      this.#refresh()
+      return settings
+    })
+  }
+
+  /** Re-indexes every document with `settings`, in one transaction, on this thread. */
+  rebuild (settings: IndexSettings) {
     this.#refresh()
-    this.#db.transaction(() => { this.#applySettings(settings) })()
-    return settings
+    this.#db.transaction(() => { this.#applySettings(settings) }).immediate()
   }
 
   async count (): Promise<number> {
@@ -129,33 +155,37 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   async upsert (prepared: PreparedDocument[]): Promise<{ indexed: number }> {
-    this.#refresh()
-    this.#db.transaction(() => {
+    return await this.#exclusively(async () => {
       this.#refresh()
-      if (this.#settings === undefined) this.#applySettings(inferSettings(prepared.map((p) => p.document)))
-      const batch = newBatch()
-      for (const item of prepared) this.#write(item, batch)
-      batch.phrases.write((sql) => this.#sql(sql))
-      this.#bumpGeneration()
-    }).immediate()
-    this.#forgetDerived()
-    return { indexed: prepared.length }
+      this.#db.transaction(() => {
+        this.#refresh()
+        if (this.#settings === undefined) this.#applySettings(inferSettings(prepared.map((p) => p.document)))
+        const batch = newBatch()
+        for (const item of prepared) this.#write(item, batch)
+        batch.phrases.write((sql) => this.#sql(sql))
+        this.#bumpGeneration()
+      }).immediate()
+      this.#forgetDerived()
+      return { indexed: prepared.length }
+    })
   }
 
   async remove (id: string): Promise<boolean> {
-    this.#refresh()
-    const removed = this.#db.transaction(() => {
-      const row = this.#sql('SELECT rowid, body FROM documents WHERE id = ?').get(id) as { rowid: number, body: string } | undefined
-      if (row === undefined) return false
-      const batch = newBatch()
-      this.#unindex(row.rowid, JSON.parse(row.body) as Document, batch)
-      batch.phrases.write((sql) => this.#sql(sql))
-      this.#sql('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
-      this.#bumpGeneration()
-      return true
-    })()
-    if (removed) this.#forgetDerived()
-    return removed
+    return await this.#exclusively(async () => {
+      this.#refresh()
+      const removed = this.#db.transaction(() => {
+        const row = this.#sql('SELECT rowid, body FROM documents WHERE id = ?').get(id) as { rowid: number, body: string } | undefined
+        if (row === undefined) return false
+        const batch = newBatch()
+        this.#unindex(row.rowid, JSON.parse(row.body) as Document, batch)
+        batch.phrases.write((sql) => this.#sql(sql))
+        this.#sql('DELETE FROM documents WHERE rowid = ?').run(row.rowid)
+        this.#bumpGeneration()
+        return true
+      })()
+      if (removed) this.#forgetDerived()
+      return removed
+    })
   }
 
   async search (query: SearchQuery): Promise<SearchResult> {
@@ -197,8 +227,21 @@ export class EmbeddedIndex implements EngineIndex {
   async recordQuery (query: string, hits: number): Promise<void> {
     const folded = foldText(query).replace(/\s+/g, ' ').trim()
     if (folded === '') return
-    this.#sql(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
-      ON CONFLICT (query) DO UPDATE SET count = count + 1, hits = excluded.hits`).run(folded, hits)
+    await this.#exclusively(async () => {
+      this.#sql(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
+        ON CONFLICT (query) DO UPDATE SET count = count + 1, hits = excluded.hits`).run(folded, hits)
+    })
+  }
+
+  /**
+   * Runs a write after the ones before it have finished: while another thread holds the file's write
+   * lock for a rebuild, a write here would wait for it inside SQLite's busy handler, which blocks
+   * this thread, every search included.
+   */
+  async #exclusively<T> (work: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(work)
+    this.#writes = run.catch(() => {})
+    return await run
   }
 
   /** Drops what is derived from the stored data (vocabulary, facet postings) after it changed. */

@@ -1,14 +1,11 @@
 import { Worker } from 'node:worker_threads'
 import type { SearchQuery, SearchResult } from '../../engine/port.js'
+import { threadEntry } from './thread-entry.js'
 
 export type ReaderRequest =
   | { id: number, file: string, method: 'search', args: [SearchQuery] }
   | { id: number, file: string, method: 'suggest', args: [string, number, number] }
 export interface ReaderResponse { id: number, result?: unknown, error?: string }
-
-// Compiled (dist/*.js), the worker is plain JavaScript; run from the TypeScript sources, a small .mjs
-// entry registers tsx in the thread first.
-const workerEntry = import.meta.url.endsWith('.ts') ? './reader-worker.mjs' : './reader-worker.js'
 
 interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
 interface Reader { worker: Worker, pending: Map<number, Pending> }
@@ -66,7 +63,7 @@ export class ReaderPool {
   }
 
   #spawn (): Reader {
-    const worker = new Worker(new URL(workerEntry, import.meta.url), { workerData: { embedder: this.#embedder } })
+    const worker = new Worker(threadEntry('reader-worker'), { workerData: { embedder: this.#embedder } })
     const reader: Reader = { worker, pending: new Map() }
     worker.on('message', (response: ReaderResponse) => {
       const pending = reader.pending.get(response.id)
