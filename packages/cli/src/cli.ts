@@ -60,6 +60,13 @@ function failureOf (err: unknown, command: Command): Failure {
   return { message: (err as Error).message, usage: err instanceof UsageError }
 }
 
+// A reader that stops early (`pnpm -s cli key list … | head -1`) closes the pipe: that ends the
+// command quietly, as it does for other Unix tools, instead of a stack trace from an unhandled EPIPE.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err
+  process.exit(0)
+})
+
 const argv = process.argv.slice(2)
 const lines: string[] = []
 const program = buildProgram({

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { readFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { cli, packageDir } from './run.js'
 
@@ -59,4 +60,17 @@ t.test('a mistake in the command: one line, exit code 2, JSON with --json', asyn
   t.equal(json.code, 2)
   t.equal(json.stdout, '')
   t.same(JSON.parse(json.stderr), { error: "missing required argument 'name'" })
+})
+
+t.test('a reader that closes the pipe early (`| head -1`) ends the command quietly', async (t) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--help'], {
+    cwd: packageDir, env: { ...process.env, DATABASE_URL: 'postgres://127.0.0.1:9/none' }, stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString() })
+  // Closed before the help is written: the write fails with EPIPE, as it does behind `head`.
+  child.stdout.destroy()
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  t.equal(code, 0)
+  t.equal(stderr, '', 'no stack trace')
 })

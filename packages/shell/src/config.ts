@@ -50,7 +50,12 @@ export function loadConfig<T extends TObject> (schema: T, env: NodeJS.ProcessEnv
     if (value !== undefined && value !== '') raw[key] = value
   }
   // Convert changes what it is given; `raw` keeps the text of each variable for the message.
-  const withDefaults = Value.Default(schema, Value.Convert(schema, { ...raw }))
+  const converted = Value.Convert(schema, { ...raw }) as Record<string, unknown>
+  // Convert truncates "12.5" to the integer 12: such a value is left as text, so the check refuses it.
+  for (const [key, text] of Object.entries(raw)) {
+    if ((schema.properties[key] as Described | undefined)?.type === 'integer' && !/^\s*[+-]?\d+\s*$/.test(text)) converted[key] = text
+  }
+  const withDefaults = Value.Default(schema, converted)
   if (!Value.Check(schema, withDefaults)) {
     const problems = new Map<string, string>()
     for (const e of Value.Errors(schema, withDefaults)) {

@@ -17,6 +17,10 @@ t.test('defaults, conversion and unset values', async (t) => {
 t.test('bad values fail fast, naming each variable', async (t) => {
   t.throws(() => loadConfig(Schema, { PORT: 'eighty' }), /PORT/)
   t.throws(() => loadConfig(Schema, { PORT: '70000' }), /PORT/)
+  for (const text of ['12.5', '1e3', '0x50', '80 80']) {
+    t.throws(() => loadConfig(Schema, { PORT: text }), /PORT must be an integer/, `PORT=${text} is not truncated into an integer`)
+  }
+  t.equal(loadConfig(Schema, { PORT: ' 8080 ' }).PORT, 8080, 'spaces around an integer are fine')
   t.throws(() => loadConfig(Schema, { LOG_LEVEL: 'loud' }), /LOG_LEVEL/)
   t.throws(() => loadConfig(Schema, { AUTH_CACHE_TTL_MS: '60000' }), /AUTH_CACHE_TTL_MS/, 'revocation delay is bounded')
   try {
