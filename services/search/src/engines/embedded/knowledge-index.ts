@@ -9,7 +9,7 @@ interface DocumentRow { rowid: number, id: string, kind: KnowledgeKind, title: s
 interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: string, text: string, url: string | null }
 
 /** Every stored chunk vector side by side, for an exact nearest-neighbour scan. */
-interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: number }
+interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: number, /** Each rowid's place in `rowids`. */ at: Map<number, number> }
 
 const vectorBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
@@ -113,9 +113,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
       }
       // Keyword candidates beyond the nearest still have a similarity.
       const matrix = this.#matrix()
-      const at = new Map(matrix.rowids.map((rowid, i) => [rowid, i]))
       for (const c of candidates.values()) {
-        const i = at.get(c.rowid)
+        const i = matrix.at.get(c.rowid)
         if (c.semantic === 0 && i !== undefined && matrix.dimensions === query.hybrid.vector.length) c.semantic = cosineAt(query.hybrid.vector, matrix.data, i * matrix.dimensions)
       }
     }
@@ -196,7 +195,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     const dimensions = rows.length === 0 ? 0 : rows[0]!.vector.length / 4
     const data = new Float32Array(rows.length * dimensions)
     rows.forEach((row, i) => data.set(new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)), i * dimensions))
-    this.#vectors = { rowids: rows.map((r) => r.rowid), data, dimensions }
+    const rowids = rows.map((r) => r.rowid)
+    this.#vectors = { rowids, data, dimensions, at: new Map(rowids.map((rowid, i) => [rowid, i])) }
     return this.#vectors
   }
 
