@@ -2,7 +2,7 @@ import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, Pr
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import type { Db, Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
-import { CANDIDATES, COLUMN_WEIGHTS, cosineAt, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate } from './knowledge-ranking.js'
+import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, cosineAt, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate } from './knowledge-ranking.js'
 import { Vocabulary } from './typo.js'
 
 interface DocumentRow { rowid: number, id: string, kind: KnowledgeKind, title: string, format: string | null, url: string | null, content: string, chunk_count: number, updated_at: string }
@@ -119,7 +119,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
       }
     }
     const chunks = this.#chunks([...candidates.keys()])
-    const weights = wordWeights(plan, (term) => this.#chunksWithTerm(term), this.#sql('SELECT count(*) FROM chunks').pluck().get() as number, (prefix) => this.#vocab().withPrefix(prefix, 1).length > 0)
+    const weights = wordWeights(plan, (term) => this.#chunksWithTerm(term), this.#sql('SELECT count(*) FROM chunks').pluck().get() as number, (prefix) => this.#vocab().withPrefix(prefix, PREFIX_TERMS))
     for (const c of candidates.values()) {
       const chunk = chunks.get(c.rowid)
       if (chunk !== undefined) c.keyword = keywordScore(plan, weights, `${chunk.title} ${chunk.section} ${chunk.text}`)

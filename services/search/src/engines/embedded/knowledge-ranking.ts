@@ -58,16 +58,18 @@ function wordMatch (word: QueryWord, tokens: Set<string>): number {
   return best
 }
 
+/** Terms looked at to count the chunks a last word matches as a prefix. */
+export const PREFIX_TERMS = 20
+
 /**
  * Weights of the query words: bm25's inverse document frequency, from the number of chunks holding
- * each word's best variant; 0 for a word no chunk holds.
+ * the word's most frequent variant (or, for the last word, term it starts); 0 for a word no chunk holds.
  */
-export function wordWeights (plan: KnowledgePlan, chunksWithTerm: (term: string) => number, chunks: number, hasPrefix: (prefix: string) => boolean): number[] {
+export function wordWeights (plan: KnowledgePlan, chunksWithTerm: (term: string) => number, chunks: number, termsWithPrefix: (prefix: string) => string[]): number[] {
   return plan.words.map((w) => {
-    let n = 0
-    for (const term of w.variants.keys()) n = Math.max(n, chunksWithTerm(term))
-    if (n === 0 && !(w.prefix && hasPrefix(w.word))) return 0
-    return Math.log(1 + (chunks - n + 0.5) / (Math.max(n, 1) + 0.5))
+    const terms = [...w.variants.keys(), ...(w.prefix ? termsWithPrefix(w.word) : [])]
+    const n = Math.max(0, ...terms.map(chunksWithTerm))
+    return n === 0 ? 0 : Math.log(1 + (chunks - n + 0.5) / (n + 0.5))
   })
 }
 
