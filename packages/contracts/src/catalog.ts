@@ -11,6 +11,12 @@ export const CatalogSettings = Type.Object({
 }, { additionalProperties: false })
 export type CatalogSettings = Static<typeof CatalogSettings>
 
+/**
+ * What a document id may be, catalog item or knowledge document alike (as in Meilisearch): a string of
+ * letters, digits, `-` and `_`, or a non-negative integer (kept as its decimal string).
+ */
+export const DOCUMENT_ID_PATTERN = '^[A-Za-z0-9_-]{1,511}$'
+
 /** A catalog item: any JSON object whose `id` is a string or a non-negative integer. */
 export const CatalogDocument = Type.Object({
   id: Type.Union([Type.String(), Type.Integer()])

@@ -6,6 +6,7 @@ import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate,
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { documentRoutes } from './routes/documents.js'
+import { knowledgeRoutes } from './routes/knowledge.js'
 import { enginePlugin } from './engine-plugin.js'
 import { SEARCH_CACHE_PREFIX } from './response-cache.js'
 
@@ -42,7 +43,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   app.addHook('onClose', async () => { searchCache.close() })
   await app.register(openApiPlugin, {
     title: 'Search Service API',
-    description: 'Catalog search scoped to a project: keyword and hybrid search, filters, facets, autocomplete.',
+    description: 'Catalog and knowledge search scoped to a project: keyword and hybrid search, filters, facets, autocomplete; knowledge pages and question-and-answer pairs searched by chunk.',
     version: apiVersion,
     servers: [
       { url: '/', description: 'The search service itself, on its own host and port (SEARCH_PORT, 3002 by default)' },
@@ -50,7 +51,8 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     ],
     tags: [
       { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; autocomplete a partial term' },
-      { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' }
+      { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
+      { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' }
     ]
   })
   await app.register(enginePlugin, {
@@ -72,6 +74,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)
     await api.register(documentRoutes)
+    await api.register(knowledgeRoutes)
   })
 }
 

@@ -2,6 +2,7 @@ import t from 'tap'
 import fc from 'fast-check'
 import { filterExpression, fuzzRoutes } from '@chatsearch/shell/fuzz'
 import { searchHarness, send } from './helpers.js'
+import { faqs, pages } from './fixtures/knowledge.js'
 
 // Arbitrary requests at every route of the search service (its OpenAPI document), against a real
 // catalog in the embedded engine: no answer is a 5xx, and every error is the documented body.
@@ -14,7 +15,9 @@ t.test('hostile requests at every search route: no 5xx, only conforming error bo
   const other = await h.tenant('other')
   const catalog = await h.catalog()
   t.equal((await send(h.app, shop.key, 'POST', '/documents', catalog)).statusCode, 200)
-  const ids = catalog.map((item) => String(item.id))
+  t.equal((await send(h.app, shop.key, 'POST', '/knowledge/documents', [...pages, ...faqs])).statusCode, 200)
+  const ids = [...catalog, ...pages, ...faqs].map((item) => String(item.id))
+  const someText = fc.constantFrom('', ' ', '# Title\n\ntext', '<h1>x</h1><p>y</p>', '<div></div>', '🎧', 'a'.repeat(3000), 'Returns within 30 days.')
   const result = await fuzzRoutes(h.app, {
     authorizations: [`Bearer ${shop.key}`, `Bearer ${other.key}`, 'Bearer csk_search_' + 'A'.repeat(40), 'Bearer csk_chat_' + 'A'.repeat(40)],
     fields: {
@@ -22,7 +25,19 @@ t.test('hostile requests at every search route: no 5xx, only conforming error bo
       facets: fc.array(fc.constantFrom('brand', 'category', 'price', 'in_stock', 'tags', 'nope', '', '*'), { maxLength: 4 }),
       search_type: fc.constantFrom('keyword', 'hybrid', 'semantic', ''),
       id: fc.constantFrom(...ids, '..%2F..%2Fkeys', '', '-1', 'x'.repeat(200)),
-      item: fc.record({ id: fc.oneof(fc.constantFrom(...ids), fc.string({ maxLength: 10 }), fc.integer()), title: fc.constantFrom('X5', '4K', '🎧', '12345', '', 'Trail boot') }, { requiredKeys: [] })
+      item: fc.record({
+        id: fc.oneof(fc.constantFrom(...ids), fc.string({ maxLength: 10 }), fc.integer()),
+        title: fc.constantFrom('X5', '4K', '🎧', '12345', '', 'Trail boot'),
+        // knowledge pages and pairs (catalog items may have these fields too)
+        content: someText,
+        format: fc.constantFrom('markdown', 'html', 'text', 'pdf'),
+        question: someText,
+        answer: someText,
+        url: fc.constantFrom('https://shop.example/a#b', 'ftp://x', 'http://', '')
+      }, { requiredKeys: [] }),
+      query: fc.constantFrom('how long does delivery take', 'warrenty', '', '🎧', 'c++ "(', 'NOT a OR b*', 'x'.repeat(1000)),
+      kind: fc.constantFrom('page', 'faq', 'web', 'file', 'pdf', ''),
+      limit: fc.constantFrom(0, 1, 5, 50, 51, 1000, '20', '1001', '-1', 'x')
     },
     runs: 600
   })

@@ -5,7 +5,7 @@ import { searchHarness } from './helpers.js'
 t.test('the OpenAPI document describes every route completely', async (t) => {
   const h = await searchHarness(t, false)
   t.same(await openApiProblems(h.app, {
-    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings'],
+    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}'],
     streams: []
   }), [])
 
@@ -20,8 +20,14 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'DELETE /documents/{id}': 'deleteDocument',
     'GET /settings': 'getSettings',
     'PUT /settings': 'replaceSettings',
+    'POST /knowledge/documents': 'addOrReplaceKnowledgeDocuments',
+    'GET /knowledge/documents': 'listKnowledgeDocuments',
+    'GET /knowledge/documents/{id}': 'getKnowledgeDocument',
+    'DELETE /knowledge/documents/{id}': 'deleteKnowledgeDocument',
+    'POST /knowledge/search': 'searchKnowledge',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness'
   }, 'the spec\'s names; /metrics is deliberately left out')
   t.same(Object.keys(doc.paths['/documents'].post.requestBody.content), ['application/json', 'application/x-ndjson'])
+  t.same(Object.keys(doc.paths['/knowledge/documents'].post.requestBody.content), ['application/json', 'application/x-ndjson'])
 })

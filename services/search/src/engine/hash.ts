@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto'
-import type { Document } from './port.js'
+import type { Document, KnowledgeDocument } from './port.js'
 
 /** Identifies a document's content: an unchanged re-import is recognised and costs nothing. */
 export const documentHash = (document: Document) => createHash('sha256').update(JSON.stringify(document)).digest('base64url')
+
+/**
+ * Identifies a knowledge document's content as it is chunked: `chunking` names the chunker's rules,
+ * so that new rules re-chunk (and re-embed) documents that did not change.
+ */
+export const knowledgeHash = (document: KnowledgeDocument, chunking: string) =>
+  createHash('sha256').update(JSON.stringify([chunking, document.id, document.kind, document.title, document.format ?? null, document.url ?? null, document.content])).digest('base64url')

@@ -1,4 +1,5 @@
 import type { FilterNode } from '../filter/index.js'
+import type { Chunk, KnowledgeKind } from '../knowledge/types.js'
 
 /** A catalog item as stored: any JSON object with an `id` (kept as a string). */
 export type Document = Record<string, unknown> & { id: string }
@@ -79,8 +80,86 @@ export interface EngineIndex {
   recordQuery (query: string, hits: number): Promise<void>
 }
 
+/** A knowledge document as stored: what was sent (a pair's question as title, its answer as content). */
+export interface KnowledgeDocument {
+  id: string
+  kind: KnowledgeKind
+  title: string
+  content: string
+  /** How a page's content is written; absent for a pair. */
+  format?: 'markdown' | 'html' | 'text'
+  url?: string
+}
+
+/** A knowledge document split into chunks, ready to store. */
+export interface PreparedKnowledge {
+  document: KnowledgeDocument
+  /** knowledgeHash(document): an unchanged document is neither embedded nor written again. */
+  hash: string
+  /** At least one. */
+  chunks: Chunk[]
+  /**
+   * One embedding per chunk (unit length; null for a chunk whose text means nothing); absent when
+   * embeddings are off.
+   */
+  vectors?: Array<Float32Array | null>
+}
+
+export interface StoredKnowledge extends KnowledgeDocument {
+  chunks: Chunk[]
+  /** ISO 8601 UTC. */
+  updatedAt: string
+}
+
+export interface KnowledgeSummary {
+  id: string
+  kind: KnowledgeKind
+  title: string
+  url?: string
+  chunks: number
+  updatedAt: string
+}
+
+export interface KnowledgeQuery {
+  /** The processed query text (see processQuery); without a word it finds nothing. */
+  q: string
+  limit: number
+  hybrid?: HybridQuery
+}
+
+export interface KnowledgeHit {
+  documentId: string
+  chunkId: string
+  kind: KnowledgeKind
+  title: string
+  section: string
+  url?: string
+  text: string
+  /** In [0, 1]; hits come in decreasing score. */
+  score: number
+}
+
+/** One project's knowledge: documents searched by their chunks (spec/knowledge.md). */
+export interface KnowledgeIndex {
+  /** Adds or replaces documents by id with their chunks, all or nothing. */
+  upsert (documents: PreparedKnowledge[]): Promise<void>
+  remove (id: string): Promise<boolean>
+  get (id: string): Promise<StoredKnowledge | undefined>
+  /** Documents ordered by id, with the number of documents (of `kind`, when given). */
+  list (page: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: KnowledgeSummary[], total: number }>
+  count (): Promise<number>
+  /**
+   * Content hashes of the stored documents with these ids, leaving out those that must be written
+   * again: with embeddings on, a document embedded by another model (or not at all).
+   */
+  storedHashes (ids: string[]): Promise<Map<string, string>>
+  search (query: KnowledgeQuery): Promise<KnowledgeHit[]>
+}
+
 export interface SearchEngine {
   index (projectId: string): Promise<EngineIndex>
+  /** The project's knowledge index, beside its catalog. */
+  knowledge (projectId: string): Promise<KnowledgeIndex>
   /** Readiness: resolves when the engine can serve (cheap, called by every `/readyz`), throws otherwise. */
   ping (): Promise<void>
   close (): Promise<void>

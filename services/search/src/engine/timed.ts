@@ -1,6 +1,6 @@
 import type { Histogram, Metrics } from '@chatsearch/shell'
 import type { Embedder } from '@chatsearch/embeddings'
-import type { EngineIndex, SearchEngine } from './port.js'
+import type { EngineIndex, KnowledgeIndex, SearchEngine } from './port.js'
 
 /** Seconds: a cached settings read to a large batch upsert. */
 const ENGINE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]
@@ -12,6 +12,13 @@ const OPERATIONS = Object.keys({
   settings: 0, updateSettings: 0, upsert: 0, remove: 0, get: 0, count: 0, storedHashes: 0, search: 0, suggest: 0, correct: 0, recordQuery: 0
 } satisfies Record<Operation, 0>) as Operation[]
 
+type KnowledgeOperation = keyof KnowledgeIndex
+
+/** Timed as `knowledge_<operation>`, apart from the catalog's. */
+const KNOWLEDGE_OPERATIONS = Object.keys({
+  upsert: 0, remove: 0, get: 0, list: 0, count: 0, storedHashes: 0, search: 0
+} satisfies Record<KnowledgeOperation, 0>) as KnowledgeOperation[]
+
 async function time<T> (histogram: Histogram<'operation'>, operation: string, call: () => Promise<T>): Promise<T> {
   const end = histogram.startTimer({ operation })
   try {
@@ -21,13 +28,24 @@ async function time<T> (histogram: Histogram<'operation'>, operation: string, ca
   }
 }
 
-function timedIndex (index: EngineIndex, histogram: Histogram<'operation'>): EngineIndex {
-  const timed: Partial<Record<Operation, unknown>> = {}
-  for (const operation of OPERATIONS) {
+/** The index with each of its `operations` timed, under its name with `prefix`. */
+function timedIndex<I extends object> (index: I, operations: Array<keyof I & string>, histogram: Histogram<'operation'>, prefix = ''): I {
+  const timed: Partial<Record<keyof I, unknown>> = {}
+  for (const operation of operations) {
     const method = index[operation] as (...args: unknown[]) => Promise<unknown>
-    timed[operation] = (...args: unknown[]) => time(histogram, operation, () => method.apply(index, args))
+    timed[operation] = (...args: unknown[]) => time(histogram, `${prefix}${operation}`, () => method.apply(index, args))
   }
-  return timed as EngineIndex
+  return timed as I
+}
+
+/** Wraps each index once, however often it is asked for. */
+function cachedWrapper<I extends object> (wrap: (index: I) => I): (index: I) => I {
+  const wrapped = new WeakMap<I, I>()
+  return (index) => {
+    let timed = wrapped.get(index)
+    if (timed === undefined) wrapped.set(index, timed = wrap(index))
+    return timed
+  }
 }
 
 /**
@@ -41,14 +59,11 @@ export function timedEngine (engine: SearchEngine, metrics: Metrics): SearchEngi
     labelNames: ['operation'],
     buckets: ENGINE_BUCKETS
   })
-  const indexes = new WeakMap<EngineIndex, EngineIndex>()
+  const catalog = cachedWrapper<EngineIndex>((index) => timedIndex(index, OPERATIONS, histogram))
+  const knowledge = cachedWrapper<KnowledgeIndex>((index) => timedIndex(index, KNOWLEDGE_OPERATIONS, histogram, 'knowledge_'))
   return {
-    async index (projectId) {
-      const index = await time(histogram, 'open', () => engine.index(projectId))
-      let timed = indexes.get(index)
-      if (timed === undefined) indexes.set(index, timed = timedIndex(index, histogram))
-      return timed
-    },
+    index: async (projectId) => catalog(await time(histogram, 'open', () => engine.index(projectId))),
+    knowledge: async (projectId) => knowledge(await time(histogram, 'knowledge_open', () => engine.knowledge(projectId))),
     // readiness probes are not engine work worth a latency series
     ping: () => engine.ping(),
     close: () => engine.close()

@@ -1,6 +1,7 @@
+import { DOCUMENT_ID_PATTERN } from '@chatsearch/contracts'
 import type { Document } from '../engine/port.js'
 
-const STRING_ID = /^[A-Za-z0-9_-]{1,511}$/
+const STRING_ID = new RegExp(DOCUMENT_ID_PATTERN)
 const MAX_DEPTH = 16
 /**
  * Fields either engine gives a meaning of its own: Meilisearch's vectors and geo points, and the
@@ -19,24 +20,30 @@ function depth (value: unknown, level = 0): number {
 }
 
 /**
- * Checks one incoming item and returns it with its id as a string (ids may be sent as integers,
- * as in Meilisearch). `position` is the item's place in the batch, for the error message.
+ * The id of a catalog item or knowledge document as a string (ids may be sent as integers, as in
+ * Meilisearch); `where` names the document for the error message.
+ */
+export function documentId (id: unknown, where: string): string {
+  if (id === undefined) throw new DocumentError(`${where}: missing field "id"`)
+  if (typeof id === 'number') {
+    if (!Number.isSafeInteger(id) || id < 0) throw new DocumentError(`${where}: field "id" must be a non-negative integer or a string`)
+    return String(id)
+  }
+  if (typeof id === 'string') {
+    if (!STRING_ID.test(id)) throw new DocumentError(`${where} (id ${JSON.stringify(id.slice(0, 40))}): field "id" may hold only letters, digits, - and _, 1 to 511 of them`)
+    return id
+  }
+  throw new DocumentError(`${where}: field "id" must be a string or an integer, not ${id === null ? 'null' : typeof id}`)
+}
+
+/**
+ * Checks one incoming item and returns it with its id as a string. `position` is the item's place
+ * in the batch, for the error message.
  */
 export function validateDocument (item: unknown, position: number): Document {
   const where = `document ${position}`
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new DocumentError(`${where}: must be a JSON object`)
-  const { id } = item as { id?: unknown }
-  if (id === undefined) throw new DocumentError(`${where}: missing field "id"`)
-  let stringId: string
-  if (typeof id === 'number') {
-    if (!Number.isSafeInteger(id) || id < 0) throw new DocumentError(`${where}: field "id" must be a non-negative integer or a string`)
-    stringId = String(id)
-  } else if (typeof id === 'string') {
-    if (!STRING_ID.test(id)) throw new DocumentError(`${where} (id ${JSON.stringify(id.slice(0, 40))}): field "id" may hold only letters, digits, - and _, 1 to 511 of them`)
-    stringId = id
-  } else {
-    throw new DocumentError(`${where}: field "id" must be a string or an integer, not ${id === null ? 'null' : typeof id}`)
-  }
+  const stringId = documentId((item as { id?: unknown }).id, where)
   for (const key of Object.keys(item)) {
     if (key === '' || key.length > 256) throw new DocumentError(`${where} (id ${stringId}): field names must have 1 to 256 characters`)
     if (RESERVED_FIELDS.has(key)) throw new DocumentError(`${where} (id ${stringId}): field "${key}" is reserved by the search engine`)

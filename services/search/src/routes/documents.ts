@@ -5,25 +5,12 @@ import { ApiError } from '@chatsearch/shell'
 import { ingestDocuments } from '../ingest/documents.js'
 import { DocumentError } from '../ingest/validate.js'
 import type { EngineIndex } from '../engine/port.js'
+import { acceptNdjson } from './ndjson.js'
 
-/** Catalog imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
+/** Catalog and knowledge imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
 const notFound = (id: string) => new ApiError('document_not_found', `no document ${id} in this catalog`)
-
-/** NDJSON: one JSON item per line; a bad line is named in the 400. */
-function parseNdjson (text: string): unknown[] {
-  const items: unknown[] = []
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return
-    try {
-      items.push(JSON.parse(line))
-    } catch {
-      throw new ApiError('invalid_document', `line ${i + 1} is not valid JSON`)
-    }
-  })
-  return items
-}
 
 export async function documentRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
@@ -38,13 +25,7 @@ export async function documentRoutes (app: FastifyInstance) {
       await app.searchCache.bump(projectId)
     }
   }
-  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => {
-    try {
-      done(null, parseNdjson(body as string))
-    } catch (err) {
-      done(err as Error, undefined)
-    }
-  })
+  acceptNdjson(app, IMPORT_BODY_LIMIT)
 
   api.post('/documents', {
     config: { rateLimit: 'catalog', idempotency: {} },

@@ -3,16 +3,23 @@ import { access } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SearchEngine } from '../../engine/port.js'
 import { EmbeddedIndex } from './index.js'
+import { EmbeddedKnowledgeIndex } from './knowledge-index.js'
 import { ReaderPool, type ReaderLoad } from './readers.js'
 import { rebuildOnThread } from './rebuild.js'
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Project ids come from our own credential store, but a file name is no place to trust that. */
+function checkProjectId (projectId: string) {
+  if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
+}
 
 /** The default engine: one SQLite index file per project under `dir`, opened on first use. */
 export class EmbeddedEngine implements SearchEngine {
   readonly #dir: string
   readonly #embedder: { id: string, dimensions: number }
   readonly #indexes = new Map<string, EmbeddedIndex>()
+  readonly #knowledge = new Map<string, EmbeddedKnowledgeIndex>()
   readonly #readers: ReaderPool | undefined
 
   /**
@@ -28,14 +35,24 @@ export class EmbeddedEngine implements SearchEngine {
   }
 
   async index (projectId: string): Promise<EmbeddedIndex> {
-    // Project ids come from our own credential store, but a file name is no place to trust that.
-    if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
+    checkProjectId(projectId)
     let index = this.#indexes.get(projectId)
     if (index === undefined) {
       const file = join(this.#dir, `${projectId}.sqlite`)
       const embedder = this.#embedder
       index = new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }))
       this.#indexes.set(projectId, index)
+    }
+    return index
+  }
+
+  /** The project's knowledge, in `<project>.knowledge.sqlite` beside its catalog. */
+  async knowledge (projectId: string): Promise<EmbeddedKnowledgeIndex> {
+    checkProjectId(projectId)
+    let index = this.#knowledge.get(projectId)
+    if (index === undefined) {
+      index = new EmbeddedKnowledgeIndex(join(this.#dir, `${projectId}.knowledge.sqlite`), this.#embedder.id)
+      this.#knowledge.set(projectId, index)
     }
     return index
   }
@@ -52,7 +69,8 @@ export class EmbeddedEngine implements SearchEngine {
 
   async close () {
     await this.#readers?.close()
-    for (const index of this.#indexes.values()) index.close()
+    for (const index of [...this.#indexes.values(), ...this.#knowledge.values()]) index.close()
     this.#indexes.clear()
+    this.#knowledge.clear()
   }
 }

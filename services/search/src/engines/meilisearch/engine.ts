@@ -2,6 +2,7 @@ import { Meilisearch, MeilisearchApiError } from 'meilisearch'
 import type { SearchEngine } from '../../engine/port.js'
 import { fromMeilisearchError } from './errors.js'
 import { MeilisearchIndex } from './index.js'
+import { MeilisearchKnowledgeIndex } from './knowledge-index.js'
 
 /**
  * The Meilisearch release this adapter is written and pinned for (docker-compose uses the same).
@@ -27,7 +28,7 @@ export interface MeilisearchOptions {
 interface Log { warn: (obj: object, message: string) => void }
 
 /**
- * The production engine: one catalog index and one suggestions index per project on a Meilisearch
+ * The production engine: a catalog index, a suggestions index and a knowledge index per project on a Meilisearch
  * server, with vectors from the same embedder as the embedded engine.
  */
 export class MeilisearchEngine implements SearchEngine {
@@ -35,6 +36,7 @@ export class MeilisearchEngine implements SearchEngine {
   readonly #options: MeilisearchOptions
   readonly #embedder: { id: string, dimensions: number }
   readonly #indexes = new Map<string, MeilisearchIndex>()
+  readonly #knowledge = new Map<string, MeilisearchKnowledgeIndex>()
   readonly #log: Log | undefined
   #features: Promise<void> | undefined
 
@@ -55,6 +57,11 @@ export class MeilisearchEngine implements SearchEngine {
     return { catalogUid: `${this.#options.indexPrefix}catalog-${projectId}`, suggestionsUid: `${this.#options.indexPrefix}suggest-${projectId}` }
   }
 
+  /** The index name of a project's knowledge chunks. */
+  knowledgeUid (projectId: string) {
+    return `${this.#options.indexPrefix}knowledge-${projectId}`
+  }
+
   async index (projectId: string): Promise<MeilisearchIndex> {
     if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index name: ${projectId}`)
     let index = this.#indexes.get(projectId)
@@ -71,6 +78,16 @@ export class MeilisearchEngine implements SearchEngine {
     return index
   }
 
+  async knowledge (projectId: string): Promise<MeilisearchKnowledgeIndex> {
+    if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index name: ${projectId}`)
+    let index = this.#knowledge.get(projectId)
+    if (index === undefined) {
+      index = new MeilisearchKnowledgeIndex({ client: this.#client, uid: this.knowledgeUid(projectId), embedder: this.#embedder, taskTimeoutMs: this.#options.taskTimeoutMs })
+      this.#knowledge.set(projectId, index)
+    }
+    return index
+  }
+
   /** Throws (a 503 ApiError) unless Meilisearch answers its health check. */
   async ping (): Promise<void> {
     try {
@@ -83,6 +100,7 @@ export class MeilisearchEngine implements SearchEngine {
   /** Nothing to release: the client holds no connection of its own (fetch pools them). */
   async close (): Promise<void> {
     this.#indexes.clear()
+    this.#knowledge.clear()
   }
 
   /**

@@ -1,0 +1,111 @@
+/**
+ * How the embedded engine ranks knowledge chunks, in one place. Knowledge is searched with questions
+ * ("how long does shipping take?"), whose little words a help page rarely repeats: unlike the
+ * catalog, a chunk need not match every word. Candidates are the chunks matching any query word (the
+ * best by bm25) and, in hybrid search, the chunks nearest to the query's embedding; each gets
+ * - a keyword score: the share of the query's informative words it contains, each word weighted by
+ *   its inverse document frequency (a word found in few chunks says more), a word matched with typos
+ *   counting 0.1 less per typo; words that no chunk contains, even with typos, are left out (they
+ *   cannot tell chunks apart);
+ * - a semantic score: the cosine similarity of its embedding with the query's (negative as 0);
+ * and is ranked by their mix, `semanticRatio` × semantic + (1 − `semanticRatio`) × keyword, which is
+ * also the score the API shows; ties keep the bm25 order.
+ */
+import { allowedTypos, ftsString, tokenize } from './tokenize.js'
+import type { Vocabulary } from './typo.js'
+
+/** Candidates taken from each side before the mix ranks them. */
+export const CANDIDATES = 200
+/** bm25 weights of the fts columns (title, section, text): a heading says what its chunk is about. */
+export const COLUMN_WEIGHTS = [2, 3, 1] as const
+/** Terms one query word may stand for (itself and its typo variants). */
+const MAX_VARIANTS = 40
+
+interface QueryWord {
+  word: string
+  /** Indexed terms within the word's allowed typos, with their distance (0: the word itself). */
+  variants: Map<string, number>
+  /** The last word also matches as a prefix (from two letters). */
+  prefix: boolean
+}
+
+export interface KnowledgePlan {
+  words: QueryWord[]
+  /** The FTS5 expression matching any variant of any word. */
+  match: string
+}
+
+/** Undefined when the query has no word. */
+export function planKnowledgeQuery (query: string, vocabulary: Vocabulary): KnowledgePlan | undefined {
+  const tokens = [...new Set(tokenize(query))]
+  if (tokens.length === 0) return undefined
+  const words = tokens.map((word, i): QueryWord => {
+    const variants = new Map<string, number>([[word, 0]])
+    const typos = allowedTypos(word)
+    const fuzzy = typos === 0 ? [] : vocabulary.fuzzy(word, typos).sort((a, b) => a.distance - b.distance)
+    for (const match of fuzzy.slice(0, MAX_VARIANTS)) if (!variants.has(match.term)) variants.set(match.term, match.distance)
+    return { word, variants, prefix: i === tokens.length - 1 && [...word].length >= 2 }
+  })
+  const match = words.flatMap((w) => [...w.variants.keys()].map((term) => w.prefix && term === w.word ? `${ftsString(term)} *` : ftsString(term))).join(' OR ')
+  return { words, match }
+}
+
+/** How well a chunk's words match a query word: 1 exactly (or as a prefix), 0.1 less per typo, 0 not at all. */
+function wordMatch (word: QueryWord, tokens: Set<string>): number {
+  let best = 0
+  for (const [term, distance] of word.variants) if (tokens.has(term)) best = Math.max(best, 1 - 0.1 * distance)
+  if (best < 1 && word.prefix) for (const token of tokens) if (token.startsWith(word.word)) return 1
+  return best
+}
+
+/** Terms looked at to count the chunks a last word matches as a prefix. */
+export const PREFIX_TERMS = 20
+
+/**
+ * Weights of the query words: bm25's inverse document frequency, from the number of chunks holding
+ * the word's most frequent variant (or, for the last word, term it starts); 0 for a word no chunk holds.
+ */
+export function wordWeights (plan: KnowledgePlan, chunksWithTerm: (term: string) => number, chunks: number, termsWithPrefix: (prefix: string) => string[]): number[] {
+  return plan.words.map((w) => {
+    const terms = [...w.variants.keys(), ...(w.prefix ? termsWithPrefix(w.word) : [])]
+    const n = Math.max(0, ...terms.map(chunksWithTerm))
+    return n === 0 ? 0 : Math.log(1 + (chunks - n + 0.5) / (n + 0.5))
+  })
+}
+
+/** The keyword score of a chunk whose title, section and text are `text`. */
+export function keywordScore (plan: KnowledgePlan, weights: number[], text: string): number {
+  const total = weights.reduce((a, b) => a + b, 0)
+  if (total === 0) return 0
+  const tokens = new Set(tokenize(text))
+  let matched = 0
+  plan.words.forEach((w, i) => { matched += weights[i]! * wordMatch(w, tokens) })
+  return matched / total
+}
+
+/** Cosine similarity of `query` with the vector at `offset` of `data` (the stored vectors are unit length, as the query's). */
+export function cosineAt (query: Float32Array, data: Float32Array, offset: number): number {
+  let dot = 0
+  for (let d = 0; d < query.length; d++) dot += query[d]! * data[offset + d]!
+  return dot
+}
+
+export interface Candidate {
+  rowid: number
+  /** Position in the bm25 order (Infinity when found by meaning only). */
+  bm25Rank: number
+  keyword: number
+  semantic: number
+}
+
+const rounded = (x: number) => Math.round(x * 10_000) / 10_000
+
+/** The candidates ranked by their mix (see the top of this file), best first, with their scores; those scoring 0 are dropped. */
+export function rankCandidates (candidates: Candidate[], semanticRatio: number, limit: number): Array<{ rowid: number, score: number }> {
+  return candidates
+    .map((c) => ({ c, score: rounded(semanticRatio * Math.max(0, c.semantic) + (1 - semanticRatio) * c.keyword) }))
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => b.score - a.score || a.c.bm25Rank - b.c.bm25Rank || a.c.rowid - b.c.rowid)
+    .slice(0, limit)
+    .map(({ c, score }) => ({ rowid: c.rowid, score: Math.min(1, score) }))
+}

@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import {
+  DeletedResponse, DocumentParams, DocumentsResponse, KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeListQuery, KnowledgeListResponse,
+  KnowledgeSearchBody, KnowledgeSearchResponse, bodyErrors, errorResponses, idempotencyErrors, knowledgeLimits
+} from '@chatsearch/contracts'
+import { ApiError } from '@chatsearch/shell'
+import { isUsableVector } from '@chatsearch/embeddings'
+import type { HybridQuery, KnowledgeHit, StoredKnowledge } from '../engine/port.js'
+import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
+import { ingestKnowledge } from '../knowledge/ingest.js'
+import { DocumentError } from '../ingest/validate.js'
+import { acceptNdjson } from './ndjson.js'
+import { IMPORT_BODY_LIMIT } from './documents.js'
+
+const elapsedMs = (started: number) => Math.round(performance.now() - started)
+const notFound = (id: string) => new ApiError('document_not_found', `no knowledge document ${id} in this project`)
+
+function documentOf (stored: StoredKnowledge): KnowledgeDocument {
+  return {
+    id: stored.id,
+    kind: stored.kind,
+    title: stored.title,
+    url: stored.url ?? null,
+    content: stored.content,
+    chunks: stored.chunks.map((c) => ({ id: c.id, section: c.section, text: c.text, url: c.url ?? null })),
+    updated_at: stored.updatedAt
+  }
+}
+
+function hitOf (hit: KnowledgeHit) {
+  return { document_id: hit.documentId, chunk_id: hit.chunkId, kind: hit.kind, title: hit.title, section: hit.section, url: hit.url ?? null, text: hit.text, score: hit.score }
+}
+
+/** The project's knowledge (spec/knowledge.md): documents added as JSON, listed, read, deleted and searched. */
+export async function knowledgeRoutes (app: FastifyInstance) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  acceptNdjson(app, IMPORT_BODY_LIMIT)
+
+  api.post('/knowledge/documents', {
+    config: { rateLimit: 'catalog', idempotency: {} },
+    bodyLimit: IMPORT_BODY_LIMIT,
+    schema: {
+      operationId: 'addOrReplaceKnowledgeDocuments',
+      tags: ['knowledge'],
+      summary: 'Add or replace knowledge pages and question-and-answer pairs by id (JSON array or NDJSON)',
+      consumes: ['application/json', 'application/x-ndjson'],
+      body: KnowledgeDocumentsBody,
+      response: { 200: DocumentsResponse, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
+    }
+  }, async (request) => {
+    try {
+      return await ingestKnowledge(await app.engine.knowledge(request.principal.projectId), request.body, app.embedder)
+    } catch (err) {
+      if (err instanceof DocumentError) throw new ApiError('invalid_document', err.message)
+      throw err
+    }
+  })
+
+  api.get('/knowledge/documents', {
+    config: { rateLimit: 'catalog' },
+    schema: {
+      operationId: 'listKnowledgeDocuments',
+      tags: ['knowledge'],
+      summary: 'The project\'s knowledge documents, by id',
+      querystring: KnowledgeListQuery,
+      response: { 200: KnowledgeListResponse, ...errorResponses() }
+    }
+  }, async (request) => {
+    const { kind } = request.query
+    const limit = request.query.limit === undefined ? knowledgeLimits.listLimitDefault : Number(request.query.limit)
+    const offset = request.query.offset === undefined ? 0 : Number(request.query.offset)
+    if (limit > knowledgeLimits.listLimitMax) throw new ApiError('invalid_request', `limit must be at most ${knowledgeLimits.listLimitMax} (got ${limit})`)
+    const index = await app.engine.knowledge(request.principal.projectId)
+    const { results, total } = await index.list({ limit, offset, ...(kind === undefined ? {} : { kind }) })
+    return {
+      results: results.map((r) => ({ id: r.id, kind: r.kind, title: r.title, url: r.url ?? null, chunks: r.chunks, updated_at: r.updatedAt })),
+      total,
+      limit,
+      offset
+    }
+  })
+
+  api.get('/knowledge/documents/:id', {
+    config: { rateLimit: 'catalog' },
+    schema: {
+      operationId: 'getKnowledgeDocument',
+      tags: ['knowledge'],
+      summary: 'One knowledge document with its chunks',
+      params: DocumentParams,
+      response: { 200: KnowledgeDocument, ...errorResponses('document_not_found') }
+    }
+  }, async (request) => {
+    const stored = await (await app.engine.knowledge(request.principal.projectId)).get(request.params.id)
+    if (stored === undefined) throw notFound(request.params.id)
+    return documentOf(stored)
+  })
+
+  api.delete('/knowledge/documents/:id', {
+    config: { rateLimit: 'catalog', idempotency: {} },
+    schema: {
+      operationId: 'deleteKnowledgeDocument',
+      tags: ['knowledge'],
+      summary: 'Remove a knowledge document and its chunks',
+      params: DocumentParams,
+      response: { 200: DeletedResponse, ...errorResponses(...bodyErrors, 'document_not_found', ...idempotencyErrors) }
+    }
+  }, async (request) => {
+    const removed = await (await app.engine.knowledge(request.principal.projectId)).remove(request.params.id)
+    if (!removed) throw notFound(request.params.id)
+    return { id: request.params.id, deleted: true as const }
+  })
+
+  api.post('/knowledge/search', {
+    config: { rateLimit: 'search' },
+    schema: {
+      operationId: 'searchKnowledge',
+      tags: ['knowledge'],
+      summary: 'Hybrid (or keyword) search of the project\'s knowledge: the best chunks with their section and link',
+      body: KnowledgeSearchBody,
+      response: { 200: KnowledgeSearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'hybrid_search_disabled') }
+    }
+  }, async (request): Promise<KnowledgeSearchResponse> => {
+    const started = performance.now()
+    const body = request.body
+    const query = processQuery(body.query)
+    if (body.search_type === 'hybrid' && app.embedder === undefined) {
+      throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
+    }
+    const index = await app.engine.knowledge(request.principal.projectId)
+    let hybrid: HybridQuery | undefined
+    // Hybrid unless asked otherwise, when there is a word to embed (see routes/search.ts).
+    if (body.search_type !== 'keyword' && app.embedder !== undefined && tokenize(query).length > 0) {
+      const [vector] = await app.embedder.embed([query])
+      if (isUsableVector(vector)) hybrid = { semanticRatio: body.semantic_ratio ?? knowledgeLimits.semanticRatioDefault, vector }
+    }
+    const hits = await index.search({ q: query, limit: body.limit ?? knowledgeLimits.searchLimitDefault, ...(hybrid === undefined ? {} : { hybrid }) })
+    return { hits: hits.map(hitOf), query, processingTimeMs: elapsedMs(started) }
+  })
+}
