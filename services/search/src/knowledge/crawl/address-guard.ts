@@ -49,7 +49,7 @@ function embeddedIPv4 (address: ipaddr.IPv6, range: string): string | undefined 
 export class AddressRefusedError extends Error {
   readonly code = 'ERR_CRAWL_ADDRESS_REFUSED'
   constructor (readonly host: string, readonly address: string, readonly range: string) {
-    super(`${host} resolves to ${address}, an internal address (${range}); set CRAWL_ALLOW_PRIVATE_NETWORKS=true to crawl internal networks`)
+    super(`${host === address ? address : `${host} resolves to ${address}`}, an internal address (${range}); set CRAWL_ALLOW_PRIVATE_NETWORKS=true to crawl internal networks`)
     this.name = 'AddressRefusedError'
   }
 }
@@ -73,7 +73,7 @@ export function refuseLiteral (hostname: string, policy: AddressPolicy): Address
   const ip = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
   if (policy.allowPrivateNetworks || policy.allowHosts.includes(hostname) || !ipaddr.isValid(ip)) return undefined
   const range = internalRange(ip)
-  return range === undefined ? undefined : new AddressRefusedError(hostname, ip, range)
+  return range === undefined ? undefined : new AddressRefusedError(ip, ip, range)
 }
 
 /**

@@ -54,8 +54,9 @@ export async function crawl (startUrl: string, options: CrawlOptions, onPage: (p
   const dispatcher = new Agent({
     connect: { lookup: guardedLookup(policy, opts.lookup), timeout: opts.perPageTimeoutMs },
     connections: opts.concurrency,
-    headersTimeout: opts.perPageTimeoutMs,
-    bodyTimeout: opts.perPageTimeoutMs
+    // The page's own deadline (fetcher.ts) comes first; these only stop a socket nobody watches.
+    headersTimeout: opts.perPageTimeoutMs + 1000,
+    bodyTimeout: opts.perPageTimeoutMs + 1000
   })
   const queue = acquireOriginQueue(start.origin, opts.concurrency)
   const ctx: FetcherContext = {

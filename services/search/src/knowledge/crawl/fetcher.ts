@@ -73,7 +73,7 @@ export async function fetchBounded (ctx: FetcherContext, url: URL, want: FetchRe
     } catch (err) {
       if (ctx.signal?.aborted === true) throw ctx.signal.reason
       const failedUrl = hop.current
-      if (timeout.aborted) return { ok: false, failedUrl, reason: `no complete answer within ${seconds(ctx.timeoutMs)}` }
+      if (timeout.aborted || isTimeout(err)) return { ok: false, failedUrl, reason: `no complete answer within ${seconds(ctx.timeoutMs)}` }
       const refusal = addressRefusal(err)
       if (refusal !== undefined) return { ok: false, failedUrl, reason: `refused: ${refusal.message}`, refused: true }
       return { ok: false, failedUrl, reason: `could not be fetched (${errorCode(err)})`, unreachable: true }
@@ -184,6 +184,12 @@ function discard (body: Readable): void {
 
 function first (value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
+}
+
+/** undici's own timeouts (a backstop behind the page's): they mean the same to the reader. */
+function isTimeout (err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
 }
 
 function errorCode (err: unknown): string {
