@@ -167,6 +167,17 @@ t.test('a page whose Content-Length is over the limit is not read; one with no h
   t.same(reasons, { '/big': 'larger than 1000 bytes (Content-Length 1048576)', '/silent': 'no complete answer within 0.5 s' })
 })
 
+t.test('a compressed page is decompressed, and bounded by its decompressed size', async (t) => {
+  const site = await startSite(t, {
+    '/': (_req, res) => { res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync('<title>Zipped</title><a href="/bomb">b</a><a href="/odd">o</a>')) },
+    '/bomb': (_req, res) => { res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(4 * 1024 * 1024, 0x20))) },
+    '/odd': (_req, res) => { res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd-or-something' }).end('??') }
+  })
+  const { pages, reasons } = await crawlAll(`${site.origin}/`)
+  t.match(pages, [{ html: '<title>Zipped</title><a href="/bomb">b</a><a href="/odd">o</a>' }])
+  t.same(reasons, { '/bomb': 'larger than 64 KiB', '/odd': 'unsupported Content-Encoding zstd-or-something' })
+})
+
 t.test('too many redirects are not followed', async (t) => {
   const routes: Record<string, Route> = { '/': page('<a href="/r0">chain</a>') }
   for (let i = 0; i < 8; i++) routes[`/r${i}`] = redirect(`/r${i + 1}`)
@@ -223,6 +234,9 @@ t.test('an abort ends the crawl with its reason; an error of onPage ends it with
   await sleep(100)
   t.equal(site.requests.length, asked, 'no request after the abort')
   t.ok(asked < 8)
+
+  const late = new AbortController()
+  await t.rejects(crawl(`${site.origin}/`, { ...local, signal: late.signal }, async () => { late.abort(reason) }), reason, 'an abort during onPage counts too')
 
   const failure = new Error('index is full')
   let calls = 0

@@ -133,7 +133,7 @@ class CrawlRun {
     const inflight = new Set<Promise<void>>()
     let failure: { error: unknown } | undefined
     for (;;) {
-      while (failure === undefined && inflight.size < this.opts.concurrency && this.next < this.frontier.length) {
+      while (failure === undefined && this.ctx.signal?.aborted !== true && inflight.size < this.opts.concurrency && this.next < this.frontier.length) {
         const url = this.frontier[this.next++]!
         if (this.covered.has(url.href)) {
           this.done++
@@ -155,6 +155,7 @@ class CrawlRun {
       await Promise.race(inflight)
     }
     if (failure !== undefined) throw failure.error
+    this.ctx.signal?.throwIfAborted()
   }
 
   private async visit (url: URL): Promise<void> {

@@ -64,9 +64,3 @@ export function resolveOptions (options: CrawlOptions): ResolvedOptions {
 function bounded (value: number | undefined, fallback: number, min: number, max: number): number {
   return value === undefined ? fallback : Math.min(max, Math.max(min, Math.floor(value)))
 }
-
-/** CRAWL_ALLOW_PRIVATE_NETWORKS, as spec/knowledge.md names it: only `true` (or `1`) allows. */
-export function allowPrivateNetworksFromEnv (env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.CRAWL_ALLOW_PRIVATE_NETWORKS?.trim().toLowerCase()
-  return value === 'true' || value === '1'
-}
