@@ -20,6 +20,8 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'DELETE /documents/{id}': 'deleteDocument',
     'GET /settings': 'getSettings',
     'PUT /settings': 'replaceSettings',
+    'GET /tasks/{id}': 'getTask',
+    'GET /tasks': 'listTasks',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness'
   }, 'the spec\'s names; /metrics is deliberately left out')
