@@ -5,7 +5,7 @@ import type pg from 'pg'
 import PgBoss from 'pg-boss'
 import { errorCatalog, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import { beat, claimTask, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type Queryable, type StoredPayload, type TaskFilter } from './store.js'
+import { beat, claimTask, failOrphan, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type Queryable, type StoredPayload, type TaskFilter } from './store.js'
 
 export interface TaskContext {
   task: Task
@@ -223,7 +223,13 @@ export class TaskQueue {
       await client.query('BEGIN')
       const { requeued, failed } = await recoverStale(client, 3 * this.#options.heartbeatMs, this.#options.maxAttempts,
         failure(`the task was interrupted ${this.#options.maxAttempts} times: the service running it stopped`))
-      for (const { id, type } of requeued) await this.#boss.fail(queueOf(type), id, { message: 'its replica stopped' }, { db: bossDb(client) })
+      for (const { id, type } of requeued) {
+        // pg-boss 10 answers {affected} here though its types say void.
+        const { affected } = await this.#boss.fail(queueOf(type), id, { message: 'its replica stopped' }, { db: bossDb(client) }) as unknown as { affected: number }
+        // pg-boss completes the job of a run that lost its task, even when another replica had
+        // taken the job again; if that one died too, no job is left to run the task: say so.
+        if (affected === 0) await failOrphan(client, id, failure('the task was lost while a replica that stopped ran it'))
+      }
       for (const { id, type } of failed) await this.#boss.cancel(queueOf(type), id, { db: bossDb(client) })
       await client.query('COMMIT')
       for (const { id, type } of requeued) {

@@ -127,3 +127,10 @@ export async function recoverStale (db: Queryable, staleMs: number, maxAttempts:
   if (failed.rows.length > 0) await db.query('DELETE FROM search_task_payloads WHERE task_id = ANY($1::uuid[])', [failed.rows.map((r) => r.id)])
   return { requeued: requeued.rows, failed: failed.rows }
 }
+
+/** Fails a task that no runner holds, whatever its status: its queue job is gone, nothing would run it. */
+export async function failOrphan (db: Queryable, id: string, error: ErrorBody): Promise<void> {
+  await db.query(`UPDATE search_tasks SET status = 'failed', error = $2, finished_at = now(), runner = NULL, heartbeat_at = NULL
+    WHERE id = $1 AND status IN ('enqueued', 'processing')`, [id, error])
+  await db.query('DELETE FROM search_task_payloads WHERE task_id = $1', [id])
+}
