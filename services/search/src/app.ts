@@ -5,10 +5,14 @@ import { apiVersion } from '@chatsearch/contracts'
 import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, VersionedCache } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
-import { documentRoutes } from './routes/documents.js'
+import { CATALOG_TASK_DEFAULT, documentRoutes } from './routes/documents.js'
 import { knowledgeRoutes } from './routes/knowledge.js'
 import { enginePlugin } from './engine-plugin.js'
 import { SEARCH_CACHE_PREFIX } from './response-cache.js'
+import { tasksPlugin } from './tasks/plugin.js'
+import { TASK_DEFAULTS } from './tasks/queue.js'
+import { catalogImport } from './tasks/catalog-import.js'
+import { taskRoutes } from './routes/tasks.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +56,8 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     tags: [
       { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; autocomplete a partial term' },
       { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
-      { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' }
+      { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
+      { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' }
     ]
   })
   await app.register(enginePlugin, {
@@ -62,6 +67,8 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })
   })
+  await app.register(tasksPlugin, { ...TASK_DEFAULTS, ...config.tasks })
+  await app.tasks.register('catalog_import', catalogImport(app))
   await app.register(healthRoutes, {
     service: 'search',
     checks: {
@@ -73,8 +80,9 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)
-    await api.register(documentRoutes)
+    await api.register(documentRoutes, { catalogTask: config.catalogTask ?? CATALOG_TASK_DEFAULT })
     await api.register(knowledgeRoutes)
+    await api.register(taskRoutes)
   })
 }
 

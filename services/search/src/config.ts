@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
+import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
+import { TASK_DEFAULTS, type TaskQueueOptions } from './tasks/queue.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
@@ -22,7 +24,17 @@ export const SearchEnvSchema = Type.Object({
   /** Catalog routes (/documents, /settings) per credential and minute (0: unlimited). */
   RATE_LIMIT_CATALOG: rateLimitEnv(300),
   /** How long a search or autocomplete response is cached (0: no cache); a catalog change ends it at once. */
-  SEARCH_CACHE_TTL_S: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 })
+  SEARCH_CACHE_TTL_S: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
+  /** Tasks of each type (crawl, files, catalog_import) one replica runs at once. */
+  TASK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 16, default: TASK_DEFAULTS.concurrency }),
+  /** How often a running task says it is alive; one silent for 3 times this is taken over by a replica. */
+  TASK_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: TASK_DEFAULTS.heartbeatMs }),
+  /** Replicas that may take a task before it fails (a replica dying mid-task counts one). */
+  TASK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: TASK_DEFAULTS.maxAttempts }),
+  /** POST /documents with more items than this answers 202 and imports them as a task. */
+  CATALOG_TASK_ITEMS: Type.Integer({ minimum: 0, maximum: 10_000_000, default: CATALOG_TASK_DEFAULT.items }),
+  /** POST /documents with a body larger than this (bytes) answers 202 and imports it as a task. */
+  CATALOG_TASK_BYTES: Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024, default: CATALOG_TASK_DEFAULT.bytes })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -57,6 +69,10 @@ export interface SearchConfig {
   rateLimits?: { search: number, catalog: number }
   /** Response cache lifetime in seconds; absent or 0: no cache. */
   cacheTtlS?: number
+  /** The task queue's settings; absent ones take TASK_DEFAULTS. */
+  tasks?: Partial<TaskQueueOptions>
+  /** When POST /documents answers 202 with a task; absent: 10,000 items or 8 MiB. */
+  catalogTask?: CatalogTaskThreshold
 }
 
 /** SEARCH_ENGINE, MEILI_URL and the rest as the Meilisearch options, when Meilisearch is the engine. */
@@ -98,6 +114,9 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     ...(meilisearch === undefined ? {} : { meilisearch }),
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
     rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG },
-    cacheTtlS: env.SEARCH_CACHE_TTL_S
+    cacheTtlS: env.SEARCH_CACHE_TTL_S,
+    // Half the shutdown grace for running tasks: the rest of the app must close within it too.
+    tasks: { concurrency: env.TASK_CONCURRENCY, heartbeatMs: env.TASK_HEARTBEAT_MS, maxAttempts: env.TASK_MAX_ATTEMPTS, shutdownGraceMs: Math.floor(env.SHUTDOWN_GRACE_MS / 2) },
+    catalogTask: { items: env.CATALOG_TASK_ITEMS, bytes: env.CATALOG_TASK_BYTES }
   }
 }

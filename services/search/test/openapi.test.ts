@@ -25,6 +25,8 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /knowledge/documents/{id}': 'getKnowledgeDocument',
     'DELETE /knowledge/documents/{id}': 'deleteKnowledgeDocument',
     'POST /knowledge/search': 'searchKnowledge',
+    'GET /tasks/{id}': 'getTask',
+    'GET /tasks': 'listTasks',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness'
   }, 'the spec\'s names; /metrics is deliberately left out')

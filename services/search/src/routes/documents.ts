@@ -1,18 +1,35 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, bodyErrors, errorResponses, idempotencyErrors } from '@chatsearch/contracts'
+import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { ingestDocuments } from '../ingest/documents.js'
-import { DocumentError } from '../ingest/validate.js'
+import { DocumentError, validateBatch } from '../ingest/validate.js'
 import type { EngineIndex } from '../engine/port.js'
 import { acceptNdjson } from './ndjson.js'
+import type { CatalogImportPayload } from '../tasks/catalog-import.js'
 
 /** Catalog and knowledge imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
 const notFound = (id: string) => new ApiError('document_not_found', `no document ${id} in this catalog`)
 
-export async function documentRoutes (app: FastifyInstance) {
+/** Above either bound, POST /documents answers 202 and imports the batch as a task. */
+export interface CatalogTaskThreshold {
+  /** Items in the body. */
+  items: number
+  /** Bytes of the body, as its Content-Length says. */
+  bytes: number
+}
+
+/** 10,000 items take about 90 s to embed with the bundled model; 8 MiB is several times that in JSON. */
+export const CATALOG_TASK_DEFAULT: CatalogTaskThreshold = { items: 10_000, bytes: 8 * 1024 * 1024 }
+
+/** A DocumentError as the API's 400, anything else as it is. */
+function asApiError (err: unknown): unknown {
+  return err instanceof DocumentError ? new ApiError('invalid_document', err.message) : err
+}
+
+export async function documentRoutes (app: FastifyInstance, options: { catalogTask: CatalogTaskThreshold }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   /**
    * Runs a catalog change, then ends the project's cached search responses, also after a failure:
@@ -34,16 +51,23 @@ export async function documentRoutes (app: FastifyInstance) {
       operationId: 'addOrReplaceDocuments',
       tags: ['catalog'],
       summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
+      description: `Answers 200 once the batch is indexed, or 202 with a \`catalog_import\` task (see GET /tasks/{id}) when the body holds more than ${options.catalogTask.items} items or ${options.catalogTask.bytes} bytes. Either way the batch is checked whole first: a bad item answers 400 and nothing is written.`,
       consumes: ['application/json', 'application/x-ndjson'],
       body: DocumentsBody,
-      response: { 200: DocumentsResponse, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
+      response: { 200: DocumentsResponse, 202: TaskAccepted, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
+    const { projectId } = request.principal
+    const bytes = Number(request.headers['content-length'] ?? 0)
     try {
-      return await changing(request.principal.projectId, (index) => ingestDocuments(index, request.body, app.embedder))
+      if (request.body.length <= options.catalogTask.items && bytes <= options.catalogTask.bytes) {
+        return await changing(projectId, (index) => ingestDocuments(index, request.body, app.embedder))
+      }
+      const payload: CatalogImportPayload = { received: request.body.length, documents: validateBatch(request.body) }
+      const task = await app.tasks.enqueue(projectId, 'catalog_import', payload)
+      return await reply.code(202).send({ task_id: task.id })
     } catch (err) {
-      if (err instanceof DocumentError) throw new ApiError('invalid_document', err.message)
-      throw err
+      throw asApiError(err)
     }
   })
 

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyBaseLogger } from 'fastify'
+import type pg from 'pg'
+import PgBoss from 'pg-boss'
+import { errorCatalog, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
+import { ApiError } from '@chatsearch/shell'
+import { beat, claimTask, failOrphan, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type Queryable, type StoredPayload, type TaskFilter } from './store.js'
+
+export interface TaskContext {
+  task: Task
+  projectId: string
+  /** What `enqueue` was given: the same JSON value, or the same bytes for a Buffer. */
+  payload: unknown
+  /** Writes the progress the API shows; throws once the task is no longer this replica's. */
+  progress: (done: number, total: number) => Promise<void>
+  /** Replaces the task's `details` (what was done, what was skipped and why). */
+  details: (details: Record<string, unknown>) => Promise<void>
+  /** Aborted when the service shuts down or another replica took the task over: stop soon. */
+  signal: AbortSignal
+}
+
+/** Does a task's work; its throw fails the task (an ApiError keeps its code and message). */
+export type TaskHandler = (context: TaskContext) => Promise<void>
+
+export interface TaskQueueOptions {
+  /** Tasks of each type one replica runs at once. */
+  concurrency: number
+  /** How often a running task says it is alive; one silent for three times this is taken over. */
+  heartbeatMs: number
+  /** Replicas that may take a task before it fails for good (each death of one counts). */
+  maxAttempts: number
+  /** How long shutdown waits for running tasks before handing them back. */
+  shutdownGraceMs: number
+  /** How often an idle worker asks for work (pg-boss allows 500 ms at least). */
+  pollMs: number
+}
+
+export const TASK_DEFAULTS: TaskQueueOptions = { concurrency: 1, heartbeatMs: 10_000, maxAttempts: 3, shutdownGraceMs: 10_000, pollMs: 2000 }
+
+/** pg-boss's own expiry of an active job: only a backstop, heartbeats notice a dead replica first (pg-boss allows < 24 h). */
+const JOB_EXPIRY_S = 23 * 3600
+const queueOf = (type: TaskType) => `search_task_${type}`
+
+/** pg-boss runs its SQL through our pool or, inside our transaction, through its client. */
+const bossDb = (db: Queryable) => ({ executeSql: async (text: string, values: unknown[]) => await db.query(text, values) })
+
+/** Thrown by a run that hands its task back, so that pg-boss puts the job up for another fetch. */
+class HandedBack extends Error {}
+
+interface Running { id: string, controller: AbortController, handedBack: boolean }
+
+function errorBodyOf (err: unknown): ErrorBody {
+  if (err instanceof ApiError) return { statusCode: err.statusCode, error: err.error, code: err.code, message: err.message }
+  return failure('the task stopped on an unexpected fault; it is logged with the task id')
+}
+
+function failure (message: string): ErrorBody {
+  const { status, title } = errorCatalog.task_failed
+  return { statusCode: status, error: title, code: 'task_failed', message }
+}
+
+/**
+ * Tasks of all projects in PostgreSQL: `search_tasks` is what the API shows, pg-boss hands each
+ * task to one replica (SKIP LOCKED), and heartbeats let any replica notice one that died mid-task.
+ */
+export class TaskQueue {
+  readonly #pool: pg.Pool
+  readonly #boss: PgBoss
+  readonly #log: FastifyBaseLogger
+  readonly #options: TaskQueueOptions
+  /** This app instance, as the runner of its tasks. */
+  readonly #runner = randomUUID()
+  readonly #handlers = new Map<TaskType, TaskHandler>()
+  readonly #workers = new Map<TaskType, string[]>()
+  readonly #running = new Map<string, Running>()
+  #sweeper: NodeJS.Timeout | undefined
+  #stopping = false
+
+  private constructor (pool: pg.Pool, boss: PgBoss, log: FastifyBaseLogger, options: TaskQueueOptions) {
+    this.#pool = pool
+    this.#boss = boss
+    this.#log = log
+    this.#options = options
+  }
+
+  static async start (pool: pg.Pool, log: FastifyBaseLogger, options: TaskQueueOptions): Promise<TaskQueue> {
+    // Archival and expiry only: no cron schedules, and jobs are created through our transactions.
+    const boss = new PgBoss({ db: bossDb(pool), schedule: false, supervise: true })
+    boss.on('error', (err) => log.warn({ err }, 'task queue: pg-boss error'))
+    await boss.start()
+    for (const type of ['crawl', 'files', 'catalog_import'] as const) {
+      await boss.createQueue(queueOf(type), { name: queueOf(type), retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: JOB_EXPIRY_S })
+    }
+    const queue = new TaskQueue(pool, boss, log, options)
+    queue.#sweeper = setInterval(() => { queue.#recover().catch((err: unknown) => log.warn({ err }, 'task queue: recovery failed')) }, options.heartbeatMs)
+    queue.#sweeper.unref()
+    return queue
+  }
+
+  /**
+   * Runs tasks of `type` on this replica with `handler`. A second call replaces the handler (tests
+   * give a type a handler of their own); the workers stay.
+   */
+  async register (type: TaskType, handler: TaskHandler): Promise<void> {
+    this.#handlers.set(type, handler)
+    if (this.#workers.has(type)) return
+    const ids: string[] = []
+    this.#workers.set(type, ids)
+    for (let i = 0; i < this.#options.concurrency; i++) {
+      ids.push(await this.#boss.work(queueOf(type), { batchSize: 1, pollingIntervalSeconds: this.#options.pollMs / 1000 },
+        async ([job]) => { if (job !== undefined) await this.#run(type, job.id) }))
+    }
+  }
+
+  /** Stores the task and its payload and queues it, in one transaction: no task without its job. */
+  async enqueue (projectId: string, type: TaskType, payload: unknown): Promise<Task> {
+    const stored: StoredPayload = Buffer.isBuffer(payload)
+      ? { format: 'bytes', body: payload }
+      : { format: 'json', body: Buffer.from(JSON.stringify(payload)) }
+    const id = randomUUID()
+    const client = await this.#pool.connect()
+    let task: Task
+    try {
+      await client.query('BEGIN')
+      task = await insertTask(client, id, projectId, type, stored)
+      await this.#boss.send(queueOf(type), {}, { id, db: bossDb(client) })
+      await client.query('COMMIT')
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
+    } finally {
+      client.release()
+    }
+    this.#wake(type)
+    return task
+  }
+
+  get (projectId: string, id: string): Promise<Task | undefined> {
+    return findTask(this.#pool, projectId, id)
+  }
+
+  list (projectId: string, filter: TaskFilter): Promise<{ results: Task[], total: number }> {
+    return listTasks(this.#pool, projectId, filter)
+  }
+
+  /**
+   * Stops taking work, lets running tasks finish for the grace period, then hands the others back
+   * (aborting their signal) so that another replica, or this one after a restart, runs them again.
+   */
+  async close (): Promise<void> {
+    this.#stopping = true
+    clearInterval(this.#sweeper)
+    for (const ids of this.#workers.values()) for (const id of ids) await this.#boss.offWork({ id })
+    const deadline = Date.now() + this.#options.shutdownGraceMs
+    while (this.#running.size > 0 && Date.now() < deadline) await sleep(50)
+    for (const running of this.#running.values()) {
+      running.handedBack = await handBack(this.#pool, running.id, this.#runner)
+      running.controller.abort(new Error('the service is shutting down'))
+    }
+    while (this.#running.size > 0) await sleep(20)
+    await this.#boss.stop({ graceful: true, timeout: 2000 })
+  }
+
+  /** Starts an idle local worker at once rather than at its next poll. */
+  #wake (type: TaskType) {
+    for (const id of this.#workers.get(type) ?? []) this.#boss.notifyWorker(id)
+  }
+
+  async #run (type: TaskType, id: string): Promise<void> {
+    // Thrown back to pg-boss: the job is fetched again, by another replica or after the restart.
+    if (this.#stopping) throw new HandedBack('shutting down')
+    const claimed = await claimTask(this.#pool, id, this.#runner)
+    if (claimed === undefined) return
+    const controller = new AbortController()
+    const running: Running = { id, controller, handedBack: false }
+    this.#running.set(id, running)
+    const lost = () => controller.abort(new Error('another replica took the task over'))
+    const heartbeat = setInterval(() => {
+      beat(this.#pool, id, this.#runner).then((mine) => { if (!mine) lost() }, (err: unknown) => this.#log.warn({ err, task: id }, 'task heartbeat failed'))
+    }, this.#options.heartbeatMs)
+    const owned = async (write: Promise<boolean>) => {
+      if (!await write) {
+        lost()
+        throw controller.signal.reason
+      }
+    }
+    try {
+      const handler = this.#handlers.get(type)
+      if (handler === undefined) throw new ApiError('task_failed', `this service does not run ${type} tasks`)
+      const work = handler({
+        task: claimed.task,
+        projectId: claimed.projectId,
+        payload: claimed.payload === undefined ? undefined : claimed.payload.format === 'bytes' ? claimed.payload.body : JSON.parse(claimed.payload.body.toString('utf8')),
+        progress: (done, total) => owned(setProgress(this.#pool, id, this.#runner, done, total)),
+        details: (details) => owned(setDetails(this.#pool, id, this.#runner, details)),
+        signal: controller.signal
+      })
+      // A handler that ignores its signal is left behind: its writes are no longer this runner's.
+      work.catch(() => {})
+      const stopped = new Promise<never>((_resolve, reject) => {
+        controller.signal.addEventListener('abort', () => reject(new Error('task stopped', { cause: controller.signal.reason })), { once: true })
+      })
+      // A heartbeat answered after the end may still abort: nobody waits for this then.
+      stopped.catch(() => {})
+      await Promise.race([work, stopped])
+      await finishTask(this.#pool, id, this.#runner, null)
+    } catch (err) {
+      if (running.handedBack) throw new HandedBack('handed back at shutdown')
+      if (controller.signal.aborted) return
+      if (!(err instanceof ApiError)) this.#log.error({ err, task: id, type }, 'task failed')
+      await finishTask(this.#pool, id, this.#runner, errorBodyOf(err))
+    } finally {
+      clearInterval(heartbeat)
+      this.#running.delete(id)
+    }
+  }
+
+  /** Puts the tasks of dead replicas back in the queue, or fails those that died too often. */
+  async #recover (): Promise<void> {
+    const client = await this.#pool.connect()
+    try {
+      await client.query('BEGIN')
+      const { requeued, failed } = await recoverStale(client, 3 * this.#options.heartbeatMs, this.#options.maxAttempts,
+        failure(`the task was interrupted ${this.#options.maxAttempts} times: the service running it stopped`))
+      for (const { id, type } of requeued) {
+        // pg-boss 10 answers {affected} here though its types say void.
+        const { affected } = await this.#boss.fail(queueOf(type), id, { message: 'its replica stopped' }, { db: bossDb(client) }) as unknown as { affected: number }
+        // pg-boss completes the job of a run that lost its task, even when another replica had
+        // taken the job again; if that one died too, no job is left to run the task: say so.
+        if (affected === 0) await failOrphan(client, id, failure('the task was lost while a replica that stopped ran it'))
+      }
+      for (const { id, type } of failed) await this.#boss.cancel(queueOf(type), id, { db: bossDb(client) })
+      await client.query('COMMIT')
+      for (const { id, type } of requeued) {
+        this.#log.warn({ task: id, type }, 'task taken over from a replica that stopped')
+        this.#wake(type)
+      }
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
+    } finally {
+      client.release()
+    }
+  }
+}

@@ -1,0 +1,233 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import type { Task } from '@chatsearch/contracts'
+import { ApiError } from '@chatsearch/shell'
+import { searchHarness, send } from './helpers.js'
+import type { SearchConfig } from '../src/config.js'
+
+/** Fast heartbeats and polls: a test waits hundreds of milliseconds, not the production seconds. */
+const FAST: Partial<SearchConfig> = { tasks: { heartbeatMs: 200, pollMs: 500, shutdownGraceMs: 300 } }
+
+// One database and data directory for the file (each test has projects of its own): starting
+// them is most of a test's time on a busy machine. The test that closes the app comes last.
+const h = await searchHarness(t, false, { ...FAST, catalogTask: { items: 50, bytes: 8 * 1024 * 1024 } })
+
+/** Resolves once `check` answers something other than undefined; fails the test after `ms`. */
+async function until<T> (what: string, check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+const getTask = async (app: FastifyInstance, key: string, id: string): Promise<Task> => {
+  const res = await send(app, key, 'GET', `/tasks/${id}`)
+  if (res.statusCode !== 200) throw new Error(`GET /tasks/${id}: ${res.statusCode} ${res.body}`)
+  return res.json()
+}
+
+const taskIn = (app: FastifyInstance, key: string, id: string, statuses: Array<Task['status']>) =>
+  until(`task ${id} to be ${statuses.join(' or ')}`, async () => {
+    const task = await getTask(app, key, id)
+    return statuses.includes(task.status) ? task : undefined
+  })
+
+/** A promise with its resolve, to hold a handler at a known point. */
+function gate () {
+  let open: () => void = () => {}
+  const opened = new Promise<void>((resolve) => { open = resolve })
+  return { open, opened }
+}
+
+t.test('a task runs, shows its progress and details, and succeeds', async (t) => {
+  const shop = await h.tenant()
+  const held = gate()
+  await h.app.tasks.register('files', async ({ payload, progress, details }) => {
+    const { files } = payload as { files: string[] }
+    await progress(1, files.length)
+    await details({ indexed: files.slice(0, 1) })
+    await held.opened
+    await progress(files.length, files.length)
+    await details({ indexed: files, skipped: [] })
+  })
+  const queued = await h.app.tasks.enqueue(shop.projectId, 'files', { files: ['a.md', 'b.md', 'c.md'] })
+  t.equal(queued.status, 'enqueued')
+  t.same(queued.progress, { done: 0, total: 0 })
+  t.equal(queued.started_at, null)
+
+  const running = await taskIn(h.app, shop.key, queued.id, ['processing'])
+  const midway = await until('progress 1/3', async () => {
+    const task = await getTask(h.app, shop.key, queued.id)
+    return task.progress.done === 1 ? task : undefined
+  })
+  t.equal(midway.status, 'processing')
+  t.same(midway.progress, { done: 1, total: 3 })
+  t.same(midway.details, { indexed: ['a.md'] })
+  t.type(running.started_at, 'string')
+  held.open()
+
+  const done = await taskIn(h.app, shop.key, queued.id, ['succeeded', 'failed'])
+  t.equal(done.status, 'succeeded')
+  t.same(done.progress, { done: 3, total: 3 })
+  t.same(done.details, { indexed: ['a.md', 'b.md', 'c.md'], skipped: [] })
+  t.equal(done.error, null)
+  t.equal(done.type, 'files')
+  t.ok(Date.parse(done.finished_at!) >= Date.parse(done.started_at!))
+  t.ok(Date.parse(done.started_at!) >= Date.parse(done.enqueued_at))
+  const payloads = await h.db.query('SELECT count(*)::int AS n FROM search_task_payloads')
+  t.equal(payloads.rows[0].n, 0, 'the payload is removed when the task ends')
+})
+
+t.test('a handler\'s throw fails the task with an error body and a reason, never internals', async (t) => {
+  const shop = await h.tenant()
+  await h.app.tasks.register('crawl', async ({ payload }) => {
+    const { url } = payload as { url: string }
+    if (url.includes('refused')) throw new ApiError('task_failed', `${url} did not answer`)
+    throw new Error('password=hunter2 leaked from a driver')
+  })
+  const refused = await h.app.tasks.enqueue(shop.projectId, 'crawl', { url: 'http://refused.example' })
+  const broken = await h.app.tasks.enqueue(shop.projectId, 'crawl', { url: 'http://broken.example' })
+
+  const first = await taskIn(h.app, shop.key, refused.id, ['succeeded', 'failed'])
+  t.equal(first.status, 'failed')
+  t.same(first.error, { statusCode: 500, error: 'Task Failed', code: 'task_failed', message: 'http://refused.example did not answer' })
+  t.type(first.finished_at, 'string')
+
+  const second = await taskIn(h.app, shop.key, broken.id, ['succeeded', 'failed'])
+  t.equal(second.status, 'failed')
+  t.equal(second.error?.code, 'task_failed')
+  t.notMatch(second.error?.message ?? '', /hunter2/)
+})
+
+t.test('GET /tasks lists newest first, filters by status and type, pages, and checks its query', async (t) => {
+  const shop = await h.tenant()
+  await h.app.tasks.register('files', async ({ payload }) => {
+    if ((payload as { fail: boolean }).fail) throw new ApiError('task_failed', 'no text in this file')
+  })
+  const ids: string[] = []
+  for (let i = 0; i < 5; i++) ids.push((await h.app.tasks.enqueue(shop.projectId, 'files', { fail: i % 2 === 1 })).id)
+  for (const id of ids) await taskIn(h.app, shop.key, id, ['succeeded', 'failed'])
+
+  const all = (await send(h.app, shop.key, 'GET', '/tasks')).json()
+  t.equal(all.total, 5)
+  t.equal(all.limit, 20)
+  t.equal(all.offset, 0)
+  t.same(all.results.map((task: Task) => task.id), [...ids].reverse(), 'newest first')
+
+  const failed = (await send(h.app, shop.key, 'GET', '/tasks?status=failed')).json()
+  t.equal(failed.total, 2)
+  t.same(failed.results.map((task: Task) => task.id), [ids[3], ids[1]])
+  t.ok(failed.results.every((task: Task) => task.error?.message === 'no text in this file'))
+
+  const page = (await send(h.app, shop.key, 'GET', '/tasks?limit=2&offset=1')).json()
+  t.same(page.results.map((task: Task) => task.id), [ids[3], ids[2]])
+  t.equal(page.total, 5)
+  t.equal(page.limit, 2)
+  t.equal(page.offset, 1)
+
+  t.equal((await send(h.app, shop.key, 'GET', '/tasks?type=crawl')).json().total, 0)
+  t.equal((await send(h.app, shop.key, 'GET', '/tasks?type=files&status=succeeded')).json().total, 3)
+
+  for (const query of ['limit=1001', 'limit=-1', 'offset=-1', 'status=done', 'type=pdf']) {
+    const res = await send(h.app, shop.key, 'GET', `/tasks?${query}`)
+    t.equal(res.statusCode, 400, query)
+    t.equal(res.json().code, 'invalid_request', query)
+  }
+  t.equal((await send(h.app, shop.key, 'GET', '/tasks?limit=1000')).statusCode, 200)
+  t.equal((await h.app.inject({ method: 'GET', url: '/tasks' })).statusCode, 401)
+})
+
+t.test('another project\'s task is 404 and never listed', async (t) => {
+  const shop = await h.tenant('shop')
+  const other = await h.tenant('other')
+  await h.app.tasks.register('files', async () => {})
+  const task = await h.app.tasks.enqueue(shop.projectId, 'files', {})
+  await taskIn(h.app, shop.key, task.id, ['succeeded'])
+
+  const res = await send(h.app, other.key, 'GET', `/tasks/${task.id}`)
+  t.equal(res.statusCode, 404)
+  t.equal(res.json().code, 'task_not_found')
+  t.same((await send(h.app, other.key, 'GET', '/tasks')).json(), { results: [], total: 0, limit: 20, offset: 0 })
+  for (const id of ['00000000-0000-4000-8000-000000000000', 'tsk_nothing', '42']) {
+    const missing = await send(h.app, shop.key, 'GET', `/tasks/${id}`)
+    t.equal(missing.statusCode, 404, id)
+    t.equal(missing.json().code, 'task_not_found', id)
+  }
+})
+
+t.test('two apps on one database run each task once', async (t) => {
+  const shop = await h.tenant()
+  const replica = await h.replica()
+  const runs: Array<{ app: string, id: string }> = []
+  for (const [name, app] of [['first', h.app], ['second', replica]] as const) {
+    await app.tasks.register('crawl', async ({ task }) => {
+      runs.push({ app: name, id: task.id })
+      await sleep(100)
+    })
+  }
+  const ids: string[] = []
+  for (let i = 0; i < 12; i++) ids.push((await (i % 2 === 0 ? h.app : replica).tasks.enqueue(shop.projectId, 'crawl', { i })).id)
+  for (const id of ids) t.equal((await taskIn(h.app, shop.key, id, ['succeeded', 'failed'])).status, 'succeeded')
+  await sleep(300)
+  t.same(runs.map((r) => r.id).sort(), [...ids].sort(), 'every task ran exactly once')
+  t.ok(new Set(runs.map((r) => r.app)).size === 2, `both apps took work (${runs.filter((r) => r.app === 'first').length} of ${runs.length} on the first)`)
+})
+
+t.test('POST /documents imports a large body as a catalog_import task with progress', async (t) => {
+  const shop = await h.tenant()
+  const items = Array.from({ length: 600 }, (_, i) => ({ id: `p${i}`, title: `Lamp number ${i}`, price: i }))
+
+  const small = await send(h.app, shop.key, 'POST', '/documents', items.slice(0, 50))
+  t.equal(small.statusCode, 200, 'at the threshold: answered while the client waits')
+  t.same(small.json(), { received: 50, indexed: 50, unchanged: 0, total: 50 })
+
+  const bad = await send(h.app, shop.key, 'POST', '/documents', [...items, { title: 'no id' }])
+  t.equal(bad.statusCode, 400, 'a bad item in a large body is refused before any task')
+  t.equal(bad.json().code, 'invalid_document')
+  t.equal((await send(h.app, shop.key, 'GET', '/tasks')).json().total, 0)
+
+  const res = await send(h.app, shop.key, 'POST', '/documents', [...items, { id: 'p0', title: 'Lamp zero, replaced' }])
+  t.equal(res.statusCode, 202)
+  const { task_id: id } = res.json()
+  t.match(id, /^[0-9a-f-]{36}$/)
+  const done = await taskIn(h.app, shop.key, id, ['succeeded', 'failed'])
+  t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+  t.equal(done.type, 'catalog_import')
+  t.same(done.progress, { done: 600, total: 600 })
+  t.same(done.details, { received: 601, indexed: 551, unchanged: 49, total: 600 }, 'p0 changed, p1 to p49 as stored')
+  t.equal((await send(h.app, shop.key, 'GET', '/documents/p0')).json().title, 'Lamp zero, replaced', 'of a repeated id the last wins')
+  t.equal((await send(h.app, shop.key, 'GET', '/documents/p599')).statusCode, 200)
+  const search = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'lamp', limit: 1 })).json()
+  t.equal(search.estimatedTotalHits, 600)
+
+  const ndjson = items.slice(0, 60).map((item) => JSON.stringify(item)).join('\n')
+  const again = await send(h.app, shop.key, 'POST', '/documents', ndjson, { 'content-type': 'application/x-ndjson' })
+  t.equal(again.statusCode, 202, 'NDJSON too')
+  const unchanged = await taskIn(h.app, shop.key, again.json().task_id, ['succeeded', 'failed'])
+  t.same(unchanged.details, { received: 60, indexed: 1, unchanged: 59, total: 600 }, 'p0 back to its first title, the rest unchanged')
+})
+
+t.test('closing an app hands a running task back, and the next app finishes it', async (t) => {
+  const shop = await h.tenant()
+  const started = gate()
+  await h.app.tasks.register('files', async ({ progress, signal }) => {
+    await progress(1, 2)
+    started.open()
+    // Work that only ends when told to stop.
+    await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))))
+  })
+  const task = await h.app.tasks.enqueue(shop.projectId, 'files', {})
+  await started.opened
+  const closing = Date.now()
+  const next = await h.restart({})
+  t.ok(Date.now() - closing < 8000, 'the close waited for the grace period, not for the task')
+  t.equal((await getTask(next, shop.key, task.id)).status, 'enqueued', 'handed back')
+  await next.tasks.register('files', async ({ progress }) => { await progress(2, 2) })
+  const done = await taskIn(next, shop.key, task.id, ['succeeded', 'failed'])
+  t.equal(done.status, 'succeeded')
+  t.same(done.progress, { done: 2, total: 2 })
+})
