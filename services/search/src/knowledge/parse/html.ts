@@ -1,0 +1,195 @@
+import { Readability } from '@mozilla/readability'
+import { Parser } from 'htmlparser2'
+import { parseHTML } from 'linkedom'
+import type { Block, ParsedPage } from '../types.js'
+import { FileRejected } from './file-rejected.js'
+import { HeadingPath, collapseWhitespace } from './headings.js'
+
+/**
+ * Deeper than real pages nest (a few dozen levels). htmlparser2 keeps its open elements with `unshift`,
+ * so its time grows with the square of the depth, and Readability's faster still: 100,000 nested divs
+ * took 8 s to parse and then overflowed Readability's stack, and 256 took Readability 2.4 s, 128 0.3 s.
+ * The depth is checked before either runs.
+ */
+export const MAX_HTML_DEPTH = 128
+/** Readability gives up (throws) on a page with more elements than this, rather than take seconds. */
+const MAX_ELEMENTS = 100_000
+
+/** What a crawler needs from a raw page besides its text. */
+export interface PageLinks {
+  /** `<title>`, whitespace collapsed. */
+  title?: string
+  /** `<link rel=canonical>`'s href, absolute. */
+  canonical?: string
+  /** Every `<a href>` not marked rel=nofollow, absolute, http(s) only, without fragment, once each. */
+  links: string[]
+  /** `<meta name=robots>` says noindex (or none). */
+  noindex: boolean
+  /** `<meta name=robots>` says nofollow (or none). */
+  nofollow: boolean
+}
+
+/** A fetched page's text and links from one parse (the crawler's entry). */
+export function readWebPage (html: string, pageUrl: string, fallbackTitle = pageUrl): { page: ParsedPage, links: PageLinks } {
+  const document = load(html)
+  const links = linksOf(document, pageUrl)
+  return { page: contentOf(document, links.title ?? fallbackTitle, pageUrl), links }
+}
+
+/** An HTML file or page as a ParsedPage: its main content only (no navigation, footers, scripts). */
+export function parseHtml (html: string, fallbackTitle: string, url?: string): ParsedPage {
+  const document = load(html)
+  return contentOf(document, collapseWhitespace(document.querySelector('title')?.textContent ?? '') || fallbackTitle, url)
+}
+
+/** The links of a raw page, resolved against its URL (or its `<base href>`). */
+export function pageLinks (html: string, pageUrl: string): PageLinks {
+  return linksOf(load(html), pageUrl)
+}
+
+type Doc = ReturnType<typeof parseHTML>['document']
+type El = Doc['documentElement']
+
+function load (html: string): Doc {
+  checkDepth(html)
+  // linkedom makes a fragment's first element the root (`<p>` holding an empty body): give it a page.
+  return parseHTML(/<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`).document
+}
+
+function checkDepth (html: string): void {
+  let depth = 0
+  const tooDeep = new Error('too deep')
+  const parser = new Parser({
+    onopentag () { if (++depth > MAX_HTML_DEPTH) throw tooDeep },
+    onclosetag () { depth-- }
+  }, { decodeEntities: false })
+  try {
+    parser.end(html)
+  } catch (error) {
+    if (error !== tooDeep) throw error
+    throw new FileRejected('invalid_file', `the HTML nests elements more than ${MAX_HTML_DEPTH} deep`)
+  }
+}
+
+function linksOf (document: Doc, pageUrl: string): PageLinks {
+  const base = absolute(document.querySelector('base[href]')?.getAttribute('href'), pageUrl) ?? pageUrl
+  const robots = [...document.querySelectorAll('meta[name]')]
+    .filter((meta) => meta.getAttribute('name')!.toLowerCase() === 'robots')
+    .flatMap((meta) => (meta.getAttribute('content') ?? '').toLowerCase().split(',').map((word: string) => word.trim()))
+  const links = new Set<string>()
+  for (const a of document.querySelectorAll('a[href]')) {
+    if ((a.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('nofollow')) continue
+    const href = absolute(a.getAttribute('href'), base)
+    if (href !== undefined && /^https?:$/.test(new URL(href).protocol)) links.add(href)
+  }
+  const canonical = [...document.querySelectorAll('link[rel][href]')]
+    .find((link) => link.getAttribute('rel')!.toLowerCase().split(/\s+/).includes('canonical'))
+  const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '')
+  const canonicalUrl = absolute(canonical?.getAttribute('href'), base)
+  return {
+    ...(title === '' ? {} : { title }),
+    ...(canonicalUrl === undefined ? {} : { canonical: canonicalUrl }),
+    links: [...links],
+    noindex: robots.includes('noindex') || robots.includes('none'),
+    nofollow: robots.includes('nofollow') || robots.includes('none')
+  }
+}
+
+function absolute (href: string | null | undefined, base: string): string | undefined {
+  if (href === null || href === undefined || href.trim() === '') return undefined
+  try {
+    const url = new URL(href.trim(), base)
+    url.hash = ''
+    return url.href
+  } catch {
+    return undefined
+  }
+}
+
+/** Never content, whatever Readability decides. */
+const DROPPED = 'script, style, noscript, template, svg, canvas, iframe, object, embed, nav, footer, form, button, select, dialog'
+
+function contentOf (document: Doc, title: string, url: string | undefined): ParsedPage {
+  for (const element of [...document.querySelectorAll(DROPPED)]) element.remove()
+  // Readability turns h1 into h2; the level it had is kept aside so the heading path stays true.
+  for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) heading.setAttribute('data-kn-level', heading.tagName.slice(1))
+  let root: El | null = null
+  try {
+    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { maxElemsToParse: MAX_ELEMENTS, keepClasses: false }).parse()
+    if (article?.content != null && collapseWhitespace(article.textContent ?? '') !== '') {
+      root = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body
+    }
+  } catch (error) {
+    if ((error as Error).message.includes('Aborting parsing document')) {
+      throw new FileRejected('invalid_file', `the HTML has more than ${MAX_ELEMENTS} elements`)
+    }
+    throw error
+  }
+  // A page Readability finds no article in (a short help page) is read whole, less what is dropped above.
+  const walker = new HtmlWalker()
+  walker.walk(root ?? document.body ?? document.documentElement)
+  return { title, blocks: walker.blocks, ...(url === undefined ? {} : { url }) }
+}
+
+/** Elements whose text is not part of the running text around them. */
+const BLOCK_TAGS = new Set(['address', 'article', 'aside', 'blockquote', 'body', 'caption', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'ul'])
+
+class HtmlWalker {
+  readonly blocks: Block[] = []
+  private readonly headings = new HeadingPath()
+  private anchor: string | undefined
+  private inline: string[] = []
+
+  /** Depth is bounded by MAX_HTML_DEPTH, so recursion is safe here. */
+  walk (element: El): void {
+    const tag = element.tagName.toLowerCase()
+    const id = element.getAttribute('id')
+    if (id !== null && id !== '' && !id.startsWith('readability-')) this.anchor = id
+    if (/^h[1-6]$/.test(tag)) return this.heading(element, tag)
+    if (tag === 'pre') return this.add(element.textContent?.trim() ?? '')
+    if (tag === 'tr') {
+      return this.add([...element.children].map((cell) => collapseWhitespace(cell.textContent ?? '')).filter((cell) => cell !== '').join(' | '))
+    }
+    for (const child of element.childNodes) {
+      if (child.nodeType === 3) this.inline.push(child.textContent ?? '')
+      else if (child.nodeType === 1) {
+        const childTag = (child as El).tagName.toLowerCase()
+        if (BLOCK_TAGS.has(childTag) || childTag === 'tr' || childTag === 'tbody' || childTag === 'thead' || childTag === 'tfoot') {
+          this.flush()
+          this.walk(child as El)
+        } else if (childTag === 'br') {
+          this.inline.push(' ')
+        } else if ((child as El).querySelector([...BLOCK_TAGS].join(', ')) !== null) {
+          // An inline element holding blocks (an <a> around a card) is read as a container.
+          this.flush()
+          this.walk(child as El)
+        } else {
+          this.inline.push(child.textContent ?? '')
+        }
+      }
+    }
+    this.flush()
+  }
+
+  private heading (element: El, tag: string): void {
+    this.flush()
+    const text = collapseWhitespace(element.textContent ?? '')
+    const inner = element.querySelector('[id], a[name]')
+    const own = element.getAttribute('id') ?? inner?.getAttribute('id') ?? inner?.getAttribute('name')
+    if (own !== null && own !== undefined && own !== '') this.anchor = own
+    if (text === '') return
+    const level = Number(element.getAttribute('data-kn-level') ?? tag.slice(1))
+    this.headings.enter(level, text)
+  }
+
+  private flush (): void {
+    const text = collapseWhitespace(this.inline.join(''))
+    this.inline = []
+    this.add(text)
+  }
+
+  private add (text: string): void {
+    if (text === '') return
+    this.blocks.push({ path: this.headings.path, ...(this.anchor === undefined ? {} : { anchor: this.anchor }), text })
+  }
+}
