@@ -134,3 +134,9 @@ export const KnowledgeSearchResponse = Type.Object({
   processingTimeMs: Type.Integer({ minimum: 0 })
 }, { additionalProperties: false })
 export type KnowledgeSearchResponse = Static<typeof KnowledgeSearchResponse>
+
+export const KnowledgeCrawlBody = Type.Object({
+  url: Type.String({ maxLength: knowledgeLimits.urlMaxChars, pattern: '^https?://', description: 'Where the crawl starts; it stays on this URL\'s origin (scheme, host and port)' }),
+  max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 200, description: 'Pages fetched at most, whatever comes of them' }))
+}, { additionalProperties: false })
+export type KnowledgeCrawlBody = Static<typeof KnowledgeCrawlBody>

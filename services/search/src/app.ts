@@ -12,6 +12,7 @@ import { SEARCH_CACHE_PREFIX } from './response-cache.js'
 import { tasksPlugin } from './tasks/plugin.js'
 import { TASK_DEFAULTS } from './tasks/queue.js'
 import { catalogImport } from './tasks/catalog-import.js'
+import { knowledgeCrawl } from './tasks/knowledge-crawl.js'
 import { taskRoutes } from './routes/tasks.js'
 
 declare module 'fastify' {
@@ -69,6 +70,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   })
   await app.register(tasksPlugin, { ...TASK_DEFAULTS, ...config.tasks })
   await app.tasks.register('catalog_import', catalogImport(app))
+  await app.tasks.register('crawl', knowledgeCrawl(app, config.crawlAllowPrivateNetworks ?? false))
   await app.register(healthRoutes, {
     service: 'search',
     checks: {

@@ -34,7 +34,9 @@ export const SearchEnvSchema = Type.Object({
   /** POST /documents with more items than this answers 202 and imports them as a task. */
   CATALOG_TASK_ITEMS: Type.Integer({ minimum: 0, maximum: 10_000_000, default: CATALOG_TASK_DEFAULT.items }),
   /** POST /documents with a body larger than this (bytes) answers 202 and imports it as a task. */
-  CATALOG_TASK_BYTES: Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024, default: CATALOG_TASK_DEFAULT.bytes })
+  CATALOG_TASK_BYTES: Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024, default: CATALOG_TASK_DEFAULT.bytes }),
+  /** Crawls may reach loopback, private and other internal addresses (tests, local development). */
+  CRAWL_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -73,6 +75,8 @@ export interface SearchConfig {
   tasks?: Partial<TaskQueueOptions>
   /** When POST /documents answers 202 with a task; absent: 10,000 items or 8 MiB. */
   catalogTask?: CatalogTaskThreshold
+  /** Crawls may reach loopback, private and other internal addresses (CRAWL_ALLOW_PRIVATE_NETWORKS). */
+  crawlAllowPrivateNetworks?: boolean
 }
 
 /** SEARCH_ENGINE, MEILI_URL and the rest as the Meilisearch options, when Meilisearch is the engine. */
@@ -117,6 +121,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     cacheTtlS: env.SEARCH_CACHE_TTL_S,
     // Half the shutdown grace for running tasks: the rest of the app must close within it too.
     tasks: { concurrency: env.TASK_CONCURRENCY, heartbeatMs: env.TASK_HEARTBEAT_MS, maxAttempts: env.TASK_MAX_ATTEMPTS, shutdownGraceMs: Math.floor(env.SHUTDOWN_GRACE_MS / 2) },
-    catalogTask: { items: env.CATALOG_TASK_ITEMS, bytes: env.CATALOG_TASK_BYTES }
+    catalogTask: { items: env.CATALOG_TASK_ITEMS, bytes: env.CATALOG_TASK_BYTES },
+    crawlAllowPrivateNetworks: env.CRAWL_ALLOW_PRIVATE_NETWORKS
   }
 }

@@ -11,6 +11,8 @@ import { createKey, createProject } from '@chatsearch/auth'
 import { buildApp } from '../src/app.js'
 import type { SearchConfig } from '../src/config.js'
 import type { Test } from 'tap'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Task } from '@chatsearch/contracts'
 
 interface TestLike { teardown: (fn: () => unknown) => void }
 
@@ -129,3 +131,27 @@ export async function withCatalog (t: Test, engine: EngineKind = 'embedded', emb
   }
   return { h, shop, search }
 }
+
+/** Resolves once `check` answers something other than undefined; fails the test after `ms`. */
+export async function until<T> (what: string, check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(50)
+  }
+}
+
+export const getTask = async (app: FastifyInstance, key: string, id: string): Promise<Task> => {
+  const res = await send(app, key, 'GET', `/tasks/${id}`)
+  if (res.statusCode !== 200) throw new Error(`GET /tasks/${id}: ${res.statusCode} ${res.body}`)
+  return res.json()
+}
+
+/** The task once its status is one of `statuses`. */
+export const taskIn = (app: FastifyInstance, key: string, id: string, statuses: Array<Task['status']>, ms?: number) =>
+  until(`task ${id} to be ${statuses.join(' or ')}`, async () => {
+    const task = await getTask(app, key, id)
+    return statuses.includes(task.status) ? task : undefined
+  }, ms)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { CHUNK_MAX, chunkPage, contentHash, faqChunks } from '../src/knowledge/chunk.js'
+import { CHUNK_MAX, chunkPage, faqChunks } from '../src/knowledge/chunk.js'
 import { parseMarkdown } from '../src/knowledge/parse/index.js'
 import type { Block, ParsedPage } from '../src/knowledge/types.js'
 
@@ -65,16 +65,6 @@ t.test('faq: one chunk holding question and answer', async (t) => {
     { id: '0', section: '', text: 'How long is the warranty?\nTwo years.', url: 'https://a.example/faq#warranty' }
   ])
   t.same(faqChunks('Q?', 'A.'), [{ id: '0', section: '', text: 'Q?\nA.' }])
-})
-
-t.test('contentHash changes with any change of title, section, text or url, and only then', async (t) => {
-  const page: ParsedPage = { title: 't', url: 'https://a.example/', blocks: [{ path: ['A'], anchor: 'a', text: 'Hello.' }] }
-  const hash = contentHash(page.title, chunkPage(page))
-  t.equal(contentHash('t', chunkPage(structuredClone(page))), hash)
-  t.not(contentHash('t2', chunkPage(page)), hash)
-  t.not(contentHash('t', chunkPage({ ...page, url: 'https://a.example/b' })), hash)
-  t.not(contentHash('t', chunkPage({ ...page, blocks: [{ path: ['B'], anchor: 'a', text: 'Hello.' }] })), hash)
-  t.not(contentHash('t', chunkPage({ ...page, blocks: [{ path: ['A'], anchor: 'a', text: 'Hello!' }] })), hash)
 })
 
 /** A sentence the segmenter ends where we do: a capital, words, a unique tag, a full stop. */

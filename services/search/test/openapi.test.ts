@@ -5,7 +5,7 @@ import { searchHarness } from './helpers.js'
 t.test('the OpenAPI document describes every route completely', async (t) => {
   const h = await searchHarness(t, false)
   t.same(await openApiProblems(h.app, {
-    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}'],
+    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}', 'POST /knowledge/crawl'],
     streams: []
   }), [])
 
@@ -25,6 +25,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /knowledge/documents/{id}': 'getKnowledgeDocument',
     'DELETE /knowledge/documents/{id}': 'deleteKnowledgeDocument',
     'POST /knowledge/search': 'searchKnowledge',
+    'POST /knowledge/crawl': 'crawlWebsite',
     'GET /tasks/{id}': 'getTask',
     'GET /tasks': 'listTasks',
     'GET /healthz': 'liveness',

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
 import type { Task } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import { searchHarness, send } from './helpers.js'
+import { getTask, searchHarness, send, taskIn, until } from './helpers.js'
 import type { SearchConfig } from '../src/config.js'
 
 /** Fast heartbeats and polls: a test waits hundreds of milliseconds, not the production seconds. */
@@ -12,29 +11,6 @@ const FAST: Partial<SearchConfig> = { tasks: { heartbeatMs: 200, pollMs: 500, sh
 // One database and data directory for the file (each test has projects of its own): starting
 // them is most of a test's time on a busy machine. The test that closes the app comes last.
 const h = await searchHarness(t, false, { ...FAST, catalogTask: { items: 50, bytes: 8 * 1024 * 1024 } })
-
-/** Resolves once `check` answers something other than undefined; fails the test after `ms`. */
-async function until<T> (what: string, check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
-
-const getTask = async (app: FastifyInstance, key: string, id: string): Promise<Task> => {
-  const res = await send(app, key, 'GET', `/tasks/${id}`)
-  if (res.statusCode !== 200) throw new Error(`GET /tasks/${id}: ${res.statusCode} ${res.body}`)
-  return res.json()
-}
-
-const taskIn = (app: FastifyInstance, key: string, id: string, statuses: Array<Task['status']>) =>
-  until(`task ${id} to be ${statuses.join(' or ')}`, async () => {
-    const task = await getTask(app, key, id)
-    return statuses.includes(task.status) ? task : undefined
-  })
 
 /** A promise with its resolve, to hold a handler at a known point. */
 function gate () {

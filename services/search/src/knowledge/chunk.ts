@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { Block, Chunk, ParsedPage } from './types.js'
 
 /** Sizes in characters that embed well: small enough to be about one thing, large enough to answer. */
@@ -49,16 +48,6 @@ export function chunkPage (page: ParsedPage, options: ChunkOptions = {}): Chunk[
 /** A question-and-answer pair as its one chunk: both are in the text, so a search for either finds it. */
 export function faqChunks (question: string, answer: string, url?: string): Chunk[] {
   return [{ id: '0', section: '', text: `${question.trim()}\n${answer.trim()}`, ...(url === undefined ? {} : { url }) }]
-}
-
-/**
- * A fingerprint of what a document's chunks would hold (title and chunks, in order): equal hashes mean
- * the stored chunks and their vectors can be kept, so an unchanged document is not re-embedded.
- */
-export function contentHash (title: string, chunks: Chunk[]): string {
-  const hash = createHash('sha256')
-  hash.update(JSON.stringify([title, chunks.map((chunk) => [chunk.section, chunk.text, chunk.url ?? null])]))
-  return hash.digest('hex')
 }
 
 function sameSection (a: Block, b: Block): boolean {

@@ -4,7 +4,7 @@ import { knowledgeHash } from '../engine/hash.js'
 import { DocumentError } from '../ingest/validate.js'
 import type { IngestResult } from '../ingest/documents.js'
 import { chunkPage, faqChunks } from './chunk.js'
-import { parseContent } from './interim-parse.js'
+import { FileRejected, parseHtml, parseMarkdown, parseText } from './parse/index.js'
 import type { Chunk } from './types.js'
 import { validateKnowledgeBatch } from './validate.js'
 
@@ -12,13 +12,21 @@ import { validateKnowledgeBatch } from './validate.js'
  * Names the parsing and chunking rules in the content hash: change it with them, and the next import
  * re-chunks and re-embeds documents that did not change.
  */
-const CHUNKING = 'interim-1'
+const CHUNKING = 'headings-1'
 /** The encoder's cost grows with the text; a chunk's meaning is in its heading and first sentences. */
 const EMBEDDED_TEXT_MAX = 1000
 
+const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
+
+/** A document's chunks; one its parser refuses (HTML nested too deep, say) is a DocumentError naming it. */
 export function chunksOf (document: KnowledgeDocument): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
-  return chunkPage(parseContent(document.title, document.content, document.format ?? 'markdown', document.url))
+  try {
+    return chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url))
+  } catch (err) {
+    if (err instanceof FileRejected) throw new DocumentError(`document ${document.id}: ${err.reason}`)
+    throw err
+  }
 }
 
 /** What is embedded of a chunk: its document's title and heading path give the text its subject. */
@@ -27,12 +35,20 @@ export function chunkEmbeddingText (document: KnowledgeDocument, chunk: Chunk): 
 }
 
 /**
- * Adds or replaces knowledge documents: the batch validated and chunked whole first (a bad document
- * rejects it, nothing written), documents identical to the stored ones skipped, only the chunks of
- * the others embedded.
+ * Adds or replaces knowledge documents sent as JSON: the batch validated whole first (a bad document
+ * rejects it, nothing written), then stored (storeKnowledge).
  */
 export async function ingestKnowledge (index: KnowledgeIndex, items: unknown[], embedder: Embedder | undefined): Promise<IngestResult> {
   const documents = validateKnowledgeBatch(items)
+  return { ...await storeKnowledge(index, documents, embedder), received: items.length }
+}
+
+/**
+ * Stores documents already known to be well formed (validated, or made by a crawl or a file import):
+ * all chunked first (one without text rejects the batch, nothing written), those identical to the
+ * stored ones skipped, only the chunks of the others embedded.
+ */
+export async function storeKnowledge (index: KnowledgeIndex, documents: KnowledgeDocument[], embedder: Embedder | undefined): Promise<IngestResult> {
   const stored = await index.storedHashes(documents.map((d) => d.id))
   const changed: PreparedKnowledge[] = documents
     .map((document) => ({ document, hash: knowledgeHash(document, CHUNKING) }))
@@ -47,5 +63,5 @@ export async function ingestKnowledge (index: KnowledgeIndex, items: unknown[], 
     for (const p of changed) p.vectors = p.chunks.map(() => { const v = vectors[next++]; return isUsableVector(v) ? v : null })
   }
   if (changed.length > 0) await index.upsert(changed)
-  return { received: items.length, indexed: changed.length, unchanged: documents.length - changed.length, total: await index.count() }
+  return { received: documents.length, indexed: changed.length, unchanged: documents.length - changed.length, total: await index.count() }
 }

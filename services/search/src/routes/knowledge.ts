@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   DeletedResponse, DocumentParams, DocumentsResponse, KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeListQuery, KnowledgeListResponse,
-  KnowledgeSearchBody, KnowledgeSearchResponse, bodyErrors, errorResponses, idempotencyErrors, knowledgeLimits
+  KnowledgeCrawlBody, KnowledgeSearchBody, KnowledgeSearchResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, knowledgeLimits
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector } from '@chatsearch/embeddings'
@@ -109,6 +109,21 @@ export async function knowledgeRoutes (app: FastifyInstance) {
     const removed = await (await app.engine.knowledge(request.principal.projectId)).remove(request.params.id)
     if (!removed) throw notFound(request.params.id)
     return { id: request.params.id, deleted: true as const }
+  })
+
+  api.post('/knowledge/crawl', {
+    config: { rateLimit: 'catalog', idempotency: {} },
+    schema: {
+      operationId: 'crawlWebsite',
+      tags: ['knowledge'],
+      summary: 'Crawl a website into the project\'s knowledge, as a task',
+      description: 'Answers 202 with a `crawl` task (see GET /tasks/{id}). The crawl stays on the URL\'s origin, obeys robots.txt and follows its sitemaps, then links; each page\'s main content is indexed with its canonical URL. A re-crawl of the same URL replaces its pages and removes those it no longer finds. Internal addresses are refused at every redirect hop unless the operator set CRAWL_ALLOW_PRIVATE_NETWORKS=true.',
+      body: KnowledgeCrawlBody,
+      response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, 'missing_parameters', ...idempotencyErrors) }
+    }
+  }, async (request, reply) => {
+    const task = await app.tasks.enqueue(request.principal.projectId, 'crawl', request.body)
+    return await reply.code(202).send({ task_id: task.id })
   })
 
   api.post('/knowledge/search', {

@@ -18,6 +18,8 @@ export interface FetchedPage {
   status: number
   /** The media type, e.g. `text/html`. */
   contentType: string
+  /** The page's `<title>`, trimmed ('' when it has none). */
+  title: string
   /** The body, decoded with the charset of Content-Type (UTF-8 when none). */
   html: string
 }
@@ -182,7 +184,7 @@ class CrawlRun {
     this.covered.add(canonical.href)
     this.seen.add(canonical.href)
 
-    await this.onPage({ url: canonical.href, finalUrl: final.href, status: outcome.status, contentType: outcome.mediaType, html })
+    await this.onPage({ url: canonical.href, finalUrl: final.href, status: outcome.status, contentType: outcome.mediaType, title: found.title, html })
     this.pages++
   }
 
