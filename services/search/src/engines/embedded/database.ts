@@ -87,3 +87,16 @@ export function readMeta (db: Db, key: string): string | undefined {
 export function writeMeta (db: Db, key: string, value: string) {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value)
 }
+
+/** A statement compiler that compiles each SQL text once per connection (better-sqlite3 does not cache them). */
+export function statementCache (db: Db): (text: string) => Statement {
+  const statements = new Map<string, Statement>()
+  return (text) => {
+    let statement = statements.get(text)
+    if (statement === undefined) {
+      statement = db.prepare(text)
+      statements.set(text, statement)
+    }
+    return statement
+  }
+}

@@ -2,7 +2,7 @@ import { documentHash } from '../../engine/hash.js'
 import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { fieldAttributes, inferSettings } from '../../engine/settings.js'
 import { flattenDocument } from '../../filter/index.js'
-import { createFts, openDatabase, prepareVectors, readMeta, writeMeta, type Db, type Statement } from './database.js'
+import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { columnWeights, planKeyword } from './keyword.js'
 import { PhraseTally, suggest } from './suggestions.js'
@@ -42,7 +42,7 @@ export class EmbeddedIndex implements EngineIndex {
   #filterIndex: FilterIndex | undefined
   #vectorCodes: VectorCodes | undefined
   readonly #dimensions: number
-  readonly #statements = new Map<string, Statement>()
+  readonly #statements: (text: string) => Statement
   /** The document set allowed(rowid) answers from during one statement (see #withAllowed). */
   #allowed: DocSet | null = null
   #dataVersion = -1
@@ -64,6 +64,7 @@ export class EmbeddedIndex implements EngineIndex {
     this.#rebuildElsewhere = rebuildElsewhere
     this.#dimensions = embedder.dimensions
     this.#db = openDatabase(file)
+    this.#statements = statementCache(this.#db)
     this.#db.function('allowed', { deterministic: false }, (rowid) => this.#allowed?.[Number(rowid)] ?? 0)
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
     // Checked before taking the write lock, which a rebuild may hold for a while.
@@ -257,14 +258,9 @@ export class EmbeddedIndex implements EngineIndex {
     return this.#vocabulary
   }
 
-  /** Statements are compiled once per SQL text (better-sqlite3 does not cache them). */
+  /** Statements are compiled once per SQL text. */
   #sql (text: string): Statement {
-    let statement = this.#statements.get(text)
-    if (statement === undefined) {
-      statement = this.#db.prepare(text)
-      this.#statements.set(text, statement)
-    }
-    return statement
+    return this.#statements(text)
   }
 
   #filters (): FilterIndex {

@@ -1,6 +1,6 @@
 import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
-import type { Db, Statement } from './database.js'
+import { statementCache, type Db, type Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
 import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, cosineAt, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate } from './knowledge-ranking.js'
 import { Vocabulary } from './typo.js'
@@ -22,13 +22,14 @@ const vectorBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.
 export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   readonly #db: Db
   readonly #embedder: string
-  readonly #statements = new Map<string, Statement>()
+  readonly #statements: (text: string) => Statement
   #dataVersion = -1
   #vocabulary: Vocabulary | undefined
   #vectors: VectorMatrix | undefined
 
   constructor (file: string, embedder: string) {
     this.#db = openKnowledgeDatabase(file)
+    this.#statements = statementCache(this.#db)
     this.#embedder = embedder
   }
 
@@ -218,13 +219,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     this.#vectors = undefined
   }
 
-  /** Statements are compiled once per SQL text (better-sqlite3 does not cache them). */
+  /** Statements are compiled once per SQL text. */
   #sql (text: string): Statement {
-    let statement = this.#statements.get(text)
-    if (statement === undefined) {
-      statement = this.#db.prepare(text)
-      this.#statements.set(text, statement)
-    }
-    return statement
+    return this.#statements(text)
   }
 }

@@ -1,10 +1,11 @@
-import type { EnqueuedTaskPromise, Index, Meilisearch, RecordAny } from 'meilisearch'
+import type { Index, Meilisearch, RecordAny } from 'meilisearch'
 import { documentHash } from '../../engine/hash.js'
 import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
 import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { inferSettings } from '../../engine/settings.js'
 import { conditions } from '../../filter/index.js'
-import { fromFailedTask, fromMeilisearchError, hasCode } from './errors.js'
+import { hasCode } from './errors.js'
+import { IndexCalls } from './writes.js'
 import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
 import { BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS } from './translate.js'
 
@@ -43,26 +44,27 @@ const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterable
 /** One project's catalog on Meilisearch: its items' index and its suggestions index. */
 export class MeilisearchIndex implements EngineIndex {
   readonly #context: IndexContext
+  readonly #calls: IndexCalls
   readonly #catalog: Index
   readonly #suggestions: Index
   #meta: { value: Meta | undefined, at: number } | undefined
   /** Writes of this index, one after the other: weights are read, changed and written back. */
-  #writes: Promise<unknown> = Promise.resolve()
   /** Searches to count, each with the hits it had, written together by the next write. */
   #searches = new Map<string, number[]>()
 
   constructor (context: IndexContext) {
     this.#context = context
+    this.#calls = new IndexCalls(context.taskTimeoutMs)
     this.#catalog = context.client.index(context.catalogUid)
     this.#suggestions = context.client.index(context.suggestionsUid)
   }
 
   async settings (): Promise<IndexSettings> {
-    return await this.#call(async () => (await this.#readMeta())?.settings ?? NO_SETTINGS())
+    return await this.#calls.call(async () => (await this.#readMeta())?.settings ?? NO_SETTINGS())
   }
 
   async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
-    return await this.#serial(async () => {
+    return await this.#calls.serial(async () => {
       const meta = await this.#readMeta()
       await this.#configure(settings, meta === undefined)
       await this.#writeMeta({ settings, embedder: meta?.embedder ?? 'none' })
@@ -71,7 +73,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async upsert (prepared: PreparedDocument[]): Promise<{ indexed: number }> {
-    return await this.#serial(async () => {
+    return await this.#calls.serial(async () => {
       const embedder = this.#context.embedder.id
       const known = await this.#readMeta()
       let meta = known ?? { settings: inferSettings(prepared.map((p) => p.document)), embedder: 'none' }
@@ -84,7 +86,7 @@ export class MeilisearchIndex implements EngineIndex {
       if (meta !== known) await this.#writeMeta(meta)
       const before = await this.#fetch(this.#catalog, prepared.map((p) => p.document.id), ['id', ...PHRASE_ATTRIBUTES])
       const stored = prepared.map((p) => storedDocument(p.document, p.hash ?? documentHash(p.document), embedder, p.vector))
-      await this.#settle(this.#catalog.addDocuments(stored))
+      await this.#calls.settle(this.#catalog.addDocuments(stored))
       await this.#countPhrases(before, prepared.map((p) => p.document))
       return { indexed: prepared.length }
     })
@@ -92,10 +94,10 @@ export class MeilisearchIndex implements EngineIndex {
 
   async remove (id: string): Promise<boolean> {
     if (!DOCUMENT_ID.test(id)) return false
-    return await this.#serial(async () => {
+    return await this.#calls.serial(async () => {
       const before = await this.#fetch(this.#catalog, [id], ['id', ...PHRASE_ATTRIBUTES])
       if (before.length === 0) return false
-      await this.#settle(this.#catalog.deleteDocument(id))
+      await this.#calls.settle(this.#catalog.deleteDocument(id))
       await this.#countPhrases(before, [])
       return true
     })
@@ -103,7 +105,7 @@ export class MeilisearchIndex implements EngineIndex {
 
   async get (id: string): Promise<Document | undefined> {
     if (!DOCUMENT_ID.test(id)) return undefined
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       try {
         return cleanDocument(await this.#catalog.getDocument(id))
       } catch (err) {
@@ -114,7 +116,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async count (): Promise<number> {
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       try {
         return (await this.#catalog.getStats()).numberOfDocuments
       } catch (err) {
@@ -125,7 +127,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async storedHashes (ids: string[]): Promise<Map<string, string>> {
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       const out = new Map<string, string>()
       for (const stored of await this.#fetch(this.#catalog, ids, ['id', BOOKKEEPING])) {
         const hash = storedHash(stored, this.#context.embedder.id)
@@ -136,7 +138,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async search (query: SearchQuery): Promise<SearchResult> {
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       const meta = await this.#readMeta()
       if (meta === undefined) return emptyResult(query)
       if (query.filter !== null && conditions(query.filter).some((c) => c.type === 'contains' || c.type === 'startsWith')) {
@@ -153,7 +155,7 @@ export class MeilisearchIndex implements EngineIndex {
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {
     const folded = foldQuery(term)
     if (folded === '') return []
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       if (await this.#readMeta() === undefined) return []
       return await pageOfSuggestions(async (window) => (await this.#suggestions.search<SuggestionHit>(folded, suggestionSearch(window))).hits, offset, limit)
     })
@@ -174,7 +176,7 @@ export class MeilisearchIndex implements EngineIndex {
     if (seen === undefined) this.#searches.set(folded, [hits])
     else seen.push(hits)
     // The first write to run takes every search counted until then; the ones after find none.
-    await this.#serial(() => this.#writeSearches())
+    await this.#calls.serial(() => this.#writeSearches())
   }
 
   async #writeSearches () {
@@ -188,7 +190,7 @@ export class MeilisearchIndex implements EngineIndex {
       for (const hits of hitsList) suggestion = withSearch(suggestion, folded, hits)
       return suggestion!
     })
-    await this.#settle(this.#suggestions.addDocuments(updated))
+    await this.#calls.settle(this.#suggestions.addDocuments(updated))
   }
 
   /** Items carrying each catalog phrase, after `before` documents became `after`. */
@@ -204,8 +206,8 @@ export class MeilisearchIndex implements EngineIndex {
       if (next !== null) put.push(next)
       else if (current.has(id)) drop.push(id)
     }
-    if (put.length > 0) await this.#settle(this.#suggestions.addDocuments(put))
-    if (drop.length > 0) await this.#settle(this.#suggestions.deleteDocuments(drop))
+    if (put.length > 0) await this.#calls.settle(this.#suggestions.addDocuments(put))
+    if (drop.length > 0) await this.#calls.settle(this.#suggestions.deleteDocuments(drop))
   }
 
   async #suggestionsById (ids: string[]): Promise<Map<string, Suggestion>> {
@@ -234,17 +236,17 @@ export class MeilisearchIndex implements EngineIndex {
       // Meilisearch would guess the primary key from the first documents, and refuses to when an
       // item has more than one field ending in "id".
       for (const uid of [this.#context.catalogUid, this.#context.suggestionsUid]) {
-        await this.#settle(this.#context.client.createIndex(uid, { primaryKey: 'id' }), 'index_already_exists')
+        await this.#calls.settle(this.#context.client.createIndex(uid, { primaryKey: 'id' }), 'index_already_exists')
       }
-      await this.#settle(this.#suggestions.updateSettings(SUGGESTIONS_SETTINGS))
+      await this.#calls.settle(this.#suggestions.updateSettings(SUGGESTIONS_SETTINGS))
     }
-    await this.#settle(this.#catalog.updateSettings(catalogSettings(settings)))
+    await this.#calls.settle(this.#catalog.updateSettings(catalogSettings(settings)))
   }
 
   /** Declares our embedder; vectors of another one are dropped first (its items get re-embedded). */
   async #useEmbedder (replace: boolean) {
-    if (replace) await this.#settle(this.#catalog.resetEmbedders())
-    await this.#settle(this.#catalog.updateEmbedders(embedderSettings(this.#context.embedder.dimensions)))
+    if (replace) await this.#calls.settle(this.#catalog.resetEmbedders())
+    await this.#calls.settle(this.#catalog.updateEmbedders(embedderSettings(this.#context.embedder.dimensions)))
   }
 
   async #readMeta (): Promise<Meta | undefined> {
@@ -261,30 +263,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async #writeMeta (meta: Meta) {
-    await this.#settle(this.#suggestions.addDocuments([{ id: META_ID, weight: 0, ...meta }]))
+    await this.#calls.settle(this.#suggestions.addDocuments([{ id: META_ID, weight: 0, ...meta }]))
     this.#meta = { value: meta, at: Date.now() }
-  }
-
-  /** Waits for a write to be applied; a failed one throws its error, a slow one a 503. */
-  async #settle (enqueued: EnqueuedTaskPromise, tolerated?: string) {
-    const task = await enqueued.waitTask({ timeout: this.#context.taskTimeoutMs })
-    if (task.status === 'succeeded' || (tolerated !== undefined && task.error?.code === tolerated)) return
-    throw fromFailedTask(task)
-  }
-
-  /** Runs a call with Meilisearch's errors turned into the API's. */
-  async #call<T> (work: () => Promise<T>): Promise<T> {
-    try {
-      return await work()
-    } catch (err) {
-      throw fromMeilisearchError(err, this.#context.taskTimeoutMs)
-    }
-  }
-
-  /** Runs a write after the ones before it on this index have finished. */
-  async #serial<T> (work: () => Promise<T>): Promise<T> {
-    const run = this.#writes.then(async () => await this.#call(work))
-    this.#writes = run.catch(() => {})
-    return await run
   }
 }

@@ -1,7 +1,8 @@
-import type { EnqueuedTaskPromise, Index, Meilisearch, RecordAny } from 'meilisearch'
+import type { Index, Meilisearch, RecordAny } from 'meilisearch'
 import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
-import { fromFailedTask, fromMeilisearchError, hasCode } from './errors.js'
+import { hasCode } from './errors.js'
+import { IndexCalls } from './writes.js'
 import { chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, storedKnowledgeOf, summaryOf } from './knowledge-translate.js'
 import { BOOKKEEPING, storedHash } from './translate.js'
 
@@ -23,38 +24,39 @@ const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,511}$/
 /** One project's knowledge on Meilisearch: an index of chunks (see knowledge-translate.ts). */
 export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
   readonly #context: KnowledgeContext
+  readonly #calls: IndexCalls
   readonly #index: Index
   /** The index created and configured, once per process. */
   #ready: Promise<void> | undefined
-  #writes: Promise<unknown> = Promise.resolve()
 
   constructor (context: KnowledgeContext) {
     this.#context = context
+    this.#calls = new IndexCalls(context.taskTimeoutMs)
     this.#index = context.client.index(context.uid)
   }
 
   async upsert (documents: PreparedKnowledge[]): Promise<void> {
-    await this.#serial(async () => {
+    await this.#calls.serial(async () => {
       await this.#prepare()
       const now = new Date().toISOString()
       // The old chunks go first: a shorter new version must not keep the old one's tail.
-      await this.#settle(this.#index.deleteDocuments({ filter: documentsFilter(documents.map((d) => d.document.id)) }))
-      await this.#settle(this.#index.addDocuments(documents.flatMap((d) => chunkRecords(d, this.#context.embedder.id, now))))
+      await this.#calls.settle(this.#index.deleteDocuments({ filter: documentsFilter(documents.map((d) => d.document.id)) }))
+      await this.#calls.settle(this.#index.addDocuments(documents.flatMap((d) => chunkRecords(d, this.#context.embedder.id, now))))
     })
   }
 
   async remove (id: string): Promise<boolean> {
     if (!DOCUMENT_ID.test(id)) return false
-    return await this.#serial(async () => {
+    return await this.#calls.serial(async () => {
       if ((await this.#documents({ filter: documentsFilter([id], true), fields: ['id'], limit: 1 })).results.length === 0) return false
-      await this.#settle(this.#index.deleteDocuments({ filter: documentsFilter([id]) }))
+      await this.#calls.settle(this.#index.deleteDocuments({ filter: documentsFilter([id]) }))
       return true
     })
   }
 
   async get (id: string): Promise<StoredKnowledge | undefined> {
     if (!DOCUMENT_ID.test(id)) return undefined
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       const chunks: RecordAny[] = []
       for (let offset = 0; ; offset += CHUNK_PAGE) {
         const page = await this.#documents({ filter: documentsFilter([id]), sort: ['position:asc'], limit: CHUNK_PAGE, offset })
@@ -66,18 +68,18 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
   }
 
   async list (page: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: KnowledgeSummary[], total: number }> {
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       const found = await this.#documents(listQuery(page))
       return { results: found.results.map(summaryOf), total: found.total }
     })
   }
 
   async count (): Promise<number> {
-    return await this.#call(async () => (await this.#documents({ filter: 'position = 0', fields: ['id'], limit: 1 })).total)
+    return await this.#calls.call(async () => (await this.#documents({ filter: 'position = 0', fields: ['id'], limit: 1 })).total)
   }
 
   async storedHashes (ids: string[]): Promise<Map<string, string>> {
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       const out = new Map<string, string>()
       const wanted = ids.filter((id) => DOCUMENT_ID.test(id))
       for (let i = 0; i < wanted.length; i += FETCH_CHUNK) {
@@ -94,7 +96,7 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
 
   async search (query: KnowledgeQuery): Promise<KnowledgeHit[]> {
     if (!hasWords(query)) return []
-    return await this.#call(async () => {
+    return await this.#calls.call(async () => {
       try {
         const params = knowledgeSearchParams(this.#context.embedder.id === 'none' ? { ...query, hybrid: undefined } : query)
         return knowledgeHits(await this.#index.search(params.q, params))
@@ -119,35 +121,12 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
   /** Creates the index (once) and applies its settings, this process's embedder included. */
   async #prepare () {
     this.#ready ??= (async () => {
-      await this.#settle(this.#context.client.createIndex(this.#context.uid, { primaryKey: 'id' }), 'index_already_exists')
-      await this.#settle(this.#index.updateSettings(knowledgeSettings(this.#context.embedder)))
+      await this.#calls.settle(this.#context.client.createIndex(this.#context.uid, { primaryKey: 'id' }), 'index_already_exists')
+      await this.#calls.settle(this.#index.updateSettings(knowledgeSettings(this.#context.embedder)))
     })().catch((err: unknown) => {
       this.#ready = undefined
       throw err
     })
     await this.#ready
-  }
-
-  /** Waits for a write to be applied; a failed one throws its error, a slow one a 503. */
-  async #settle (enqueued: EnqueuedTaskPromise, tolerated?: string) {
-    const task = await enqueued.waitTask({ timeout: this.#context.taskTimeoutMs })
-    if (task.status === 'succeeded' || (tolerated !== undefined && task.error?.code === tolerated)) return
-    throw fromFailedTask(task)
-  }
-
-  /** Runs a call with Meilisearch's errors turned into the API's. */
-  async #call<T> (work: () => Promise<T>): Promise<T> {
-    try {
-      return await work()
-    } catch (err) {
-      throw fromMeilisearchError(err, this.#context.taskTimeoutMs)
-    }
-  }
-
-  /** Runs a write after the ones before it on this index have finished. */
-  async #serial<T> (work: () => Promise<T>): Promise<T> {
-    const run = this.#writes.then(async () => await this.#call(work))
-    this.#writes = run.catch(() => {})
-    return await run
   }
 }
