@@ -3,7 +3,7 @@ import pg from 'pg'
 import type { Redis } from 'ioredis'
 import { authMigrations, publishRevocation } from '@chatsearch/auth'
 import { closeRedis, commonEnv, connectRedis, createPool, loadConfig, migrate, RedisCacheStore, resolveDatabase } from '@chatsearch/shell'
-import { SEARCH_CACHE_PREFIX } from '@chatsearch/search'
+import { SEARCH_CACHE_PREFIX } from '@chatsearch/search/tools'
 
 export const CliEnvSchema = Type.Object({
   DATABASE_URL: commonEnv.DATABASE_URL,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { readSearchEnv, searchConfig } from '@chatsearch/search'
+import { readSearchEnv, searchConfig } from '@chatsearch/search/tools'
 import { catalogSettings, importCatalog } from '../catalog.js'
 import { plural } from '../plural.js'
 import { Progress } from '../progress.js'

@@ -1,0 +1,9 @@
+// What the admin CLI uses of the search service: its engines, catalog ingestion and configuration,
+// without the HTTP app. The app's own imports (knowledge parsers, crawler, PDF reader, job queue) take
+// about a second to load, which every CLI command would pay for nothing.
+export { readSearchEnv, searchConfig, type SearchConfig } from './config.js'
+export { createEmbedder, createEngine } from './engine-plugin.js'
+export type { EngineIndex, IndexSettings } from './engine/port.js'
+export { ingestDocuments } from './ingest/documents.js'
+export { validateDocument } from './ingest/validate.js'
+export { SEARCH_CACHE_PREFIX } from './response-cache.js'
