@@ -10,6 +10,12 @@ export const knowledgeLimits = {
   questionMaxChars: 1000,
   answerMaxChars: 20_000,
   urlMaxChars: 2048,
+  /** Files in one `POST /knowledge/files`. */
+  filesMax: 20,
+  /** One uploaded file. */
+  fileBytesMax: 20 * 1024 * 1024,
+  /** All the files of one upload together. */
+  filesTotalBytesMax: 64 * 1024 * 1024,
   searchLimitDefault: 5,
   searchLimitMax: 50,
   listLimitDefault: 20,
@@ -140,3 +146,16 @@ export const KnowledgeCrawlBody = Type.Object({
   max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 200, description: 'Pages fetched at most, whatever comes of them' }))
 }, { additionalProperties: false })
 export type KnowledgeCrawlBody = Static<typeof KnowledgeCrawlBody>
+
+/**
+ * The parts of `POST /knowledge/files` (multipart/form-data), for the API's description: the route
+ * reads the parts as they stream and checks them itself (type, size, encoding), with these limits.
+ */
+export const KnowledgeFilesBody = Type.Object({
+  file: Type.Array(Type.String({ format: 'binary' }), {
+    minItems: 1,
+    maxItems: knowledgeLimits.filesMax,
+    description: `One part per file, each with its file name: .md, .markdown, .txt, .html, .htm or .pdf, at most ${knowledgeLimits.fileBytesMax / 1024 / 1024} MiB each and ${knowledgeLimits.filesTotalBytesMax / 1024 / 1024} MiB together. Text is UTF-8 or UTF-16 with a byte order mark; compressed files are refused.`
+  }),
+  url: Type.Optional(Type.String({ maxLength: knowledgeLimits.urlMaxChars, pattern: '^https?://', description: 'Where readers find the originals (http or https); cited with each chunk\'s anchor' }))
+})

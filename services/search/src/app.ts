@@ -7,12 +7,14 @@ import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { CATALOG_TASK_DEFAULT, documentRoutes } from './routes/documents.js'
 import { knowledgeRoutes } from './routes/knowledge.js'
+import { knowledgeFileRoutes } from './routes/knowledge-files.js'
 import { enginePlugin } from './engine-plugin.js'
 import { SEARCH_CACHE_PREFIX } from './response-cache.js'
 import { tasksPlugin } from './tasks/plugin.js'
 import { TASK_DEFAULTS } from './tasks/queue.js'
 import { catalogImport } from './tasks/catalog-import.js'
 import { knowledgeCrawl } from './tasks/knowledge-crawl.js'
+import { knowledgeFiles } from './tasks/knowledge-files.js'
 import { taskRoutes } from './routes/tasks.js'
 
 declare module 'fastify' {
@@ -71,6 +73,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(tasksPlugin, { ...TASK_DEFAULTS, ...config.tasks })
   await app.tasks.register('catalog_import', catalogImport(app))
   await app.tasks.register('crawl', knowledgeCrawl(app, config.crawlAllowPrivateNetworks ?? false))
+  await app.tasks.register('files', knowledgeFiles(app))
   await app.register(healthRoutes, {
     service: 'search',
     checks: {
@@ -84,6 +87,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     await api.register(searchRoutes)
     await api.register(documentRoutes, { catalogTask: config.catalogTask ?? CATALOG_TASK_DEFAULT })
     await api.register(knowledgeRoutes)
+    await api.register(knowledgeFileRoutes)
     await api.register(taskRoutes)
   })
 }

@@ -26,6 +26,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'DELETE /knowledge/documents/{id}': 'deleteKnowledgeDocument',
     'POST /knowledge/search': 'searchKnowledge',
     'POST /knowledge/crawl': 'crawlWebsite',
+    'POST /knowledge/files': 'uploadKnowledgeFiles',
     'GET /tasks/{id}': 'getTask',
     'GET /tasks': 'listTasks',
     'GET /healthz': 'liveness',

@@ -1,5 +1,5 @@
 import type { FilterNode } from '../filter/index.js'
-import type { Chunk, KnowledgeKind } from '../knowledge/types.js'
+import type { Chunk, KnowledgeKind, ParsedPage } from '../knowledge/types.js'
 
 /** A catalog item as stored: any JSON object with an `id` (kept as a string). */
 export type Document = Record<string, unknown> & { id: string }
@@ -89,6 +89,11 @@ export interface KnowledgeDocument {
   /** How a page's content is written; absent for a pair. */
   format?: 'markdown' | 'html' | 'text'
   url?: string
+  /**
+   * An uploaded file, already parsed (on a thread of its own): chunked from this rather than from
+   * `content`, which is then its text for reading. Never stored.
+   */
+  parsed?: ParsedPage
 }
 
 /** A knowledge document split into chunks, ready to store. */

@@ -21,6 +21,7 @@ const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
 /** A document's chunks; one its parser refuses (HTML nested too deep, say) is a DocumentError naming it. */
 export function chunksOf (document: KnowledgeDocument): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
+  if (document.parsed !== undefined) return chunkPage(document.parsed)
   try {
     return chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url))
   } catch (err) {

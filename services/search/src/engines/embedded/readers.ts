@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { SearchQuery, SearchResult } from '../../engine/port.js'
-import { threadEntry } from './thread-entry.js'
+import { threadEntry } from '../../thread-entry.js'
 
 export type ReaderRequest =
   | { id: number, file: string, method: 'search', args: [SearchQuery] }
@@ -63,7 +63,7 @@ export class ReaderPool {
   }
 
   #spawn (): Reader {
-    const worker = new Worker(threadEntry('reader-worker'), { workerData: { embedder: this.#embedder } })
+    const worker = new Worker(threadEntry(import.meta.url, 'reader-worker'), { workerData: { embedder: this.#embedder } })
     const reader: Reader = { worker, pending: new Map() }
     worker.on('message', (response: ReaderResponse) => {
       const pending = reader.pending.get(response.id)

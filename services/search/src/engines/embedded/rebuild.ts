@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { IndexSettings } from '../../engine/port.js'
-import { threadEntry } from './thread-entry.js'
+import { threadEntry } from '../../thread-entry.js'
 
 export interface RebuildRequest {
   file: string
@@ -15,7 +15,7 @@ export interface RebuildRequest {
  */
 export function rebuildOnThread (request: RebuildRequest): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(threadEntry('rebuild-worker'), { workerData: request })
+    const worker = new Worker(threadEntry(import.meta.url, 'rebuild-worker'), { workerData: request })
     let answered = false
     worker.once('message', (answer: { error?: string }) => {
       answered = true

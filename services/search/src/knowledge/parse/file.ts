@@ -23,13 +23,16 @@ export interface UploadedFile {
   url?: string
 }
 
+/** A file that passed the cheap checks: its format, and its text unless it is a PDF. */
+export type CheckedFile = { format: 'pdf' } | { format: Exclude<FileFormat, 'pdf'>, text: string }
+
 /**
- * An uploaded file as a ParsedPage. The name's extension says what it should be; the bytes must then
- * really be that (a PDF starts with `%PDF-`, text decodes strictly as UTF-8 or BOM-marked UTF-16).
- * Anything else is a FileRejected with the reason.
+ * The checks an upload gets before it is accepted, all cheap: the name's extension says what the file
+ * should be, and the bytes must then really be that (a PDF starts with `%PDF-`, text decodes strictly
+ * as UTF-8 or BOM-marked UTF-16); compressed files and archives are refused unopened. Anything else is
+ * a FileRejected with the reason.
  */
-export async function parseFile (file: UploadedFile, limits: PdfLimits & { maxBytes?: number } = {}): Promise<ParsedPage> {
-  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_FILE_BYTES
+export function checkFile (file: UploadedFile, maxBytes = DEFAULT_MAX_FILE_BYTES): CheckedFile {
   if (file.bytes.byteLength > maxBytes) {
     throw new FileRejected('payload_too_large', `${file.name} is ${file.bytes.byteLength} bytes, more than the ${maxBytes} accepted per file`)
   }
@@ -42,16 +45,22 @@ export async function parseFile (file: UploadedFile, limits: PdfLimits & { maxBy
   if (file.declaredType === 'application/pdf' && format !== 'pdf') {
     throw new FileRejected('invalid_file', `${file.name} is sent as application/pdf but named as ${format}`)
   }
-  const title = titleOf(file.name)
   if (format === 'pdf') {
     if (!startsWith(file.bytes, PDF_MAGIC)) throw new FileRejected('invalid_file', `${file.name} is named .pdf but is not a PDF (no %PDF- header)`)
-    return await parsePdf(file.bytes, title, file.url, limits)
+    return { format }
   }
   if (startsWith(file.bytes, PDF_MAGIC)) throw new FileRejected('invalid_file', `${file.name} is a PDF named as ${format}; name it .pdf`)
-  const text = decodeText(file.name, file.bytes)
-  if (format === 'markdown') return parseMarkdown(text, title, file.url)
-  if (format === 'html') return parseHtml(text, title, file.url)
-  return parseText(text, title, file.url)
+  return { format, text: decodeText(file.name, file.bytes) }
+}
+
+/** An uploaded file as a ParsedPage, once checkFile accepts it (the parsers may still refuse it). */
+export async function parseFile (file: UploadedFile, limits: PdfLimits & { maxBytes?: number } = {}): Promise<ParsedPage> {
+  const checked = checkFile(file, limits.maxBytes)
+  const title = titleOf(file.name)
+  if (checked.format === 'pdf') return await parsePdf(file.bytes, title, file.url, limits)
+  if (checked.format === 'markdown') return parseMarkdown(checked.text, title, file.url)
+  if (checked.format === 'html') return parseHtml(checked.text, title, file.url)
+  return parseText(checked.text, title, file.url)
 }
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]
