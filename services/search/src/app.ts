@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
 import { apiVersion } from '@chatsearch/contracts'
@@ -10,6 +9,7 @@ import { knowledgeRoutes } from './routes/knowledge.js'
 import { knowledgeFileRoutes } from './routes/knowledge-files.js'
 import { enginePlugin } from './engine-plugin.js'
 import { SEARCH_CACHE_PREFIX } from './response-cache.js'
+import { searchMigrations } from './migrations.js'
 import { tasksPlugin } from './tasks/plugin.js'
 import { TASK_DEFAULTS } from './tasks/queue.js'
 import { catalogImport } from './tasks/catalog-import.js'
@@ -24,7 +24,6 @@ declare module 'fastify' {
   }
 }
 
-export const searchMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
 async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })

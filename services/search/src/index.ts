@@ -1,4 +1,5 @@
-export { buildApp, searchMigrations } from './app.js'
+export { buildApp } from './app.js'
+export { searchMigrations } from './migrations.js'
 export { readSearchEnv, searchConfig, SearchEnvSchema, type SearchConfig, type SearchEnv } from './config.js'
 export { EmbeddedEngine } from './engines/embedded/engine.js'
 export { ingestDocuments, type IngestResult } from './ingest/documents.js'

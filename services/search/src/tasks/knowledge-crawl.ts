@@ -8,6 +8,9 @@ import { crawl, type FetchedPage } from '../knowledge/crawl/crawl.js'
 import { storeKnowledge } from '../knowledge/ingest.js'
 import type { TaskHandler } from './queue.js'
 
+/** What a knowledge task writes with: the service's app, or the CLI's engine and embedder. */
+export type KnowledgeWriter = Pick<FastifyInstance, 'engine' | 'embedder'>
+
 /** Pages stored (and embedded) together: a few seconds of work with the bundled model. */
 const PAGES_PER_WRITE = 10
 /** Reasons kept in the task's details; the count of the others is given. */
@@ -45,7 +48,7 @@ async function storedIds (index: KnowledgeIndex, prefix: string): Promise<string
  * neither found nor failed to fetch are removed. Run again after a replica died, it stores the same
  * pages under the same ids: unchanged ones are not embedded again.
  */
-export function knowledgeCrawl (app: FastifyInstance, allowPrivateNetworks: boolean): TaskHandler {
+export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: boolean): TaskHandler {
   return async ({ projectId, payload, progress, details, signal }) => {
     const { url, max_pages: maxPages } = payload as KnowledgeCrawlBody
     const index = await app.engine.knowledge(projectId)

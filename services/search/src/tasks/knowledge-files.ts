@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
 import { knowledgeLimits } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import type { KnowledgeDocument } from '../engine/port.js'
@@ -9,6 +8,7 @@ import { FileRejected, type UploadedFile } from '../knowledge/parse/index.js'
 import { FILE_THREAD_DEFAULTS, parseFileOnThread, type FileThreadLimits } from '../knowledge/parse/file-thread.js'
 import type { ParsedPage } from '../knowledge/types.js'
 import type { TaskHandler } from './queue.js'
+import type { KnowledgeWriter } from './knowledge-crawl.js'
 
 /** What POST /knowledge/files hands to its task: the files (already checked) and the `url` field. */
 export interface FilesPayload {
@@ -88,7 +88,7 @@ function documentOf (file: UploadedFile, page: ParsedPage): KnowledgeDocument {
  * after a replica died, it stores the same files under the same ids: unchanged ones are not embedded
  * again.
  */
-export function knowledgeFiles (app: FastifyInstance, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): TaskHandler {
+export function knowledgeFiles (app: KnowledgeWriter, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): TaskHandler {
   return async ({ projectId, payload, progress, details, signal }) => {
     const { files } = decodeFiles(payload as Buffer)
     const index = await app.engine.knowledge(projectId)
