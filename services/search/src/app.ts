@@ -24,7 +24,6 @@ declare module 'fastify' {
   }
 }
 
-
 async function register (app: FastifyInstance, config: SearchConfig) {
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
   await migrate(app.pg, 'auth', authMigrations)
