@@ -95,11 +95,9 @@ export const KnowledgeSummary = Type.Object({
 export type KnowledgeSummary = Static<typeof KnowledgeSummary>
 
 /** A whole number in a query string (query strings are not coerced to numbers: see the service shell). */
-const QueryNumber = (description: string) => Type.String({ pattern: '^[0-9]{1,9}$', description })
-
 export const KnowledgeListQuery = Type.Object({
-  limit: Type.Optional(QueryNumber(`How many documents, at most ${knowledgeLimits.listLimitMax} (default ${knowledgeLimits.listLimitDefault})`)),
-  offset: Type.Optional(QueryNumber('How many documents to skip (default 0)')),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: knowledgeLimits.listLimitMax, default: knowledgeLimits.listLimitDefault, description: 'How many documents' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'How many documents to skip' })),
   kind: Type.Optional(KnowledgeKind)
 }, { additionalProperties: false })
 export type KnowledgeListQuery = Static<typeof KnowledgeListQuery>

@@ -11,6 +11,7 @@ import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
 import { ingestKnowledge } from '../knowledge/ingest.js'
 import { DocumentError } from '../ingest/validate.js'
 import { acceptNdjson } from './ndjson.js'
+import { integerQuery } from './query-integers.js'
 import { IMPORT_BODY_LIMIT } from './documents.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
@@ -59,6 +60,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
 
   api.get('/knowledge/documents', {
     config: { rateLimit: 'catalog' },
+    preValidation: integerQuery('limit', 'offset'),
     schema: {
       operationId: 'listKnowledgeDocuments',
       tags: ['knowledge'],
@@ -67,10 +69,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       response: { 200: KnowledgeListResponse, ...errorResponses() }
     }
   }, async (request) => {
-    const { kind } = request.query
-    const limit = request.query.limit === undefined ? knowledgeLimits.listLimitDefault : Number(request.query.limit)
-    const offset = request.query.offset === undefined ? 0 : Number(request.query.offset)
-    if (limit > knowledgeLimits.listLimitMax) throw new ApiError('invalid_request', `limit must be at most ${knowledgeLimits.listLimitMax} (got ${limit})`)
+    const { kind, limit = knowledgeLimits.listLimitDefault, offset = 0 } = request.query
     const index = await app.engine.knowledge(request.principal.projectId)
     const { results, total } = await index.list({ limit, offset, ...(kind === undefined ? {} : { kind }) })
     return {

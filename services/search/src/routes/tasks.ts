@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Task, TaskList, TaskListQuery, TaskParams, errorResponses, limits } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
+import { TASK_RETENTION_DAYS } from '../tasks/queue.js'
 import { integerQuery } from './query-integers.js'
 
 export async function taskRoutes (app: FastifyInstance) {
@@ -19,7 +20,7 @@ export async function taskRoutes (app: FastifyInstance) {
   api.get('/tasks', {
     config: { rateLimit: 'catalog' },
     preValidation: integerQuery('limit', 'offset'),
-    schema: { operationId: 'listTasks', tags: ['tasks'], summary: 'The project\'s tasks, newest first', querystring: TaskListQuery, response: { 200: TaskList, ...errorResponses() } }
+    schema: { operationId: 'listTasks', tags: ['tasks'], summary: 'The project\'s tasks, newest first', description: `Finished tasks are kept ${TASK_RETENTION_DAYS} days, then deleted.`, querystring: TaskListQuery, response: { 200: TaskList, ...errorResponses() } }
   }, async (request) => {
     const { status, type, limit = limits.searchLimitDefault, offset = 0 } = request.query
     return { ...await app.tasks.list(request.principal.projectId, { status, type, limit, offset }), limit, offset }

@@ -5,7 +5,7 @@ import type pg from 'pg'
 import PgBoss from 'pg-boss'
 import { errorCatalog, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import { beat, claimTask, failOrphan, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type Queryable, type StoredPayload, type TaskFilter } from './store.js'
+import { beat, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type Queryable, type StoredPayload, type TaskFilter } from './store.js'
 
 export interface TaskContext {
   task: Task
@@ -37,6 +37,10 @@ export interface TaskQueueOptions {
 }
 
 export const TASK_DEFAULTS: TaskQueueOptions = { concurrency: 1, heartbeatMs: 10_000, maxAttempts: 3, shutdownGraceMs: 10_000, pollMs: 2000 }
+
+/** Finished tasks are kept this long for GET /tasks, then deleted (checked once an hour). */
+export const TASK_RETENTION_DAYS = 30
+const PRUNE_EVERY_MS = 3600_000
 
 /** pg-boss's own expiry of an active job: only a backstop, heartbeats notice a dead replica first (pg-boss allows < 24 h). */
 const JOB_EXPIRY_S = 23 * 3600
@@ -75,6 +79,7 @@ export class TaskQueue {
   readonly #workers = new Map<TaskType, string[]>()
   readonly #running = new Map<string, Running>()
   #sweeper: NodeJS.Timeout | undefined
+  #prunedAt = 0
   #stopping = false
 
   private constructor (pool: pg.Pool, boss: PgBoss, log: FastifyBaseLogger, options: TaskQueueOptions) {
@@ -218,6 +223,11 @@ export class TaskQueue {
 
   /** Puts the tasks of dead replicas back in the queue, or fails those that died too often. */
   async #recover (): Promise<void> {
+    if (Date.now() - this.#prunedAt > PRUNE_EVERY_MS) {
+      this.#prunedAt = Date.now()
+      const pruned = await pruneFinished(this.#pool, TASK_RETENTION_DAYS)
+      if (pruned > 0) this.#log.info({ pruned }, `task queue: deleted the tasks finished more than ${TASK_RETENTION_DAYS} days ago`)
+    }
     const client = await this.#pool.connect()
     try {
       await client.query('BEGIN')

@@ -134,3 +134,9 @@ export async function failOrphan (db: Queryable, id: string, error: ErrorBody): 
     WHERE id = $1 AND status IN ('enqueued', 'processing')`, [id, error])
   await db.query('DELETE FROM search_task_payloads WHERE task_id = $1', [id])
 }
+
+/** Deletes the tasks (of every project) that finished more than `days` ago; answers how many. */
+export async function pruneFinished (db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM search_tasks WHERE finished_at < now() - $1 * interval '1 day'", [days])
+  return rowCount ?? 0
+}
