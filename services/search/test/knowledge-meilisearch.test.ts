@@ -2,7 +2,7 @@ import t from 'tap'
 import type { SearchResponse } from 'meilisearch'
 import type { PreparedKnowledge } from '../src/engine/port.js'
 import {
-  chunkKey, chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, storedKnowledgeOf, summaryOf
+  chunkKey, chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, staleChunksFilter, storedKnowledgeOf, summaryOf
 } from '../src/engines/meilisearch/knowledge-translate.js'
 import { storedHash } from '../src/engines/meilisearch/translate.js'
 
@@ -80,6 +80,8 @@ t.test('a document becomes its chunks, the first standing for the document', asy
 t.test('lookups, lists and reads', async (t) => {
   t.equal(documentsFilter(['a', 'b-2']), 'document_id IN ["a", "b-2"]')
   t.equal(documentsFilter(['a'], true), 'document_id IN ["a"] AND position = 0')
+  // An upsert writes the new chunks over the old (same keys) and then deletes only what is past them.
+  t.equal(staleChunksFilter([{ id: 'a', chunks: 3 }, { id: '7', chunks: 1 }]), '(document_id = "a" AND position >= 3) OR (document_id = "7" AND position >= 1)')
   t.same(listQuery({ limit: 20, offset: 40 }), {
     filter: 'position = 0',
     sort: ['document_id:asc'],

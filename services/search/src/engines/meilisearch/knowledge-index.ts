@@ -3,7 +3,7 @@ import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, Pr
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { hasCode } from './errors.js'
 import { IndexCalls } from './writes.js'
-import { chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, storedKnowledgeOf, summaryOf } from './knowledge-translate.js'
+import { chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, staleChunksFilter, storedKnowledgeOf, summaryOf } from './knowledge-translate.js'
 import { BOOKKEEPING, storedHash } from './translate.js'
 
 export interface KnowledgeContext {
@@ -35,13 +35,20 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
     this.#index = context.client.index(context.uid)
   }
 
+  /**
+   * Writes the new chunks over the old ones (same keys: document and position), then deletes the old
+   * version's tail. A write that fails leaves the old version whole, never a document without chunks;
+   * in between, a search may still see the tail of a document that got shorter.
+   */
   async upsert (documents: PreparedKnowledge[]): Promise<void> {
     await this.#calls.serial(async () => {
       await this.#prepare()
       const now = new Date().toISOString()
-      // The old chunks go first: a shorter new version must not keep the old one's tail.
-      await this.#calls.settle(this.#index.deleteDocuments({ filter: documentsFilter(documents.map((d) => d.document.id)) }))
       await this.#calls.settle(this.#index.addDocuments(documents.flatMap((d) => chunkRecords(d, this.#context.embedder.id, now))))
+      for (let i = 0; i < documents.length; i += FETCH_CHUNK) {
+        const slice = documents.slice(i, i + FETCH_CHUNK).map((d) => ({ id: d.document.id, chunks: d.chunks.length }))
+        await this.#calls.settle(this.#index.deleteDocuments({ filter: staleChunksFilter(slice) }))
+      }
     })
   }
 

@@ -41,6 +41,14 @@ export function documentsFilter (ids: string[], first = false): string {
   return `document_id IN [${ids.map(quoted).join(', ')}]${first ? ' AND position = 0' : ''}`
 }
 
+/**
+ * The chunks a new version of each document no longer has: those past its last chunk. Chunk keys
+ * are positions, so the new chunks replace the old ones in place and only this tail is deleted.
+ */
+export function staleChunksFilter (documents: Array<{ id: string, chunks: number }>): string {
+  return documents.map((d) => `(document_id = ${quoted(d.id)} AND position >= ${d.chunks})`).join(' OR ')
+}
+
 /** A document as the chunks Meilisearch stores, written at `updatedAt` with vectors of `embedder`. */
 export function chunkRecords ({ document, hash, chunks, vectors }: PreparedKnowledge, embedder: string, updatedAt: string): RecordAny[] {
   return chunks.map((chunk, position) => {
