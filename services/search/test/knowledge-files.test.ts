@@ -79,6 +79,10 @@ t.test('uploaded Markdown and PDF files are indexed by a files task and found wi
   t.match((await search('lamp warranty defects'))[0], { document_id: documents[1]!.id, url: 'https://shop.example/help#page=2' }, 'a PDF chunk links to its page')
   t.same(await search('delivery', other.key), [], 'another project sees nothing')
   t.equal((await send(h.app, other.key, 'GET', `/tasks/${task.id}`)).statusCode, 404, 'nor the task')
+  const theirs = await upload(h.app, other.key, multipart([file('shipping.md', '# Livraison\n\nNous livrons par coursier zeppelin.')]))
+  t.equal((await taskIn(h.app, other.key, theirs.json().task_id, ['succeeded', 'failed'], 60_000)).status, 'succeeded')
+  t.equal((await send(h.app, other.key, 'GET', `/knowledge/documents/${documents[0]!.id}`)).json().title, 'Livraison', 'the same file name in another project is its own document')
+  t.equal((await send(h.app, shop.key, 'GET', `/knowledge/documents/${documents[0]!.id}`)).json().title, 'Shipping', 'the first project\'s is untouched')
 
   const again = await upload(h.app, shop.key, body)
   const second = await taskIn(h.app, shop.key, again.json().task_id, ['succeeded', 'failed'], 60_000)
