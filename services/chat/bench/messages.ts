@@ -31,11 +31,11 @@ export const shopperMessages: ReadonlyArray<{ text: string, label: Classificatio
 
 /** Replies stored in the seeded history (the live assistant writes its own). */
 export const assistantReplies: readonly string[] = [
-  'Hello! I can help you find products, compare options, check prices and availability, or sort out an order. What are you looking for today?',
+  'Hello! I can help you find products, compare options, and check prices and availability. What are you looking for today?',
   'Here is what I found in the catalog: Nike Pegasus 41 (size 10, in stock, 129.99).',
-  'Sure — I have noted your request. If it concerns an order, please keep your order number at hand so we can act on it quickly.',
-  'I am sorry about this — that is not the experience we want for you. I have recorded it; our support team follows up on every report like this.',
-  'Thank you for the feedback! I have passed it on to the team.',
+  'I cannot do that from this chat: I can only search the catalog and answer from it. For an order, a refund or your account, please contact the shop\'s team directly.',
+  'I am sorry about this. I cannot resolve it from this chat; please contact the shop\'s team directly, with your order number if it concerns an order.',
+  'Thank you for the feedback. Is there anything else I can help you find?',
   'Nothing in the catalog matches that exactly. Try describing it differently, or give me a brand, a category or a price range.',
   'You are welcome! Come back any time.'
 ]

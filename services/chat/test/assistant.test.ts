@@ -127,6 +127,13 @@ t.test('the assistant answers from the catalog through the search service', asyn
     t.equal(fallback.statusCode, 200, 'a failing model does not fail the turn')
     t.ok(fallback.json().citations.length > 0, 'the grounded responder answered')
     t.equal(modelApp.assistant.stats.llmFallbacks, 1)
+
+    fake.script({ text: () => 'So sorry! I have noted your complaint and someone from support will contact you today.' })
+    const promised = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'my boots fell apart after a week, this is unacceptable', consumer_id: 'm3' })
+    t.equal(promised.statusCode, 200)
+    t.notMatch(promised.json().assistant_response, /noted|someone from support/, 'a reply promising what nothing does is not sent')
+    t.match(promised.json().assistant_response, /contact the shop's team directly|reach the shop's team directly|if you contact them directly/, 'the grounded reply says what the shopper can do')
+    t.equal(modelApp.assistant.stats.llmFallbacks, 2)
   })
 
   t.test('streaming: deltas, then one done event with the JSON body; stored once', async (t) => {

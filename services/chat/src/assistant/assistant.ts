@@ -4,6 +4,7 @@ import type { Classifier } from './classifier.js'
 import type { RetrievedItem, Retriever } from './retriever.js'
 import type { Order } from './constraints.js'
 import { groundedReply } from './responder.js'
+import { promisedActions } from './promises.js'
 import { LlmError, type ChatModel } from './llm/client.js'
 import { buildPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
 
@@ -127,6 +128,8 @@ export class Assistant {
       }
       const { text: clean, cited } = citeFromReply(text, items)
       if (clean.trim() === '') throw new LlmError('protocol', 'the model returned an empty reply')
+      const promised = promisedActions(clean)
+      if (promised.length > 0) throw new LlmError('protocol', `the model promised an action nothing takes ("${promised[0]}")`)
       // Best first, as the retrieval ranked them, whatever order the model named them in.
       const citations = items.filter((i) => cited.includes(i.id)).map(citationOf)
       return { reply: clean.trim(), citations }

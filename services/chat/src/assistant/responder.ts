@@ -15,17 +15,21 @@ export interface ResponderInput {
   searchFailed?: boolean
 }
 
-/** Several wordings per situation; one is picked from the message so replies vary but stay reproducible. */
-const phrasings: Record<Classification | 'noMatch' | 'unavailable', string[]> = {
+/**
+ * Several wordings per situation; one is picked from the message so replies vary but stay
+ * reproducible. None promises an action: nothing in this service acts on orders, records reports or
+ * passes messages on, so a reply says what the shopper can do instead (see promises.ts and its test).
+ */
+export const phrasings: Record<Classification | 'noMatch' | 'unavailable', string[]> = {
   unavailable: [
-    'Sorry, I cannot look at the catalog right now. Please try again in a moment; if it is urgent, tell me what you need and our team will follow up.',
+    'Sorry, I cannot look at the catalog right now. Please try again in a moment.',
     'The product search is not answering at the moment, so I cannot check items, prices or stock. Could you ask again in a minute?',
-    'I am unable to reach the catalog just now. Give me a moment and ask again, and I will look it up for you.'
+    'I am unable to reach the catalog just now. Please ask again in a moment.'
   ],
   greeting: [
-    'Hello! I can help you find products, compare options, check prices and availability, or sort out an order. What are you looking for today?',
-    'Hi there! Ask me about anything in the catalog — sizes, prices, stock — or tell me what you need and I will find it.',
-    'Hey! Welcome. Tell me what you have in mind (a product, a budget, a brand) and I will look it up for you.'
+    'Hello! I can help you find products, compare options, and check prices and availability. What are you looking for today?',
+    'Hi there! Ask me about anything in the catalog — sizes, prices, stock — or tell me what you need and I will search for it.',
+    'Hey! Welcome. Tell me what you have in mind (a product, a budget, a brand) and I will search the catalog for it.'
   ],
   question: [
     'Here is what I found in the catalog:',
@@ -34,28 +38,28 @@ const phrasings: Record<Classification | 'noMatch' | 'unavailable', string[]> = 
   ],
   noMatch: [
     'I could not find anything in the catalog that matches that yet. Could you tell me a little more — a product type, brand or budget? A broader search often helps.',
-    'Nothing in the catalog matches that exactly. Try describing it differently, or give me a brand, a category or a price range and I will look again.',
+    'Nothing in the catalog matches that exactly. Try describing it differently, or give me a brand, a category or a price range and I will search again.',
     'I have no catalog results for that right now. If you tell me what it is for, your budget or a brand you like, I can search more broadly.'
   ],
   request: [
-    'Sure — I have noted your request: "{m}". I will look into it; if it concerns an order, please keep your order number at hand so we can act on it quickly.',
-    'Understood, you would like this: "{m}". I am on it — tell me anything else that matters (size, budget, delivery date) and I will take it into account.',
-    'Got it: "{m}". I will take care of that. If you add details such as an order number or the product you mean, it goes faster.'
+    'I cannot do that from this chat: I can only search the catalog and answer from it. For an order, a refund or your account, please contact the shop\'s team directly.',
+    'That is not something I can do here — I can search products, prices and stock, but I cannot act on orders or accounts. The shop\'s team can help with that if you contact them directly.',
+    'I am not able to act on that from this chat. I can look up products, prices and availability; for anything about an order or an account, please reach the shop\'s team directly.'
   ],
   complaint: [
-    'I am sorry about this — that is not the experience we want for you. You said: "{m}". I have recorded it; our support team follows up on every report like this, and an order number helps them act faster.',
-    'Thank you for telling us, and sorry for the trouble. I have noted: "{m}". Someone from support will pick this up; if it concerns an order, please share its number.',
-    'That sounds frustrating, and I apologise. I have logged your report ("{m}") so the team can make it right. Share an order number or photo if you have one.'
+    'I am sorry about this — that is not the experience we want for you. I cannot resolve it from this chat, as I can only search the catalog; please contact the shop\'s team directly, with your order number if it concerns an order.',
+    'Sorry for the trouble, and thank you for telling us. I am not able to fix this from here; the shop\'s team can, if you contact them directly (an order number helps).',
+    'That sounds frustrating, and I apologise. This chat can only search the catalog, so it cannot put this right; please reach the shop\'s team directly, with an order number or photo if you have one.'
   ],
   feedback: [
-    'Thank you for the feedback — it really helps us improve. Is there anything else I can help you with?',
-    'Thanks for letting us know! I have passed your feedback on. Anything else you are looking for?',
-    'Much appreciated — feedback like this shapes what we do next. Can I help you find something?'
+    'Thank you for the feedback. Is there anything else I can help you find?',
+    'Thanks for letting us know! Anything else you are looking for?',
+    'Much appreciated. Can I help you find something?'
   ],
   other: [
-    'I am the shop assistant, so I am best at questions about products, prices, availability and orders. What can I help you find?',
-    'I may not be the right one for that — I help with the catalog, orders and shopping questions. Is there something you are looking for?',
-    'I can help with products, prices, stock and orders. Tell me what you need and I will look it up.'
+    'I am the shop assistant, so I am best at questions about products, prices and availability. What can I help you find?',
+    'I may not be the right one for that — I help with the catalog and shopping questions. Is there something you are looking for?',
+    'I can help with products, prices and stock. Tell me what you need and I will search for it.'
   ]
 }
 
@@ -63,12 +67,6 @@ function pick (options: string[], seed: string): string {
   let h = 0
   for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) >>> 0
   return options[h % options.length]!
-}
-
-/** Keeps a quoted restatement short and on one line. */
-function quote (message: string): string {
-  const flat = message.replace(/\s+/g, ' ').trim()
-  return flat.length > 140 ? flat.slice(0, 137) + '…' : flat
 }
 
 const describe = (item: RetrievedItem) => {
@@ -92,5 +90,5 @@ export function groundedReply (input: ResponderInput): Reply {
       citations: used.map((i) => ({ source: 'catalog', reference: i.id, confidence: i.score, title: i.title }))
     }
   }
-  return { text: pick(phrasings[classification], message).replace('{m}', quote(message)), citations: [] }
+  return { text: pick(phrasings[classification], message), citations: [] }
 }
