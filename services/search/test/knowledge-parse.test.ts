@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm'
 import { gzipSync } from 'node:zlib'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import t from 'tap'
@@ -189,6 +190,15 @@ t.test('pdf: paragraphs from the text of each page, anchored page=N, title from 
   t.equal(page.url, 'https://shop.example/policies.pdf')
   const untitled = await parseFile({ name: 'dir/terms.pdf', bytes: await pdfOf([[['Terms apply.']]]) })
   t.equal(untitled.title, 'terms', 'the file name when the PDF has no title')
+})
+
+t.test('pdf: reading one leaves the process\'s built-ins as they were (pdf.js would replace JSON.stringify and Array push with slower copies)', async (t) => {
+  await parseFile({ name: 'a.pdf', bytes: await pdfOf([[['Hello.']]]) })
+  // Another realm's toString: pdf.js's polyfills also replace this realm's, which calls them native.
+  const sourceOf = runInNewContext('Function.prototype.toString') as (this: unknown) => string
+  for (const [name, builtIn] of Object.entries({ 'Array.prototype.push': Array.prototype.push, 'JSON.parse': JSON.parse, 'JSON.stringify': JSON.stringify, 'Function.prototype.toString': Function.prototype.toString })) {
+    t.match(sourceOf.call(builtIn), /\[native code\]/, name)
+  }
 })
 
 t.test('pdf: no text (a scanned document), too many pages, or broken bytes are refused with the reason', async (t) => {
