@@ -107,6 +107,24 @@ t.test('markdown nested 100,000 deep is refused at once; long delimiter runs are
   t.ok(Date.now() - started < 2000, `read in ${Date.now() - started} ms`)
 })
 
+t.test('markdown: a page of 2,000 sections keeps every heading, GitHub\'s numbering of repeated slugs, and its references', async (t) => {
+  const source = Array.from({ length: 2000 }, (_, i) =>
+    `## Section ${i}\n\nStep ${i} of the guide, see [the returns page][returns].\n\n### Example\n\n- Pack item ${i}\n  - then label it\n- Drop it off\n`
+  ).join('\n') + '\n[returns]: https://shop.example/returns\n'
+  const page = parseMarkdown(source, 'guide.md')
+  const sections = page.blocks.filter((block) => block.path.length === 1)
+  t.same(sections.map((block) => block.path[0]), Array.from({ length: 2000 }, (_, i) => `Section ${i}`), 'one block under each h2, in order')
+  t.same(sections.map((block) => block.anchor), Array.from({ length: 2000 }, (_, i) => `section-${i}`))
+  t.ok(sections.every((block, i) => block.text === `Step ${i} of the guide, see the returns page.`), 'the reference defined at the end is a link in every section')
+  const examples = page.blocks.filter((block) => block.path.length === 2)
+  t.equal(examples.length, 6000, 'three list items under each "Example"')
+  t.same([...new Set(examples.map((block) => block.anchor))], ['example', ...Array.from({ length: 1999 }, (_, i) => `example-${i + 1}`)], 'the repeated h3 numbered across the whole page')
+  t.equal(new Set(page.blocks.map((block) => block.anchor)).size, 4000, 'every section its own anchor')
+  t.same(examples.slice(-3).map((block) => [block.path.join(' / '), block.text]), [
+    ['Section 1999 / Example', 'Pack item 1999'], ['Section 1999 / Example', 'then label it'], ['Section 1999 / Example', 'Drop it off']
+  ])
+})
+
 const HTML = `<!doctype html><html><head>
 <title>Shipping | Example Shop</title>
 <link rel="canonical" href="/help/shipping">
