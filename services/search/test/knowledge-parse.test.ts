@@ -2,7 +2,8 @@ import { runInNewContext } from 'node:vm'
 import { gzipSync } from 'node:zlib'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import t from 'tap'
-import { FileRejected, parseFile, parseHtml, parseMarkdown, parseText, readWebPage } from '../src/knowledge/parse/index.js'
+import { extractLinks } from '../src/knowledge/crawl/links.js'
+import { FileRejected, loadHtml, parseFile, parseHtml, parseMarkdown, parseText, readContent } from '../src/knowledge/parse/index.js'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
@@ -147,8 +148,10 @@ const HTML = `<!doctype html><html><head>
 <script>window.secret = 'tracking code'</script>
 </body></html>`
 
-t.test('html: main content only, headings make the path, ids of headings or their sections are anchors', async (t) => {
-  const { page, links } = readWebPage(HTML, 'https://shop.example/help/shipping?ref=nav')
+t.test('html: main content only, headings make the path, ids of headings or their sections are anchors; a crawl reads links first from the same parse', async (t) => {
+  const document = loadHtml(HTML)
+  const links = extractLinks(document, new URL('https://shop.example/help/shipping?ref=nav'), undefined, 'ChatSearchBot')
+  const page = readContent(document, links.title, 'https://shop.example/help/shipping?ref=nav')
   const text = page.blocks.map((block) => block.text).join('\n')
   t.notMatch(text, /Home|Imprint|tracking code|color: red|Log in/, 'no navigation, footer, script or style')
   t.match(text, /free above 50 euros/)
@@ -163,16 +166,17 @@ t.test('html: main content only, headings make the path, ids of headings or thei
   t.equal(page.title, 'Shipping | Example Shop')
   t.equal(page.url, 'https://shop.example/help/shipping?ref=nav')
 
-  t.equal(links.canonical, 'https://shop.example/help/shipping')
+  t.equal(links.canonical?.href, 'https://shop.example/help/shipping')
   t.equal(links.title, 'Shipping | Example Shop')
-  t.same(links.links, ['https://shop.example/', 'https://shop.example/help/returns', 'https://elsewhere.example/x'], 'absolute, no fragment, no mailto, no rel=nofollow')
+  t.same(links.links.map((url) => url.href), ['https://shop.example/', 'https://shop.example/help/returns', 'https://elsewhere.example/x'], 'absolute, no fragment, no mailto, no rel=nofollow')
   t.equal(links.noindex, true)
   t.equal(links.nofollow, false)
+  t.same(parseHtml(HTML, 'shipping.html', 'https://shop.example/help/shipping?ref=nav'), page, 'the content a page parsed on its own has')
 })
 
 t.test('html: <base href> resolves links; robots "none" is noindex and nofollow; a fragment has a page made for it', async (t) => {
-  const { links } = readWebPage('<html><head><base href="https://cdn.example/docs/"><meta name="ROBOTS" content="NONE"></head><body><a href="a.html#x">a</a></body></html>', 'https://shop.example/')
-  t.same(links.links, ['https://cdn.example/docs/a.html'])
+  const links = extractLinks(loadHtml('<html><head><base href="https://cdn.example/docs/"><meta name="ROBOTS" content="NONE"></head><body><a href="a.html#x">a</a></body></html>'), new URL('https://shop.example/'), undefined, 'ChatSearchBot')
+  t.same(links.links.map((url) => url.href), ['https://cdn.example/docs/a.html'])
   t.equal(links.noindex, true)
   t.equal(links.nofollow, true)
   const page = parseHtml('<p>Short note.</p><div id="a">Hello <b>there</b><p>Inner.</p></div>', 'note.html')

@@ -5,7 +5,7 @@ import { DocumentError } from '../ingest/validate.js'
 import type { IngestResult } from '../ingest/documents.js'
 import { chunkPage, faqChunks } from './chunk.js'
 import { FileRejected, parseHtml, parseMarkdown, parseText } from './parse/index.js'
-import type { Chunk } from './types.js'
+import type { Chunk, ParsedPage } from './types.js'
 import { validateKnowledgeBatch } from './validate.js'
 
 /**
@@ -18,9 +18,13 @@ const EMBEDDED_TEXT_MAX = 1000
 
 const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
 
-/** A document's chunks; one its parser refuses (HTML nested too deep, say) is a DocumentError naming it. */
-export function chunksOf (document: KnowledgeDocument): Chunk[] {
+/**
+ * A document's chunks, from `parsed` when its page was parsed already; one its parser refuses (HTML
+ * nested too deep, say) is a DocumentError naming it.
+ */
+export function chunksOf (document: KnowledgeDocument, parsed?: ParsedPage): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
+  if (parsed !== undefined) return chunkPage(parsed)
   try {
     return chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url))
   } catch (err) {
@@ -32,6 +36,11 @@ export function chunksOf (document: KnowledgeDocument): Chunk[] {
 /** What is embedded of a chunk: its document's title and heading path give the text its subject. */
 export function chunkEmbeddingText (document: KnowledgeDocument, chunk: Chunk): string {
   return [document.title, chunk.section, chunk.text].filter((part) => part !== '').join('. ').slice(0, EMBEDDED_TEXT_MAX)
+}
+
+/** Whether the index holds this document as it is: storing it would neither chunk nor write anything. */
+export async function isStored (index: KnowledgeIndex, document: KnowledgeDocument): Promise<boolean> {
+  return (await index.storedHashes([document.id])).get(document.id) === knowledgeHash(document, CHUNKING)
 }
 
 /**
@@ -46,14 +55,15 @@ export async function ingestKnowledge (index: KnowledgeIndex, items: unknown[], 
 /**
  * Stores documents already known to be well formed (validated, or made by a crawl or a file import):
  * all chunked first (one without text rejects the batch, nothing written), those identical to the
- * stored ones skipped, only the chunks of the others embedded.
+ * stored ones skipped, only the chunks of the others embedded. `parsed` holds, by document id, the
+ * pages already parsed (a crawl reads a page's links and content from one parse).
  */
-export async function storeKnowledge (index: KnowledgeIndex, documents: KnowledgeDocument[], embedder: Embedder | undefined): Promise<IngestResult> {
+export async function storeKnowledge (index: KnowledgeIndex, documents: KnowledgeDocument[], embedder: Embedder | undefined, parsed?: ReadonlyMap<string, ParsedPage>): Promise<IngestResult> {
   const stored = await index.storedHashes(documents.map((d) => d.id))
   const changed: PreparedKnowledge[] = documents
     .map((document) => ({ document, hash: knowledgeHash(document, CHUNKING) }))
     .filter(({ document, hash }) => stored.get(document.id) !== hash)
-    .map((p) => ({ ...p, chunks: chunksOf(p.document) }))
+    .map((p) => ({ ...p, chunks: chunksOf(p.document, parsed?.get(p.document.id)) }))
   const empty = changed.find((p) => p.chunks.length === 0)
   if (empty !== undefined) throw new DocumentError(`document ${empty.document.id}: has no text to index once its markup is removed`)
   if (embedder !== undefined && changed.length > 0) {

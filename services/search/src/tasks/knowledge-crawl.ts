@@ -5,7 +5,8 @@ import { ApiError } from '@chatsearch/shell'
 import type { KnowledgeDocument, KnowledgeIndex } from '../engine/port.js'
 import { DocumentError } from '../ingest/validate.js'
 import { crawl, type FetchedPage } from '../knowledge/crawl/crawl.js'
-import { storeKnowledge } from '../knowledge/ingest.js'
+import { isStored, storeKnowledge } from '../knowledge/ingest.js'
+import type { ParsedPage } from '../knowledge/types.js'
 import type { TaskHandler } from './queue.js'
 
 /** Pages stored (and embedded) together: a few seconds of work with the bundled model. */
@@ -54,6 +55,9 @@ export function knowledgeCrawl (app: FastifyInstance, allowPrivateNetworks: bool
     const noText: Array<{ url: string, reason: string }> = []
     const kept = new Set<string>()
     let pending: KnowledgeDocument[] = []
+    // The content of each changed page, read by the crawl from the parse its links came from; a page it
+    // could not read is parsed when stored.
+    const parsed = new Map<string, ParsedPage>()
 
     const add = (result: { indexed: number, unchanged: number }) => {
       counts.indexed += result.indexed
@@ -63,19 +67,21 @@ export function knowledgeCrawl (app: FastifyInstance, allowPrivateNetworks: bool
       const batch = pending
       pending = []
       try {
-        add(await storeKnowledge(index, batch, app.embedder))
+        add(await storeKnowledge(index, batch, app.embedder, parsed))
       } catch (err) {
         if (!(err instanceof DocumentError)) throw err
         // A page without text rejects its whole batch: the others are stored one by one, that one skipped.
         for (const document of batch) {
           try {
-            add(await storeKnowledge(index, [document], app.embedder))
+            add(await storeKnowledge(index, [document], app.embedder, parsed))
           } catch (err) {
             if (!(err instanceof DocumentError)) throw err
             kept.delete(document.id)
             noText.push({ url: document.url ?? document.id, reason: 'no text in its main content' })
           }
         }
+      } finally {
+        for (const document of batch) parsed.delete(document.id)
       }
     }
 
@@ -87,6 +93,10 @@ export function knowledgeCrawl (app: FastifyInstance, allowPrivateNetworks: bool
       onProgress: ({ done, total }) => { progress(done, total).catch(() => {}) }
     }, async (page) => {
       const document = documentOf(prefix, page)
+      if (!await isStored(index, document)) {
+        const content = page.content()
+        if (content !== undefined) parsed.set(document.id, { ...content, url: document.url! })
+      }
       kept.add(document.id)
       counts.pages++
       pending.push(document)

@@ -15,42 +15,18 @@ export const MAX_HTML_DEPTH = 128
 /** Readability gives up (throws) on a page with more elements than this, rather than take seconds. */
 const MAX_ELEMENTS = 100_000
 
-/** What a crawler needs from a raw page besides its text. */
-export interface PageLinks {
-  /** `<title>`, whitespace collapsed. */
-  title?: string
-  /** `<link rel=canonical>`'s href, absolute. */
-  canonical?: string
-  /** Every `<a href>` not marked rel=nofollow, absolute, http(s) only, without fragment, once each. */
-  links: string[]
-  /** `<meta name=robots>` says noindex (or none). */
-  noindex: boolean
-  /** `<meta name=robots>` says nofollow (or none). */
-  nofollow: boolean
-}
-
-/** A fetched page's text and links from one parse (the crawler's entry). */
-export function readWebPage (html: string, pageUrl: string, fallbackTitle = pageUrl): { page: ParsedPage, links: PageLinks } {
-  const document = load(html)
-  const links = linksOf(document, pageUrl)
-  return { page: contentOf(document, links.title ?? fallbackTitle, pageUrl), links }
-}
-
 /** An HTML file or page as a ParsedPage: its main content only (no navigation, footers, scripts). */
 export function parseHtml (html: string, fallbackTitle: string, url?: string): ParsedPage {
-  const document = load(html)
-  return contentOf(document, collapseWhitespace(document.querySelector('title')?.textContent ?? '') || fallbackTitle, url)
+  const document = loadHtml(html)
+  return readContent(document, collapseWhitespace(document.querySelector('title')?.textContent ?? '') || fallbackTitle, url)
 }
 
-/** The links of a raw page, resolved against its URL (or its `<base href>`). */
-export function pageLinks (html: string, pageUrl: string): PageLinks {
-  return linksOf(load(html), pageUrl)
-}
+/** A parsed HTML page, as loadHtml gives it. */
+export type HtmlDocument = ReturnType<typeof parseHTML>['document']
+type El = HtmlDocument['documentElement']
 
-type Doc = ReturnType<typeof parseHTML>['document']
-type El = Doc['documentElement']
-
-function load (html: string): Doc {
+/** An HTML page as a DOM; a FileRejected when it nests elements deeper than MAX_HTML_DEPTH. */
+export function loadHtml (html: string): HtmlDocument {
   checkDepth(html)
   // linkedom makes a fragment's first element the root (`<p>` holding an empty body): give it a page.
   return parseHTML(/<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`).document
@@ -71,45 +47,14 @@ function checkDepth (html: string): void {
   }
 }
 
-function linksOf (document: Doc, pageUrl: string): PageLinks {
-  const base = absolute(document.querySelector('base[href]')?.getAttribute('href'), pageUrl) ?? pageUrl
-  const robots = [...document.querySelectorAll('meta[name]')]
-    .filter((meta) => meta.getAttribute('name')!.toLowerCase() === 'robots')
-    .flatMap((meta) => (meta.getAttribute('content') ?? '').toLowerCase().split(',').map((word: string) => word.trim()))
-  const links = new Set<string>()
-  for (const a of document.querySelectorAll('a[href]')) {
-    if ((a.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).includes('nofollow')) continue
-    const href = absolute(a.getAttribute('href'), base)
-    if (href !== undefined && /^https?:$/.test(new URL(href).protocol)) links.add(href)
-  }
-  const canonical = [...document.querySelectorAll('link[rel][href]')]
-    .find((link) => link.getAttribute('rel')!.toLowerCase().split(/\s+/).includes('canonical'))
-  const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '')
-  const canonicalUrl = absolute(canonical?.getAttribute('href'), base)
-  return {
-    ...(title === '' ? {} : { title }),
-    ...(canonicalUrl === undefined ? {} : { canonical: canonicalUrl }),
-    links: [...links],
-    noindex: robots.includes('noindex') || robots.includes('none'),
-    nofollow: robots.includes('nofollow') || robots.includes('none')
-  }
-}
-
-function absolute (href: string | null | undefined, base: string): string | undefined {
-  if (href === null || href === undefined || href.trim() === '') return undefined
-  try {
-    const url = new URL(href.trim(), base)
-    url.hash = ''
-    return url.href
-  } catch {
-    return undefined
-  }
-}
-
 /** Never content, whatever Readability decides. */
 const DROPPED = 'script, style, noscript, template, svg, canvas, iframe, object, embed, nav, footer, form, button, select, dialog'
 
-function contentOf (document: Doc, title: string, url: string | undefined): ParsedPage {
+/**
+ * A loaded page's main content as a ParsedPage. Readability takes the document apart: read anything
+ * else from it first. A FileRejected when the page has more than MAX_ELEMENTS elements.
+ */
+export function readContent (document: HtmlDocument, title: string, url?: string): ParsedPage {
   for (const element of [...document.querySelectorAll(DROPPED)]) element.remove()
   // Readability turns h1 into h2; the level it had is kept aside so the heading path stays true.
   for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) heading.setAttribute('data-kn-level', heading.tagName.slice(1))
