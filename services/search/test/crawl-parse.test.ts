@@ -3,16 +3,17 @@ import t from 'tap'
 import { extractLinks } from '../src/knowledge/crawl/links.js'
 import { parseSitemap } from '../src/knowledge/crawl/sitemap.js'
 import { normaliseUrl } from '../src/knowledge/crawl/url.js'
+import { loadHtml } from '../src/knowledge/parse/html.js'
 
 const base = new URL('https://shop.example/help/returns')
 
 t.test('links are resolved, normalised, without fragments, each once', async (t) => {
-  const found = extractLinks(`<html><head><title>  Returns
+  const found = extractLinks(loadHtml(`<html><head><title>  Returns
     policy </title></head><body>
     <a href="shipping">a</a> <a href="/help/shipping#costs">b</a> <a href="../HELP/./faq?q=1#x">c</a>
     <a href="HTTPS://SHOP.EXAMPLE:443/">d</a> <a href="mailto:x@y.z">e</a> <a href="javascript:void(0)">f</a>
     <a href="http://[bad">g</a> <a href="//cdn.example/file">h</a> <a href="/ad" rel="sponsored nofollow">i</a> <a>j</a>
-  </body></html>`, base, undefined, 'ChatSearchBot')
+  </body></html>`), base, undefined, 'ChatSearchBot')
   t.equal(found.title, 'Returns policy')
   t.same(found.links.map((u) => u.href), [
     'https://shop.example/help/shipping',
@@ -26,18 +27,18 @@ t.test('links are resolved, normalised, without fragments, each once', async (t)
 })
 
 t.test('<base href> changes what relative links mean; canonical is resolved too', async (t) => {
-  const found = extractLinks('<base href="/docs/"><link rel="Canonical" href="guide#top"><a href="intro">x</a>', base, undefined, 'ChatSearchBot')
+  const found = extractLinks(loadHtml('<base href="/docs/"><link rel="Canonical" href="guide#top"><a href="intro">x</a>'), base, undefined, 'ChatSearchBot')
   t.same(found.links.map((u) => u.href), ['https://shop.example/docs/intro'])
   t.equal(found.canonical?.href, 'https://shop.example/docs/guide')
 })
 
 t.test('robots directives come from meta robots, meta for our bot, and X-Robots-Tag', async (t) => {
   const html = (meta: string) => `<head>${meta}</head><a href="/x">x</a>`
-  t.match(extractLinks(html('<meta name="robots" content="NOINDEX, follow">'), base, undefined, 'ChatSearchBot'), { noindex: true, nofollow: false })
-  t.match(extractLinks(html('<meta name="chatsearchbot" content="nofollow">'), base, undefined, 'ChatSearchBot'), { noindex: false, nofollow: true })
-  t.match(extractLinks(html('<meta name="otherbot" content="none">'), base, undefined, 'ChatSearchBot'), { noindex: false, nofollow: false })
-  t.match(extractLinks(html('<meta name="robots" content="none">'), base, undefined, 'ChatSearchBot'), { noindex: true, nofollow: true })
-  t.match(extractLinks(html(''), base, 'noindex', 'ChatSearchBot'), { noindex: true, nofollow: false })
+  t.match(extractLinks(loadHtml(html('<meta name="robots" content="NOINDEX, follow">')), base, undefined, 'ChatSearchBot'), { noindex: true, nofollow: false })
+  t.match(extractLinks(loadHtml(html('<meta name="chatsearchbot" content="nofollow">')), base, undefined, 'ChatSearchBot'), { noindex: false, nofollow: true })
+  t.match(extractLinks(loadHtml(html('<meta name="otherbot" content="none">')), base, undefined, 'ChatSearchBot'), { noindex: false, nofollow: false })
+  t.match(extractLinks(loadHtml(html('<meta name="robots" content="none">')), base, undefined, 'ChatSearchBot'), { noindex: true, nofollow: true })
+  t.match(extractLinks(loadHtml(html('')), base, 'noindex', 'ChatSearchBot'), { noindex: true, nofollow: false })
 })
 
 t.test('URLs are normalised the WHATWG way', async (t) => {

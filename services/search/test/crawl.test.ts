@@ -3,6 +3,8 @@ import { gzipSync } from 'node:zlib'
 import t from 'tap'
 import { crawl, type FetchedPage } from '../src/knowledge/crawl/crawl.js'
 import { DEFAULT_USER_AGENT, type CrawlOptions } from '../src/knowledge/crawl/options.js'
+import { parseHtml } from '../src/knowledge/parse/html.js'
+import type { ParsedPage } from '../src/knowledge/types.js'
 import { freePort, page, paths, redirect, startSite, type Route } from './crawl-site.js'
 
 /** Local test servers: private networks allowed, small limits so the bad pages fail fast. */
@@ -165,6 +167,34 @@ t.test('a page whose Content-Length is over the limit is not read; one with no h
   const { reasons, pages } = await crawlAll(`${site.origin}/`, { ...local, maxPageBytes: 1000, perPageTimeoutMs: 500 })
   t.equal(pages.length, 1)
   t.same(reasons, { '/big': 'larger than 1000 bytes (Content-Length 1048576)', '/silent': 'no complete answer within 0.5 s' })
+})
+
+t.test('a page comes with its main content, read from the parse its links came from; HTML nested too deep is delivered unread', async (t) => {
+  const returns = '<html><head><title>Returns</title><link rel="canonical" href="/returns"></head><body><nav><a href="/">Home</a></nav>' +
+    '<main><h2 id="window">Return window</h2><p>Any item can be returned within thirty days.</p></main><footer>© Shop</footer></body></html>'
+  const site = await startSite(t, {
+    '/': page('<title>Home</title><a href="/returns?ref=home">Returns</a> <a href="/deep">Deep</a>'),
+    '/returns?ref=home': page(returns),
+    '/deep': page('<title>Deep</title>' + '<div>'.repeat(200) + '<a href="/behind-deep">x</a>' + '</div>'.repeat(200)),
+    '/behind-deep': page('<title>Behind</title>')
+  })
+  const contents = new Map<string, ParsedPage | undefined>()
+  const pages: FetchedPage[] = []
+  await crawl(`${site.origin}/`, local, async (p) => {
+    pages.push(p)
+    if (new URL(p.url).pathname === '/') return
+    contents.set(new URL(p.url).pathname, p.content())
+    t.equal(p.content(), contents.get(new URL(p.url).pathname), 'read once')
+  })
+  t.same(pages.map((p) => new URL(p.url).pathname).sort(), ['/', '/deep', '/returns'])
+  const read = contents.get('/returns')
+  t.equal(pages.find((p) => p.url === `${site.origin}/returns`)!.finalUrl, `${site.origin}/returns?ref=home`)
+  t.same(read?.blocks, [{ path: ['Return window'], anchor: 'window', text: 'Any item can be returned within thirty days.' }], 'no navigation or footer')
+  t.equal(read?.url, `${site.origin}/returns`, 'under its canonical URL')
+  t.same(read, parseHtml(returns, 'Returns', `${site.origin}/returns`), 'what parsing the page on its own gives')
+  t.equal(pages.find((p) => p.url === `${site.origin}/`)!.content(), undefined, 'not read during onPage: the parse was let go')
+  t.equal(contents.get('/deep'), undefined, 'too deep to read: parsing it when stored says why')
+  t.notOk(paths(site).includes('/behind-deep'), 'nor are its links followed')
 })
 
 t.test('a compressed page is decompressed, and bounded by its decompressed size', async (t) => {

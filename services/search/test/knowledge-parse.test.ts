@@ -1,7 +1,9 @@
+import { runInNewContext } from 'node:vm'
 import { gzipSync } from 'node:zlib'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
 import t from 'tap'
-import { FileRejected, parseFile, parseHtml, parseMarkdown, parseText, readWebPage } from '../src/knowledge/parse/index.js'
+import { extractLinks } from '../src/knowledge/crawl/links.js'
+import { FileRejected, loadHtml, parseFile, parseHtml, parseMarkdown, parseText, readContent } from '../src/knowledge/parse/index.js'
+import { pdfOf } from './pdf.js'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
@@ -17,24 +19,6 @@ async function rejection (run: () => unknown): Promise<FileRejected> {
 }
 
 /** A real PDF, built here: one page per entry, each a list of paragraphs of lines. */
-async function pdfOf (pages: string[][][], title?: string): Promise<Uint8Array> {
-  const doc = await PDFDocument.create()
-  if (title !== undefined) doc.setTitle(title)
-  const font = await doc.embedFont(StandardFonts.Helvetica)
-  for (const paragraphs of pages) {
-    const page = doc.addPage([600, 800])
-    let y = 740
-    for (const lines of paragraphs) {
-      for (const line of lines) {
-        page.drawText(line, { x: 50, y, size: 12, font })
-        y -= 15
-      }
-      y -= 20
-    }
-  }
-  return await doc.save()
-}
-
 const MARKDOWN = `# Help centre
 
 Welcome to the *help* centre. See [our shop](https://shop.example).
@@ -106,6 +90,24 @@ t.test('markdown nested 100,000 deep is refused at once; long delimiter runs are
   t.ok(Date.now() - started < 2000, `read in ${Date.now() - started} ms`)
 })
 
+t.test('markdown: a page of 2,000 sections keeps every heading, GitHub\'s numbering of repeated slugs, and its references', async (t) => {
+  const source = Array.from({ length: 2000 }, (_, i) =>
+    `## Section ${i}\n\nStep ${i} of the guide, see [the returns page][returns].\n\n### Example\n\n- Pack item ${i}\n  - then label it\n- Drop it off\n`
+  ).join('\n') + '\n[returns]: https://shop.example/returns\n'
+  const page = parseMarkdown(source, 'guide.md')
+  const sections = page.blocks.filter((block) => block.path.length === 1)
+  t.same(sections.map((block) => block.path[0]), Array.from({ length: 2000 }, (_, i) => `Section ${i}`), 'one block under each h2, in order')
+  t.same(sections.map((block) => block.anchor), Array.from({ length: 2000 }, (_, i) => `section-${i}`))
+  t.ok(sections.every((block, i) => block.text === `Step ${i} of the guide, see the returns page.`), 'the reference defined at the end is a link in every section')
+  const examples = page.blocks.filter((block) => block.path.length === 2)
+  t.equal(examples.length, 6000, 'three list items under each "Example"')
+  t.same([...new Set(examples.map((block) => block.anchor))], ['example', ...Array.from({ length: 1999 }, (_, i) => `example-${i + 1}`)], 'the repeated h3 numbered across the whole page')
+  t.equal(new Set(page.blocks.map((block) => block.anchor)).size, 4000, 'every section its own anchor')
+  t.same(examples.slice(-3).map((block) => [block.path.join(' / '), block.text]), [
+    ['Section 1999 / Example', 'Pack item 1999'], ['Section 1999 / Example', 'then label it'], ['Section 1999 / Example', 'Drop it off']
+  ])
+})
+
 const HTML = `<!doctype html><html><head>
 <title>Shipping | Example Shop</title>
 <link rel="canonical" href="/help/shipping">
@@ -128,8 +130,10 @@ const HTML = `<!doctype html><html><head>
 <script>window.secret = 'tracking code'</script>
 </body></html>`
 
-t.test('html: main content only, headings make the path, ids of headings or their sections are anchors', async (t) => {
-  const { page, links } = readWebPage(HTML, 'https://shop.example/help/shipping?ref=nav')
+t.test('html: main content only, headings make the path, ids of headings or their sections are anchors; a crawl reads links first from the same parse', async (t) => {
+  const document = loadHtml(HTML)
+  const links = extractLinks(document, new URL('https://shop.example/help/shipping?ref=nav'), undefined, 'ChatSearchBot')
+  const page = readContent(document, links.title, 'https://shop.example/help/shipping?ref=nav')
   const text = page.blocks.map((block) => block.text).join('\n')
   t.notMatch(text, /Home|Imprint|tracking code|color: red|Log in/, 'no navigation, footer, script or style')
   t.match(text, /free above 50 euros/)
@@ -144,16 +148,17 @@ t.test('html: main content only, headings make the path, ids of headings or thei
   t.equal(page.title, 'Shipping | Example Shop')
   t.equal(page.url, 'https://shop.example/help/shipping?ref=nav')
 
-  t.equal(links.canonical, 'https://shop.example/help/shipping')
+  t.equal(links.canonical?.href, 'https://shop.example/help/shipping')
   t.equal(links.title, 'Shipping | Example Shop')
-  t.same(links.links, ['https://shop.example/', 'https://shop.example/help/returns', 'https://elsewhere.example/x'], 'absolute, no fragment, no mailto, no rel=nofollow')
+  t.same(links.links.map((url) => url.href), ['https://shop.example/', 'https://shop.example/help/returns', 'https://elsewhere.example/x'], 'absolute, no fragment, no mailto, no rel=nofollow')
   t.equal(links.noindex, true)
   t.equal(links.nofollow, false)
+  t.same(parseHtml(HTML, 'shipping.html', 'https://shop.example/help/shipping?ref=nav'), page, 'the content a page parsed on its own has')
 })
 
 t.test('html: <base href> resolves links; robots "none" is noindex and nofollow; a fragment has a page made for it', async (t) => {
-  const { links } = readWebPage('<html><head><base href="https://cdn.example/docs/"><meta name="ROBOTS" content="NONE"></head><body><a href="a.html#x">a</a></body></html>', 'https://shop.example/')
-  t.same(links.links, ['https://cdn.example/docs/a.html'])
+  const links = extractLinks(loadHtml('<html><head><base href="https://cdn.example/docs/"><meta name="ROBOTS" content="NONE"></head><body><a href="a.html#x">a</a></body></html>'), new URL('https://shop.example/'), undefined, 'ChatSearchBot')
+  t.same(links.links.map((url) => url.href), ['https://cdn.example/docs/a.html'])
   t.equal(links.noindex, true)
   t.equal(links.nofollow, true)
   const page = parseHtml('<p>Short note.</p><div id="a">Hello <b>there</b><p>Inner.</p></div>', 'note.html')
@@ -189,6 +194,15 @@ t.test('pdf: paragraphs from the text of each page, anchored page=N, title from 
   t.equal(page.url, 'https://shop.example/policies.pdf')
   const untitled = await parseFile({ name: 'dir/terms.pdf', bytes: await pdfOf([[['Terms apply.']]]) })
   t.equal(untitled.title, 'terms', 'the file name when the PDF has no title')
+})
+
+t.test('pdf: reading one leaves the process\'s built-ins as they were (pdf.js would replace JSON.stringify and Array push with slower copies)', async (t) => {
+  await parseFile({ name: 'a.pdf', bytes: await pdfOf([[['Hello.']]]) })
+  // Another realm's toString: pdf.js's polyfills also replace this realm's, which calls them native.
+  const sourceOf = runInNewContext('Function.prototype.toString') as (this: unknown) => string
+  for (const [name, builtIn] of Object.entries({ 'Array.prototype.push': Array.prototype.push, 'JSON.parse': JSON.parse, 'JSON.stringify': JSON.stringify, 'Function.prototype.toString': Function.prototype.toString })) {
+    t.match(sourceOf.call(builtIn), /\[native code\]/, name)
+  }
 })
 
 t.test('pdf: no text (a scanned document), too many pages, or broken bytes are refused with the reason', async (t) => {

@@ -90,8 +90,8 @@ export interface KnowledgeDocument {
   format?: 'markdown' | 'html' | 'text'
   url?: string
   /**
-   * An uploaded file, already parsed (on a thread of its own): chunked from this rather than from
-   * `content`, which is then its text for reading. Never stored.
+   * The page already parsed (an uploaded file, on a thread of its own; a crawled page, from the parse
+   * its links came from): chunked from this rather than from `content`. Never stored.
    */
   parsed?: ParsedPage
 }

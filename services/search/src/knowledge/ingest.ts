@@ -18,7 +18,10 @@ const EMBEDDED_TEXT_MAX = 1000
 
 const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
 
-/** A document's chunks; one its parser refuses (HTML nested too deep, say) is a DocumentError naming it. */
+/**
+ * A document's chunks, from `document.parsed` when its page was parsed already (an uploaded file, a
+ * crawled page); one its parser refuses (HTML nested too deep, say) is a DocumentError naming it.
+ */
 export function chunksOf (document: KnowledgeDocument): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
   if (document.parsed !== undefined) return chunkPage(document.parsed)
@@ -33,6 +36,11 @@ export function chunksOf (document: KnowledgeDocument): Chunk[] {
 /** What is embedded of a chunk: its document's title and heading path give the text its subject. */
 export function chunkEmbeddingText (document: KnowledgeDocument, chunk: Chunk): string {
   return [document.title, chunk.section, chunk.text].filter((part) => part !== '').join('. ').slice(0, EMBEDDED_TEXT_MAX)
+}
+
+/** Whether the index holds this document as it is: storing it would neither chunk nor write anything. */
+export async function isStored (index: KnowledgeIndex, document: KnowledgeDocument): Promise<boolean> {
+  return (await index.storedHashes([document.id])).get(document.id) === knowledgeHash(document, CHUNKING)
 }
 
 /**

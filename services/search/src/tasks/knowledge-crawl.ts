@@ -5,7 +5,7 @@ import { ApiError } from '@chatsearch/shell'
 import type { KnowledgeDocument, KnowledgeIndex } from '../engine/port.js'
 import { DocumentError } from '../ingest/validate.js'
 import { crawl, type FetchedPage } from '../knowledge/crawl/crawl.js'
-import { storeKnowledge } from '../knowledge/ingest.js'
+import { isStored, storeKnowledge } from '../knowledge/ingest.js'
 import type { TaskHandler } from './queue.js'
 
 /** What a knowledge task writes with: the service's app, or the CLI's engine and embedder. */
@@ -90,6 +90,12 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
       onProgress: ({ done, total }) => { progress(done, total).catch(() => {}) }
     }, async (page) => {
       const document = documentOf(prefix, page)
+      // A changed page is chunked from the parse its links came from (released once this returns);
+      // one the crawl could not read is parsed when stored.
+      if (!await isStored(index, document)) {
+        const content = page.content()
+        if (content !== undefined) document.parsed = { ...content, url: document.url! }
+      }
       kept.add(document.id)
       counts.pages++
       pending.push(document)

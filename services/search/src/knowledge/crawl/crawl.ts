@@ -1,8 +1,11 @@
 import { Agent } from 'undici'
 import { ApiError } from '@chatsearch/shell'
+import { FileRejected } from '../parse/file-rejected.js'
+import { loadHtml, readContent, type HtmlDocument } from '../parse/html.js'
+import type { ParsedPage } from '../types.js'
 import { guardedLookup, refuseLiteral, type AddressPolicy } from './address-guard.js'
 import { decodeText, fetchBounded, type FetcherContext } from './fetcher.js'
-import { extractLinks } from './links.js'
+import { extractLinks, type PageLinks } from './links.js'
 import { acquireOriginQueue } from './origin-queue.js'
 import { BOT_NAME, resolveOptions, type CrawlOptions, type ResolvedOptions } from './options.js'
 import { readRobots, type RobotsRules } from './robots.js'
@@ -22,6 +25,13 @@ export interface FetchedPage {
   title: string
   /** The body, decoded with the charset of Content-Type (UTF-8 when none). */
   html: string
+  /**
+   * The main content, with `url` as its URL, read on the first call from the parse the links came from.
+   * That parse is let go when onPage returns, so a page whose content is not wanted (unchanged) costs no
+   * more: undefined if first called after that, and when the HTML cannot be read (nested too deep, too
+   * many elements: parseHtml on `html` says why).
+   */
+  content: () => ParsedPage | undefined
 }
 
 export interface CrawlReport {
@@ -175,7 +185,9 @@ class CrawlRun {
 
     const html = decodeText(outcome.body, outcome.charset)
     const robotsHeader = outcome.headers['x-robots-tag']
-    const found = extractLinks(html, final, Array.isArray(robotsHeader) ? robotsHeader.join(', ') : robotsHeader, BOT_NAME)
+    // Readability takes the parse apart when the content is read: the links are read first.
+    let parse = loadOrUndefined(html)
+    const found = parse === undefined ? UNREADABLE : extractLinks(parse, final, Array.isArray(robotsHeader) ? robotsHeader.join(', ') : robotsHeader, BOT_NAME)
     if (!found.nofollow) for (const link of found.links) this.discover(link)
 
     if (found.noindex) return this.skip(url, 'marked noindex')
@@ -184,7 +196,17 @@ class CrawlRun {
     this.covered.add(canonical.href)
     this.seen.add(canonical.href)
 
-    await this.onPage({ url: canonical.href, finalUrl: final.href, status: outcome.status, contentType: outcome.mediaType, title: found.title, html })
+    let content: ParsedPage | undefined
+    const readContentOnce = (): ParsedPage | undefined => {
+      if (parse !== undefined) content = contentOrUndefined(parse, found.title === '' ? canonical.href : found.title, canonical.href)
+      parse = undefined
+      return content
+    }
+    try {
+      await this.onPage({ url: canonical.href, finalUrl: final.href, status: outcome.status, contentType: outcome.mediaType, title: found.title, html, content: readContentOnce })
+    } finally {
+      parse = undefined
+    }
     this.pages++
   }
 
@@ -213,5 +235,31 @@ class CrawlRun {
 
   private progress (): void {
     this.opts.onProgress?.({ done: this.done, total: this.frontier.length })
+  }
+}
+
+/** A page whose HTML cannot be read: no links are followed from it. */
+const UNREADABLE: PageLinks = { title: '', links: [], noindex: false, nofollow: false }
+
+/*
+ * A page that cannot be read (nested too deep, too many elements) is still delivered, without content:
+ * whoever stores it parses it again and learns why.
+ */
+
+function loadOrUndefined (html: string): HtmlDocument | undefined {
+  try {
+    return loadHtml(html)
+  } catch (error) {
+    if (error instanceof FileRejected) return undefined
+    throw error
+  }
+}
+
+function contentOrUndefined (document: HtmlDocument, title: string, url: string): ParsedPage | undefined {
+  try {
+    return readContent(document, title, url)
+  } catch (error) {
+    if (error instanceof FileRejected) return undefined
+    throw error
   }
 }

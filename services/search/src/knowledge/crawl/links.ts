@@ -1,7 +1,7 @@
-import { parseHTML } from 'linkedom'
+import type { HtmlDocument } from '../parse/html.js'
 import { normaliseUrl } from './url.js'
 
-/** What the crawler needs from a page, before its main content is taken by the parser. */
+/** What the crawler needs from a page besides its main content. */
 export interface PageLinks {
   title: string
   /** `<link rel=canonical>` resolved against the page, when it has a usable one. */
@@ -13,9 +13,11 @@ export interface PageLinks {
   nofollow: boolean
 }
 
-/** Reads links, canonical, title and robots directives out of a page fetched from `pageUrl`. */
-export function extractLinks (html: string, pageUrl: URL, robotsHeader: string | undefined, botName: string): PageLinks {
-  const { document } = parseHTML(html)
+/**
+ * Reads links, canonical, title and robots directives out of a page fetched from `pageUrl`, before its
+ * main content is read from the same document (readContent takes it apart).
+ */
+export function extractLinks (document: HtmlDocument, pageUrl: URL, robotsHeader: string | undefined, botName: string): PageLinks {
   // <base href> changes what relative links mean; only an http(s) one is honoured.
   const baseHref = document.querySelector('base[href]')?.getAttribute('href')
   const base = (baseHref != null ? normaliseUrl(baseHref, pageUrl) : undefined) ?? pageUrl

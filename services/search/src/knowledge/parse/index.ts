@@ -1,6 +1,6 @@
 export { FileRejected } from './file-rejected.js'
 export { checkFile, DEFAULT_MAX_FILE_BYTES, parseFile, type CheckedFile, type FileFormat, type UploadedFile } from './file.js'
-export { MAX_HTML_DEPTH, pageLinks, parseHtml, readWebPage, type PageLinks } from './html.js'
+export { MAX_HTML_DEPTH, loadHtml, parseHtml, readContent, type HtmlDocument } from './html.js'
 export { parseMarkdown } from './markdown.js'
 export { parsePdf, type PdfLimits } from './pdf.js'
 export { parseText } from './text.js'

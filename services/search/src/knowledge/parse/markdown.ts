@@ -1,12 +1,10 @@
 import GithubSlugger from 'github-slugger'
 import type { Nodes, Parents } from 'mdast'
-import { fromMarkdown } from 'mdast-util-from-markdown'
-import { gfmFromMarkdown } from 'mdast-util-gfm'
 import { toString } from 'mdast-util-to-string'
-import { gfm } from 'micromark-extension-gfm'
 import type { Block, ParsedPage } from '../types.js'
 import { FileRejected } from './file-rejected.js'
 import { HeadingPath, collapseWhitespace } from './headings.js'
+import { parsePieces } from './markdown-pieces.js'
 
 /** Deeper than any real document nests its quotes and lists; micromark's time grows with the square of it. */
 const MAX_NESTING = 32
@@ -35,9 +33,8 @@ function bounded (source: string): string {
  * anchor is the slug GitHub gives the nearest heading above it, so `page#anchor` lands there.
  */
 export function parseMarkdown (source: string, fallbackTitle: string, url?: string): ParsedPage {
-  const tree = fromMarkdown(bounded(source), { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] })
   const reader = new MarkdownReader()
-  reader.read(tree)
+  for (const tree of parsePieces(bounded(source))) reader.read(tree)
   return {
     title: reader.firstH1 ?? fallbackTitle,
     blocks: reader.blocks,

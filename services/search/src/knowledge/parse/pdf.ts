@@ -1,8 +1,8 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js'
 import type { Block, ParsedPage } from '../types.js'
 import { FileRejected } from './file-rejected.js'
 import { collapseWhitespace } from './headings.js'
+import { loadPdfJs } from './pdfjs.js'
 
 export interface PdfLimits {
   /** Pages past this are refused rather than read in part. */
@@ -19,6 +19,7 @@ export interface PdfLimits {
 export async function parsePdf (bytes: Uint8Array, fallbackTitle: string, url?: string, limits: PdfLimits = {}): Promise<ParsedPage> {
   const maxPages = limits.maxPages ?? 500
   const deadline = Date.now() + (limits.timeoutMs ?? 30_000)
+  const { getDocument } = await loadPdfJs()
   // pdf.js takes the buffer over (transfers it): give it a copy so the caller's bytes stay whole.
   const task = getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, verbosity: 0 })
   let pdf
