@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { Value } from 'typebox/value'
 import { CatalogSettings } from '@chatsearch/contracts'
-import { getProject } from '@chatsearch/auth'
 import type { Embedder } from '@chatsearch/embeddings'
-import { createEmbedder, createEngine, ingestDocuments, validateDocument, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search/tools'
-import { bumpSearchCache, withDatabase } from './database.js'
+import { ingestDocuments, validateDocument, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search/tools'
+import { bumpSearchCache, ensureProject } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
 import { EMBED_STEP, embedInSteps } from './embed-steps.js'
+import { withEngine } from './engine.js'
 import { CommandError } from './errors.js'
 
 /** Where catalogs live and how items are embedded: the search service's own settings. */
@@ -14,21 +14,8 @@ export type CatalogEnv = SearchConfig
 
 const BATCH = 500
 
-async function ensureProject (env: NodeJS.ProcessEnv, projectId: string) {
-  const exists = await withDatabase(env, async (db) => await getProject(db, projectId) !== undefined)
-  if (!exists) throw new CommandError(`no project ${projectId}`)
-}
-
-async function withIndex<T> (config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: EngineIndex, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
-  const { embedder, id } = await createEmbedder({ ...config, embeddings: embeddings && config.embeddings })
-  // The engine the search service is configured with; searches here need no reader threads.
-  const engine = createEngine({ ...config, readers: 0 }, { id, dimensions: embedder?.dimensions ?? 512 })
-  try {
-    return await work(await engine.index(projectId), embedder)
-  } finally {
-    await engine.close()
-  }
-}
+const withIndex = <T>(config: CatalogEnv, projectId: string, embeddings: boolean, work: (index: EngineIndex, embedder: Embedder | undefined) => Promise<T>) =>
+  withEngine(config, embeddings, async (engine, embedder) => await work(await engine.index(projectId), embedder))
 
 /** Told how many of the file's items are done (embedded, or written) as an import goes. */
 export type ImportProgress = (done: number, total: number) => void

@@ -3,22 +3,26 @@ import { Command, CommanderError } from 'commander'
 import { catalogCommands } from './commands/catalog.js'
 import type { CommandContext } from './commands/context.js'
 import { keyCommands } from './commands/key.js'
+import { knowledgeCommands } from './commands/knowledge.js'
 import { projectCommands } from './commands/project.js'
+import { taskCommands } from './commands/tasks.js'
 import { UsageError } from './errors.js'
 
 /** Each group of commands adds itself to the program; a new group is one more file and one more entry. */
-const groups = [projectCommands, keyCommands, catalogCommands]
+const groups = [projectCommands, keyCommands, catalogCommands, knowledgeCommands, taskCommands]
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 
 const footer = `
 Data: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (default ./.data);
-catalogs: DATA_DIR/search. EMBEDDINGS=false skips embeddings on import.
+catalogs and knowledge: DATA_DIR/search (or MEILI_URL). EMBEDDINGS=false skips
+embeddings on import; CRAWL_ALLOW_PRIVATE_NETWORKS=true lets a crawl reach
+internal addresses. Ctrl-C hands a task running here back to the queue.
 Exit codes: 0 done, 1 the command could not be done, 2 a mistake in the command itself.`
 
 function buildProgram (context: CommandContext): Command {
   const program = new Command('pnpm cli')
-    .description('Administer projects, credentials and catalogs, whether or not the services run.')
+    .description('Administer projects, credentials, catalogs, knowledge and tasks, whether or not the services run.')
     .option('--json', 'print results as JSON (errors as {"error": "…"} on stderr)')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')

@@ -1,9 +1,10 @@
 import { Type } from 'typebox'
 import pg from 'pg'
 import type { Redis } from 'ioredis'
-import { authMigrations, publishRevocation } from '@chatsearch/auth'
+import { authMigrations, getProject, publishRevocation } from '@chatsearch/auth'
 import { closeRedis, commonEnv, connectRedis, createPool, loadConfig, migrate, RedisCacheStore, resolveDatabase } from '@chatsearch/shell'
 import { SEARCH_CACHE_PREFIX } from '@chatsearch/search/tools'
+import { CommandError } from './errors.js'
 
 export const CliEnvSchema = Type.Object({
   DATABASE_URL: commonEnv.DATABASE_URL,
@@ -16,10 +17,10 @@ export const CliEnvSchema = Type.Object({
  * Runs `work` against the same data the services use: `DATABASE_URL`, or the embedded cluster
  * under `DATA_DIR` (joined when the services run, started for the command otherwise).
  */
-export async function withDatabase<T> (env: NodeJS.ProcessEnv, work: (db: pg.Pool) => Promise<T>): Promise<T> {
+export async function withDatabase<T> (env: NodeJS.ProcessEnv, work: (db: pg.Pool) => Promise<T>, poolSize = 2): Promise<T> {
   const config = loadConfig(CliEnvSchema, env)
   const database = await resolveDatabase(config)
-  const pool = createPool(database.url, 2)
+  const pool = createPool(database.url, poolSize)
   try {
     await migrate(pool, 'auth', authMigrations)
     return await work(pool)
@@ -28,6 +29,13 @@ export async function withDatabase<T> (env: NodeJS.ProcessEnv, work: (db: pg.Poo
     await database.stop()
   }
 }
+
+export async function requireProject (db: pg.Pool, projectId: string): Promise<void> {
+  if (await getProject(db, projectId) === undefined) throw new CommandError(`no project ${projectId}`)
+}
+
+/** requireProject, for a command that needs the database for nothing else. */
+export const ensureProject = (env: NodeJS.ProcessEnv, projectId: string) => withDatabase(env, (db) => requireProject(db, projectId))
 
 /**
  * Tells the services a key was revoked. Without REDIS_URL, `revokeKey`'s PostgreSQL NOTIFY already

@@ -3,7 +3,8 @@ import { plural } from './plural.js'
 /** A progress line on stderr: redrawn in place at a terminal, printed every few seconds otherwise. */
 export class Progress {
   readonly #label: string
-  readonly #started = Date.now()
+  readonly #unit: string
+  readonly #started: number
   readonly #tty = process.stderr.isTTY === true
   #lastPrint = 0
   #printed = -1
@@ -11,8 +12,11 @@ export class Progress {
   #total = 0
   #updated = false
 
-  constructor (label: string) {
+  /** `unit`: what is counted, singular ("item", "file", "page"); `started`: when the counted work began (the rate's start). */
+  constructor (label: string, unit = 'item', started = Date.now()) {
     this.#label = label
+    this.#unit = unit
+    this.#started = started
   }
 
   update (done: number, total: number) {
@@ -42,7 +46,7 @@ export class Progress {
     const width = 24
     const bar = '#'.repeat(Math.round(share * width)).padEnd(width, '-')
     const eta = done >= total ? '0s' : rate > 0 ? `${Math.ceil((total - done) / rate)}s` : '?'
-    const line = `${this.#label} [${bar}] ${(share * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en')}/${plural(total, 'item')} · ${Math.round(rate).toLocaleString('en')} items/s · ETA ${eta}`
+    const line = `${this.#label} [${bar}] ${(share * 100).toFixed(0).padStart(3)}% ${done.toLocaleString('en')}/${plural(total, this.#unit)} · ${Math.round(rate).toLocaleString('en')} ${this.#unit}s/s · ETA ${eta}`
     process.stderr.write(this.#tty ? `\r${line}` : `${line}\n`)
   }
 }

@@ -11,7 +11,7 @@ t.test('help at every level, from the top to a command', async (t) => {
   const overview = await run('--help')
   t.equal(overview.code, 0)
   t.match(overview.stdout, /^Usage: pnpm cli \[options\] \[command\]/)
-  for (const group of ['project', 'key', 'catalog']) t.match(overview.stdout, new RegExp(`\\n  ${group} `), `lists ${group}`)
+  for (const group of ['project', 'key', 'catalog', 'knowledge', 'tasks']) t.match(overview.stdout, new RegExp(`\\n  ${group} `), `lists ${group}`)
   t.match(overview.stdout, /Exit codes: 0 done, 1 .*, 2 /)
   t.same(await run(), overview, 'no command: the overview, exit code 0')
 
@@ -51,7 +51,15 @@ t.test('a mistake in the command: one line, exit code 2, JSON with --json', asyn
     [['key', 'create', 'prj_x'], "required option '--service <service>' not specified; see pnpm cli key create --help"],
     [['key', 'create', 'prj_x', '--service', 'mail'], "option '--service <service>' argument 'mail' is invalid. Allowed choices are chat, search; see pnpm cli key create --help"],
     [['key', 'create', 'prj_x', '--service', 'chat', '--username', ''], '--username must have 1 to 200 characters; see pnpm cli key create --help'],
-    [['catalog', 'import', 'prj_x'], "missing required argument 'file'; see pnpm cli catalog import --help"]
+    [['catalog', 'import', 'prj_x'], "missing required argument 'file'; see pnpm cli catalog import --help"],
+    [['knowledge', 'add', 'prj_x'], "missing required argument 'sources'; see pnpm cli knowledge add --help"],
+    [['knowledge', 'add', 'prj_x', 'https://shop.example/', 'faq.md'], 'give one URL to crawl, or files, not both; see pnpm cli knowledge add --help'],
+    [['knowledge', 'add', 'prj_x', 'faq.md', '--max-pages', '5'], '--max-pages is for a crawl; see pnpm cli knowledge add --help'],
+    [['knowledge', 'add', 'prj_x', 'https://shop.example/', '--max-pages', '0'], "option '--max-pages <n>' argument '0' is invalid. expected a whole number from 1 to 5000; see pnpm cli knowledge add --help"],
+    [['knowledge', 'add', 'prj_x', 'faq.md', '--url', 'shop.example'], '--url must be an http or https URL of at most 2048 characters; see pnpm cli knowledge add --help'],
+    [['knowledge', 'list', 'prj_x', '--kind', 'pdf'], "option '--kind <kind>' argument 'pdf' is invalid. Allowed choices are page, file, web, faq; see pnpm cli knowledge list --help"],
+    [['tasks', 'prj_x', '--wait'], '--wait follows one task: give its id; see pnpm cli tasks --help'],
+    [['tasks', 'prj_x', 'some-id', '--status', 'failed'], '--status and --type filter the list: not with a task id; see pnpm cli tasks --help']
   ]
   for (const [args, message] of cases) {
     t.same(await run(...args), { code: 2, stdout: '', stderr: `error: ${message}\n` }, args.join(' '))

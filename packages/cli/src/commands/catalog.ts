@@ -1,12 +1,9 @@
 import type { Command } from 'commander'
-import { readSearchEnv, searchConfig } from '@chatsearch/search/tools'
 import { catalogSettings, importCatalog } from '../catalog.js'
+import { searchSettings } from '../engine.js'
 import { plural } from '../plural.js'
 import { Progress } from '../progress.js'
 import type { CommandContext } from './context.js'
-
-/** The catalog commands read the search service's variables (DATA_DIR, EMBEDDINGS, EMBEDDINGS_URL…). */
-const catalogConfig = (env: NodeJS.ProcessEnv) => searchConfig(readSearchEnv(env), '')
 
 export function catalogCommands (program: Command, { env, print }: CommandContext) {
   const catalog = program.command('catalog').description("import items and show or change a project's index settings")
@@ -18,7 +15,7 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
     .action(async (projectId: string, file: string) => {
       const bar = new Progress('importing')
       try {
-        const result = await importCatalog(env, catalogConfig(env), projectId, file, (done, total) => { bar.update(done, total) })
+        const result = await importCatalog(env, searchSettings(env), projectId, file, (done, total) => { bar.update(done, total) })
         print(result, `imported ${plural(result.received, 'item')} into ${projectId} in ${result.seconds}s: ${result.indexed.toLocaleString('en')} new or changed, ${result.unchanged.toLocaleString('en')} unchanged; ${plural(result.total, 'item')} in the catalog`)
       } finally {
         bar.finish()
@@ -30,7 +27,7 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
     .argument('<projectId>', 'the project')
     .option('--set <file>', 'a JSON file: {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}')
     .action(async (projectId: string, options: { set?: string }) => {
-      const settings = await catalogSettings(env, catalogConfig(env), projectId, options.set)
+      const settings = await catalogSettings(env, searchSettings(env), projectId, options.set)
       print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${(v as string[]).join(', ') || '(none)'}`).join('\n'))
     })
 }

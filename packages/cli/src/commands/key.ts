@@ -1,15 +1,10 @@
 import { Option, type Command } from 'commander'
-import type pg from 'pg'
-import { createKey, getProject, listKeys, revokeKey, services, type Service } from '@chatsearch/auth'
-import { announceRevocation, withDatabase } from '../database.js'
+import { createKey, listKeys, revokeKey, services, type Service } from '@chatsearch/auth'
+import { announceRevocation, requireProject, withDatabase } from '../database.js'
 import { CommandError, UsageError } from '../errors.js'
 import type { CommandContext } from './context.js'
 
 const USERNAME_MAX = 200
-
-async function requireProject (db: pg.Pool, projectId: string) {
-  if (await getProject(db, projectId) === undefined) throw new CommandError(`no project ${projectId}`)
-}
 
 export function keyCommands (program: Command, { env, print }: CommandContext) {
   const key = program.command('key').description('issue, list and revoke credentials')
