@@ -1,3 +1,4 @@
+/// <reference path="./pdfjs-worker.d.ts" />
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs')
 
 /**
