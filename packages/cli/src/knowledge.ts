@@ -1,5 +1,5 @@
 import type { KnowledgeKind, KnowledgeListResponse } from '@chatsearch/contracts'
-import type { SearchConfig } from '@chatsearch/search/tools'
+import { knowledgePage, type SearchConfig } from '@chatsearch/search/tools'
 import { ensureProject } from './database.js'
 import { withEngine } from './engine.js'
 import { CommandError } from './errors.js'
@@ -9,16 +9,7 @@ export interface KnowledgePage { kind?: KnowledgeKind | undefined, limit: number
 /** A project's knowledge documents by id, as GET /knowledge/documents answers. */
 export async function listKnowledge (env: NodeJS.ProcessEnv, config: SearchConfig, projectId: string, { kind, limit, offset }: KnowledgePage): Promise<KnowledgeListResponse> {
   await ensureProject(env, projectId)
-  return await withEngine(config, false, async (engine) => {
-    const index = await engine.knowledge(projectId)
-    const { results, total } = await index.list({ limit, offset, ...(kind === undefined ? {} : { kind }) })
-    return {
-      results: results.map((r) => ({ id: r.id, kind: r.kind, title: r.title, url: r.url ?? null, chunks: r.chunks, updated_at: r.updatedAt })),
-      total,
-      limit,
-      offset
-    }
-  })
+  return await withEngine(config, false, async (engine) => await knowledgePage(await engine.knowledge(projectId), { limit, offset, kind }))
 }
 
 /** Removes a knowledge document and its chunks, as DELETE /knowledge/documents/:id does. */

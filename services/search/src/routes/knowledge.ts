@@ -9,6 +9,7 @@ import { isUsableVector } from '@chatsearch/embeddings'
 import type { HybridQuery, KnowledgeHit, StoredKnowledge } from '../engine/port.js'
 import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
 import { ingestKnowledge } from '../knowledge/ingest.js'
+import { knowledgePage } from '../knowledge/listing.js'
 import { DocumentError } from '../ingest/validate.js'
 import { acceptNdjson } from './ndjson.js'
 import { integerQuery } from './query-integers.js'
@@ -70,14 +71,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
     }
   }, async (request) => {
     const { kind, limit = knowledgeLimits.listLimitDefault, offset = 0 } = request.query
-    const index = await app.engine.knowledge(request.principal.projectId)
-    const { results, total } = await index.list({ limit, offset, ...(kind === undefined ? {} : { kind }) })
-    return {
-      results: results.map((r) => ({ id: r.id, kind: r.kind, title: r.title, url: r.url ?? null, chunks: r.chunks, updated_at: r.updatedAt })),
-      total,
-      limit,
-      offset
-    }
+    return await knowledgePage(await app.engine.knowledge(request.principal.projectId), { limit, offset, kind })
   })
 
   api.get('/knowledge/documents/:id', {
