@@ -53,6 +53,8 @@ Try it:
   curl -s ${searchUrl}/search ${auth(demo.searchKey)} ${json} \\
     -d '{"search_term":"waterproof hiking boots","filters":"price < 150 AND in_stock = true","facets":["brand","category"],"limit":5}'
   curl -s ${searchUrl}/autocomplete ${auth(demo.searchKey)} ${json} -d '{"autocomplete_term":"head"}'
+  curl -s ${searchUrl}/knowledge/search ${auth(demo.searchKey)} ${json} -d '{"query":"how long does shipping take?"}'
+  curl -s ${searchUrl}/knowledge/documents ${auth(demo.searchKey)}
 
 Press Ctrl-C to stop.
 `

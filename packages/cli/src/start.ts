@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
-import { buildApp as buildSearch, demoCatalogFile, ingestDocuments, searchConfig, SearchEnvSchema } from '@chatsearch/search'
+import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, ingestDocuments, ingestKnowledge, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
 import { closeOnSignal, createPool, exitOnConfigError, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
@@ -45,6 +45,13 @@ if (env.DEMO) {
       const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
       const result = await ingestDocuments(index, items, search.embedder)
       log(`demo catalog: ${result.total} items`)
+    }
+    const knowledge = await search.engine.knowledge(demo.projectId)
+    if (await knowledge.count() === 0) {
+      const documents = await demoKnowledge()
+      const result = await ingestKnowledge(knowledge, documents, search.embedder)
+      const faqs = documents.filter((d) => typeof d === 'object' && d !== null && 'question' in d).length
+      log(`demo knowledge: ${result.total - faqs} pages and ${faqs} FAQs`)
     }
     process.stdout.write(banner(demo, chatUrl, searchUrl))
   } finally {

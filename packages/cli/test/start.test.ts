@@ -53,6 +53,19 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
   t.equal(search.status, 200)
   t.ok(found.estimatedTotalHits > 0, 'the demo catalog was imported')
 
+  const knowledge = await fetch(`http://127.0.0.1:${env.SEARCH_PORT}/knowledge/search`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${searchKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'how long does shipping take?', limit: 3 })
+  })
+  t.equal(knowledge.status, 200)
+  const hits = (await knowledge.json() as { hits: Array<{ document_id: string, url: string, text: string }> }).hits
+  t.ok(hits.some((h) => h.document_id === 'faq-shipping-time'), 'the demo FAQ answers the shipping question')
+  t.ok(hits.some((h) => h.document_id === 'shipping' && h.url === 'https://demo-shop.example/help/shipping#delivery-times' && /3 to 5 working days/.test(h.text)),
+    'and the shipping page\'s section, with its link')
+  const listed = await fetch(`http://127.0.0.1:${env.SEARCH_PORT}/knowledge/documents`, { headers: { authorization: `Bearer ${searchKey}` } })
+  t.equal((await listed.json() as { total: number }).total, 14, 'the demo knowledge base: 4 pages and 10 FAQs')
+
   first.kill('SIGINT')
   t.equal(await exited(first, 30_000), 0, 'Ctrl-C exits cleanly')
   t.equal(await portOpen(Number(env.PG_PORT)), false, 'PostgreSQL stopped too')
