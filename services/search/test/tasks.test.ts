@@ -40,9 +40,10 @@ t.test('a task runs, shows its progress and details, and succeeds', async (t) =>
   t.equal(queued.started_at, null)
 
   const running = await taskIn(h.app, shop.key, queued.id, ['processing'])
-  const midway = await until('progress 1/3', async () => {
+  // Progress and details are two writes: wait for the second, which the handler makes after the first.
+  const midway = await until('progress 1/3 and its details', async () => {
     const task = await getTask(h.app, shop.key, queued.id)
-    return task.progress.done === 1 ? task : undefined
+    return task.progress.done === 1 && Object.keys(task.details).length > 0 ? task : undefined
   })
   t.equal(midway.status, 'processing')
   t.same(midway.progress, { done: 1, total: 3 })
