@@ -12,7 +12,8 @@ const benchmarks = {
   search: { dir: 'services/search', script: 'bench/search.ts' },
   relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
   assistant: { dir: 'services/chat', script: 'bench/assistant.ts' },
-  cache: { dir: 'services/search', script: 'bench/cache.ts' }
+  cache: { dir: 'services/search', script: 'bench/cache.ts' },
+  knowledge: { dir: 'services/search', script: 'bench/knowledge.ts' }
 }
 
 const name = process.argv[2]

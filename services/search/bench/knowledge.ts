@@ -1,0 +1,203 @@
+// `pnpm bench knowledge`: knowledge ingestion and search on the embedded engine, in one process.
+//  1. Ingestion: generated Markdown help pages (knowledge-corpus.ts, five sections of about one chunk
+//     each) stored through ingestKnowledge, as POST /knowledge/documents stores them, in batches of
+//     BATCH pages: with the default embedder (USE-lite, on this process's event loop) at 1k chunks,
+//     and keyword-only (EMBEDDINGS=false) at 1k and 10k chunks. Pages/s and chunks/s.
+//  2. Search at 1k and 10k chunks: POST /knowledge/search over HTTP (one client, keep-alive), keyword
+//     and hybrid (the query embedded by the route), p50/p95; beside it, in the same run, the engine's
+//     own search with the same queries (the baseline the route adds to; hybrid given the query vector)
+//     and a bare Fastify route on the same client (the cost of HTTP itself).
+// The 10k hybrid index holds real vectors for its first chunks and those same vectors again for the
+// rest (embedding 10k chunks here takes minutes; the search's cost does not depend on the values):
+// BENCH_EMBED_ALL=1 embeds every chunk instead. Progress goes to stderr; the tables and, last, one
+// line of JSON to stdout. About 3 minutes on 2 cores.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Fastify from 'fastify'
+import { createKey, createProject } from '@chatsearch/auth'
+import type { Embedder } from '@chatsearch/embeddings'
+import { createPool } from '@chatsearch/shell'
+import { testDatabase } from '@chatsearch/shell/testing'
+import { buildApp } from '../src/app.js'
+import { readSearchEnv, searchConfig } from '../src/config.js'
+import type { KnowledgeIndex } from '../src/engine/port.js'
+import { processQuery } from '../src/engines/embedded/tokenize.js'
+import { chunksOf, ingestKnowledge } from '../src/knowledge/ingest.js'
+import { validateKnowledgeBatch } from '../src/knowledge/validate.js'
+import { helpPages, helpQueries, type BenchPage } from './knowledge-corpus.js'
+import { percentile, round } from './workload.js'
+
+const SEED = 42
+const BATCH = 50
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200)
+const LIMIT = 5
+const EMBED_ALL = process.env.BENCH_EMBED_ALL === '1'
+/** The whole run stops (and cleans up) after this long, whatever it was doing. */
+const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000
+
+const began = performance.now()
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)} s] ${line}\n`)
+
+const undo: Array<() => Promise<unknown>> = []
+let cleaning: Promise<void> | undefined
+const cleanup = () => {
+  cleaning ??= (async () => {
+    for (const fn of undo.reverse()) await fn().catch((err: unknown) => log(`clean-up step failed: ${String(err)}`))
+  })()
+  return cleaning
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => { log(`${signal}: cleaning up`); cleanup().finally(() => process.exit(130)) })
+}
+setTimeout(() => { log(`deadline of ${DEADLINE_MS / 1000} s reached: cleaning up`); cleanup().finally(() => process.exit(1)) }, DEADLINE_MS).unref()
+
+/** Pages with enough sections for `chunks` chunks (the generator writes about five per page). */
+const pagesFor = (chunks: number) => helpPages(Math.ceil(chunks / 5), SEED)
+const chunkCount = (pages: BenchPage[]) => validateKnowledgeBatch(pages).reduce((n, d) => n + chunksOf(d).length, 0)
+
+interface Ingestion { label: string, pages: number, chunks: number, seconds: number }
+
+async function ingest (label: string, index: KnowledgeIndex, pages: BenchPage[], embedder: Embedder | undefined): Promise<Ingestion> {
+  const chunks = chunkCount(pages)
+  log(`ingesting ${pages.length} pages (${chunks} chunks), ${label}`)
+  const started = performance.now()
+  for (let i = 0; i < pages.length; i += BATCH) await ingestKnowledge(index, pages.slice(i, i + BATCH), embedder)
+  return { label, pages: pages.length, chunks, seconds: (performance.now() - started) / 1000 }
+}
+
+/**
+ * The default embedder's vectors, computed for the first `real` texts it is asked for and given
+ * again, in turn, for every later text: an index of any size with vectors of real text, for the
+ * price of embedding `real` texts.
+ */
+function recyclingEmbedder (embedder: Embedder, real: number): Embedder {
+  const seen: Float32Array[] = []
+  return {
+    dimensions: embedder.dimensions,
+    async embed (texts) {
+      const fresh = Math.max(0, Math.min(texts.length, real - seen.length))
+      if (fresh > 0) seen.push(...await embedder.embed(texts.slice(0, fresh)))
+      return texts.map((_, i) => i < fresh ? seen[seen.length - fresh + i]! : seen[(seen.length + i) % seen.length]!)
+    }
+  }
+}
+
+const stats = (ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b)
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) }
+}
+
+async function timed (runs: Array<() => Promise<unknown>>): Promise<{ p50: number, p95: number }> {
+  for (const run of runs.slice(0, 20)) await run() // warm-up
+  const ms: number[] = []
+  for (const run of runs) {
+    const started = performance.now()
+    await run()
+    ms.push(performance.now() - started)
+  }
+  return stats(ms)
+}
+
+async function main () {
+  log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`)
+  const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(async () => await fn()) } })
+  const dataDir = await mkdtemp(join(tmpdir(), 'chatsearch-bench-knowledge-'))
+  undo.push(() => rm(dataDir, { recursive: true, force: true }))
+
+  // The service's own configuration with embeddings on (the default), rate limits off; searches on
+  // the event loop (reader threads do not start under tsx on Node 20; they serve catalog searches).
+  const env = readSearchEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_SEARCH: '0', RATE_LIMIT_CATALOG: '0', SEARCH_CACHE_TTL_S: '0', SEARCH_READERS: '0' })
+  const app = await buildApp(searchConfig(env, databaseUrl))
+  undo.push(() => app.close())
+  const embedder = app.embedder
+  if (embedder === undefined) throw new Error('the search app started without an embedder')
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const bare = Fastify({ logger: false })
+  undo.push(() => bare.close())
+  bare.post('/bare', async () => ({ hits: [], ok: true }))
+  await bare.listen({ host: '127.0.0.1', port: 0 })
+
+  const pool = createPool(databaseUrl, 1)
+  const project = async (name: string) => {
+    const p = await createProject(pool, name)
+    return { id: p.id, key: (await createKey(pool, p.id, 'search', 'bench')).key, index: await app.engine.knowledge(p.id) }
+  }
+  const small = await project('hybrid-1k')
+  const large = await project('hybrid-10k')
+  const kwSmall = await project('keyword-1k')
+  const kwLarge = await project('keyword-10k')
+  await pool.end()
+
+  const pages1k = pagesFor(1000)
+  const pages10k = pagesFor(10_000)
+  const ingestions = [
+    await ingest('keyword-only', kwSmall.index, pages1k, undefined),
+    await ingest('keyword-only', kwLarge.index, pages10k, undefined),
+    await ingest('with the default embedder', small.index, pages1k, embedder)
+  ]
+  log(`building the 10k hybrid index (${EMBED_ALL ? 'every chunk embedded' : 'vectors of 1,000 chunks, given again in turn'})`)
+  const large10k = await ingest('hybrid index', large.index, pages10k, EMBED_ALL ? embedder : recyclingEmbedder(embedder, 1000))
+
+  const queries = helpQueries(QUERIES, SEED + 1)
+  const vectors = await embedder.embed(queries)
+  const origin = (port: number) => `http://127.0.0.1:${port}`
+  const searchUrl = `${origin((app.server.address() as { port: number }).port)}/knowledge/search`
+  const bareUrl = `${origin((bare.server.address() as { port: number }).port)}/bare`
+  const post = async (url: string, key: string, body: object) => {
+    const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`)
+    return await res.json() as { hits?: unknown[] }
+  }
+
+  const rows: Array<Record<string, string | number | null>> = []
+  const bareRoute = await timed(queries.map(() => () => post(bareUrl, 'none', {})))
+  for (const [size, target] of [['1k', small], ['10k', large]] as const) {
+    const chunks = size === '1k' ? ingestions[2]!.chunks : large10k.chunks
+    for (const kind of ['keyword', 'hybrid'] as const) {
+      log(`searching ${size} (${chunks} chunks), ${kind}`)
+      const search = (q: string, i: number) => target.index.search({ q: processQuery(q), limit: LIMIT, ...(kind === 'hybrid' ? { hybrid: { semanticRatio: 0.5, vector: vectors[i]! } } : {}) })
+      const engine = await timed(queries.map((q, i) => () => search(q, i)))
+      let found = 0
+      for (const [i, q] of queries.entries()) if ((await search(q, i)).length > 0) found++
+      const route = await timed(queries.map((query) => () => post(searchUrl, target.key, { query, limit: LIMIT, search_type: kind })))
+      rows.push({
+        chunks,
+        kind,
+        'engine p50 ms': round(engine.p50),
+        'engine p95 ms': round(engine.p95),
+        'POST /knowledge/search p50 ms': round(route.p50),
+        'p95 ms': round(route.p95),
+        'route − engine p50 ms': round(route.p50 - engine.p50),
+        'queries with a hit': `${Math.round(100 * found / queries.length)}%`
+      })
+    }
+  }
+
+  console.log(`\nKnowledge ingestion (ingestKnowledge, batches of ${BATCH} pages)`)
+  console.table(ingestions.map((i) => ({ mode: i.label, pages: i.pages, chunks: i.chunks, seconds: round(i.seconds, 1), 'pages/s': round(i.pages / i.seconds, 1), 'chunks/s': round(i.chunks / i.seconds, 1) })))
+  if (EMBED_ALL) console.table([{ mode: 'with the default embedder', pages: large10k.pages, chunks: large10k.chunks, 'pages/s': round(large10k.pages / large10k.seconds, 1), 'chunks/s': round(large10k.chunks / large10k.seconds, 1) }])
+  console.log(`\nKnowledge search: ${queries.length} queries, limit ${LIMIT}, one client; hybrid over HTTP includes embedding the query (engine: vector given)`)
+  console.table(rows)
+  console.log(`bare Fastify route on the same client: p50 ${round(bareRoute.p50)} ms, p95 ${round(bareRoute.p95)} ms`)
+  for (const size of [1000, 10_000]) {
+    const at = rows.filter((r) => Math.abs(Number(r.chunks) - size) < size / 2)
+    const [kw, hy] = [at.find((r) => r.kind === 'keyword'), at.find((r) => r.kind === 'hybrid')]
+    if (kw !== undefined && hy !== undefined) console.log(`~${size} chunks: hybrid/keyword p50 over HTTP ${round(Number(hy['POST /knowledge/search p50 ms']) / Number(kw['POST /knowledge/search p50 ms']))}×`)
+  }
+  console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(2)}`)
+  console.log(JSON.stringify({
+    ingestion: ingestions.map((i) => ({ mode: i.label, pages: i.pages, chunks: i.chunks, pagesPerSecond: round(i.pages / i.seconds, 1), chunksPerSecond: round(i.chunks / i.seconds, 1) })),
+    search: rows,
+    bare: { p50: round(bareRoute.p50), p95: round(bareRoute.p95) }
+  }))
+}
+
+try {
+  await main()
+} catch (err) {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
+  process.exitCode = 1
+} finally {
+  await cleanup()
+}
