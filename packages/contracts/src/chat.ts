@@ -13,7 +13,8 @@ export const ChatSummary = Type.Object({
   id: Type.String(),
   created_at: Timestamp,
   last_updated_at: Timestamp,
-  consumer_id: Type.String()
+  consumer_id: Type.String(),
+  needs_human: Type.Boolean({ description: 'A turn was handed off to the project\'s team and no team member has answered since' })
 }, { additionalProperties: false })
 export type ChatSummary = Static<typeof ChatSummary>
 
@@ -34,7 +35,8 @@ export const NewUserMessageResponse = Type.Object({
   assistant_response: Type.String(),
   chat_id: Type.String(),
   classification: Classification,
-  citations: Type.Array(Citation)
+  citations: Type.Array(Citation),
+  handoff: Type.Boolean({ description: 'The assistant could not help and the chat is flagged for the project\'s team (needs_human), which answers it from the console' })
 }, { additionalProperties: false })
 export type NewUserMessageResponse = Static<typeof NewUserMessageResponse>
 
@@ -53,6 +55,17 @@ export const NewUserMessageEvent = Type.Union([
 ], {
   description: 'With `Accept: text/event-stream` the reply comes as server-sent events, each written as `event: <name>` and `data: <JSON>` lines and a blank line; this schema describes one event. Errors found before the stream begins (401, 404, 429, …) are answered as JSON with their status. A request replayed by its Idempotency-Key gets one `done` event.'
 })
+
+/** A team member's answer to a chat (decision 15: POST /admin/chats/{chat_id}/answer, service token only). */
+export const AdminAnswerParams = Type.Object({
+  chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })
+})
+export type AdminAnswerParams = Static<typeof AdminAnswerParams>
+export const AdminAnswerBody = Type.Object({
+  content: Type.String({ minLength: 1, maxLength: limits.userMessageMaxChars, pattern: '\\S', description: 'The answer as the shopper will read it' }),
+  username: Type.String({ minLength: 1, maxLength: limits.idMaxChars, pattern: '\\S', description: 'The team member who answers, shown as the message\'s author' })
+}, { additionalProperties: false })
+export type AdminAnswerBody = Static<typeof AdminAnswerBody>
 
 export const ReadConversationQuery = Type.Object({
   chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })

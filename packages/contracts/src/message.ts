@@ -15,13 +15,21 @@ export const classifications: readonly Classification[] = ['question', 'request'
 export const Role = Type.Union([Type.Literal('user'), Type.Literal('assistant')])
 export type Role = Static<typeof Role>
 
-/** One message of a conversation; user messages carry a classification, assistant messages citations. */
+/** Who wrote an assistant message: the assistant, or a member of the project's team (spec/knowledge.md, handoff). */
+export const Author = Type.Union([
+  Type.Object({ kind: Type.Literal('assistant') }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('human'), username: Type.String() }, { additionalProperties: false })
+])
+export type Author = Static<typeof Author>
+
+/** One message of a conversation; user messages carry a classification, assistant messages citations and their author. */
 export const Message = Type.Object({
   msg_id: Type.String(),
   role: Role,
   content: Type.String(),
   timestamp: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
   classification: Type.Optional(Classification),
-  citations: Type.Optional(Type.Array(Citation))
+  citations: Type.Optional(Type.Array(Citation)),
+  author: Type.Optional(Author)
 }, { additionalProperties: false })
 export type Message = Static<typeof Message>

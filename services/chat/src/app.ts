@@ -13,6 +13,7 @@ import { newUserMessageRoutes } from './routes/new-user-message.js'
 import { readConversationRoutes } from './routes/read-conversation.js'
 import { listChatsRoutes } from './routes/list-chats.js'
 import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
+import { adminRoutes } from './routes/admin-answer.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,7 +46,13 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await migrate(app.pg, 'auth', authMigrations)
   await migrate(app.pg, 'chat', chatMigrations)
   await app.register(redisPlugin, { url: config.redisUrl, name: 'chat' })
-  await app.register(authPlugin, { service: 'chat', cacheTtlMs: config.authCacheTtlMs, failuresPerMinute: config.authFailuresPerMinute, redis: app.redis })
+  await app.register(authPlugin, {
+    service: 'chat',
+    cacheTtlMs: config.authCacheTtlMs,
+    failuresPerMinute: config.authFailuresPerMinute,
+    redis: app.redis,
+    ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken })
+  })
   await app.register(rateLimitPlugin, {
     service: 'chat',
     limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0 },
@@ -60,7 +67,10 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
       { url: '/', description: 'The chat service itself, on its own host and port (CHAT_PORT, 3001 by default)' },
       { url: '/chat', description: 'Through the gateway of docker-compose.yml, which serves the chat API under /chat' }
     ],
-    tags: [{ name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer' }]
+    tags: [
+      { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer' },
+      { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
+    ]
   })
   // The search service is not a readiness check: without it replies still come, uncited.
   await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })
@@ -82,6 +92,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
     await api.register(readConversationRoutes)
     await api.register(listChatsRoutes)
     await api.register(latestConsumerChatRoutes)
+    await api.register(adminRoutes)
   })
 }
 

@@ -43,6 +43,8 @@ export interface ChatConfig {
   historyTurns: number
   /** Where the assistant retrieves catalog items; without it replies carry no citations. */
   search?: { url: string, serviceToken: string, timeoutMs: number }
+  /** The shared secret of our services: it asks search, and it alone opens the /admin routes. */
+  serviceToken?: string
   /** An OpenAI-compatible model writing the replies; without it the grounded responder does. */
   llm?: { baseUrl: string, model: string, apiKey?: string, timeoutMs: number, retries: number, promptTokens: number }
 }
@@ -67,6 +69,7 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
     rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ },
     ...searchOf(env),
+    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...llmOf(env)
   }
 }

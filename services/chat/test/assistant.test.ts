@@ -128,12 +128,18 @@ t.test('the assistant answers from the catalog through the search service', asyn
     t.ok(fallback.json().citations.length > 0, 'the grounded responder answered')
     t.equal(modelApp.assistant.stats.llmFallbacks, 1)
 
-    fake.script({ text: () => 'So sorry! I have noted your complaint and someone from support will contact you today.' })
-    const promised = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'my boots fell apart after a week, this is unacceptable', consumer_id: 'm3' })
+    fake.script({ text: () => 'Great choice! I have noted your request and someone from support will contact you today.' })
+    const promised = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm3' })
     t.equal(promised.statusCode, 200)
     t.notMatch(promised.json().assistant_response, /noted|someone from support/, 'a reply promising what nothing does is not sent')
-    t.match(promised.json().assistant_response, /contact the shop's team directly|reach the shop's team directly|if you contact them directly/, 'the grounded reply says what the shopper can do')
+    t.ok(promised.json().citations.length > 0, 'the grounded responder answered with items')
     t.equal(modelApp.assistant.stats.llmFallbacks, 2)
+
+    // A complaint is handed off with an honest template: the model is not asked to word it.
+    const asked = fake.requests.length
+    const complaint = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'my boots fell apart after a week, this is unacceptable', consumer_id: 'm4' })
+    t.match(complaint.json(), { handoff: true, assistant_response: /flagged/ })
+    t.equal(fake.requests.length, asked, 'no model call')
   })
 
   t.test('streaming: deltas, then one done event with the JSON body; stored once', async (t) => {
@@ -159,7 +165,7 @@ t.test('the assistant answers from the catalog through the search service', asyn
     const done = events.at(-1)!
     t.equal(done.event, 'done')
     const body = done.data as { assistant_response: string, chat_id: string }
-    t.same(Object.keys(body).sort(), ['assistant_response', 'chat_id', 'citations', 'classification'])
+    t.same(Object.keys(body).sort(), ['assistant_response', 'chat_id', 'citations', 'classification', 'handoff'])
     t.equal(deltas.join('').trim(), body.assistant_response)
     const history = await get(streaming, shop.key, '/readConversation', { chat_id: body.chat_id })
     t.equal(history.json().length, 2, 'one turn stored')
@@ -189,7 +195,9 @@ t.test('the assistant answers from the catalog through the search service', asyn
     let gate = Promise.resolve()
     let entered = () => {}
     const retriever: Retriever = {
-      retrieve: async (...args) => { entered(); await gate; return await real.retrieve(...args) }
+      retrieve: async (...args) => { entered(); await gate; return await real.retrieve(...args) },
+      knowledge: async (...args) => await real.knowledge(...args),
+      items: async (...args) => await real.items(...args)
     }
     const grounded: FastifyInstance = await h.app({}, { retriever })
     const url = await grounded.listen({ host: '127.0.0.1', port: await freePort() })

@@ -5,6 +5,7 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { createKey, createProject } from '@chatsearch/auth'
 import { buildApp, type ChatParts } from '../src/app.js'
 import type { ChatConfig } from '../src/config.js'
+import { promisedActions } from '../src/assistant/promises.js'
 
 interface TestLike {
   teardown: (fn: () => unknown) => void
@@ -46,8 +47,19 @@ export async function harness (t: TestLike): Promise<Harness> {
   }
 }
 
-export function call (app: FastifyInstance, key: string | undefined, opts: InjectOptions) {
-  return app.inject({ ...opts, headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...opts.headers } })
+/**
+ * A request to the app. Every reply of the assistant that passes here, in every suite, is checked
+ * against the promise phrases (spec/knowledge.md: no reply promises an action nothing takes): one
+ * that promises fails the test that produced it.
+ */
+export async function call (app: FastifyInstance, key: string | undefined, opts: InjectOptions) {
+  const response = await app.inject({ ...opts, headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...opts.headers } })
+  if (String(opts.url).startsWith('/newUserMessage') && response.statusCode === 200 && /json/.test(String(response.headers['content-type']))) {
+    const reply = (response.json() as { assistant_response?: unknown }).assistant_response
+    const promised = typeof reply === 'string' ? promisedActions(reply) : []
+    if (promised.length > 0) throw new Error(`the assistant promised an action nothing takes ("${promised.join('", "')}") in: ${String(reply)}`)
+  }
+  return response
 }
 
 export const post = (app: FastifyInstance, key: string | undefined, url: string, payload: unknown) =>

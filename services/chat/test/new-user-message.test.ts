@@ -13,7 +13,7 @@ t.test('newUserMessage', async (t) => {
     const res = await post(app, shop.key, '/newUserMessage', { user_message: 'Hello there!', consumer_id: 'alice' })
     t.equal(res.statusCode, 200)
     const body = res.json()
-    t.same(Object.keys(body).sort(), ['assistant_response', 'chat_id', 'citations', 'classification'])
+    t.same(Object.keys(body).sort(), ['assistant_response', 'chat_id', 'citations', 'classification', 'handoff'])
     t.type(body.chat_id, 'string')
     t.ok(body.assistant_response.length > 10, 'a real reply')
     t.equal(body.classification, 'greeting')

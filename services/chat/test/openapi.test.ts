@@ -17,8 +17,9 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /listAllProjectConsumerChats': 'listAllProjectConsumerChats',
     'GET /latestConsumerChatId': 'latestConsumerChatId',
     'GET /healthz': 'liveness',
-    'GET /readyz': 'readiness'
-  }, 'the spec\'s names; /metrics is deliberately left out')
+    'GET /readyz': 'readiness',
+    'POST /admin/chats/{chat_id}/answer': 'adminAnswerChat'
+  }, 'the spec\'s names (and the console\'s admin route); /metrics is deliberately left out')
   const events = doc.paths['/newUserMessage'].post.responses['200'].content['text/event-stream'].schema.anyOf
   t.same(events.map((e: { properties: { event: { enum: string[] } } }) => e.properties.event.enum[0]), ['delta', 'reset', 'done', 'error'])
 })

@@ -51,7 +51,7 @@ t.test('reading and listing', async (t) => {
     const { chats } = res.json()
     t.same(Object.keys(res.json()), ['chats'])
     t.same(chats.map((c: { id: string }) => c.id), [a1, b1, a2])
-    for (const c of chats) t.same(Object.keys(c).sort(), ['consumer_id', 'created_at', 'id', 'last_updated_at'])
+    for (const c of chats) t.same(Object.keys(c).sort(), ['consumer_id', 'created_at', 'id', 'last_updated_at', 'needs_human'])
     t.notOk(chats.some((c: { id: string }) => c.id === theirs))
     const a1Summary = chats[0]
     t.ok(a1Summary.last_updated_at > a1Summary.created_at, 'a continued chat was updated after creation')

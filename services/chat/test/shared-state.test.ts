@@ -13,7 +13,9 @@ const heldRetriever: Retriever = {
       await held.released
     }
     return { items: [] }
-  }
+  },
+  knowledge: async () => ({ passages: [] }),
+  items: async () => ({ items: [] })
 }
 
 const send = (app: Awaited<ReturnType<Harness['app']>>, key: string, body: object, headers: Record<string, string> = {}) =>

@@ -1,10 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
 import type { Classifier } from './classifier.js'
-import type { RetrievedItem, Retriever } from './retriever.js'
+import type { KnowledgeRetrieval, Retrieval, RetrievedItem, Retriever } from './retriever.js'
 import type { Order } from './constraints.js'
-import { groundedReply } from './responder.js'
+import { groundedReply, handoffReply, phrasings } from './responder.js'
 import { promisedActions } from './promises.js'
+import { handoffReason } from './handoff.js'
+import { answerFromKnowledge, type KnowledgeAnswer } from './knowledge-answer.js'
+import { contentWords, coverage } from './words.js'
+import { resolveReference } from './references.js'
+import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
+import { clarifyingReply, referenceReply } from './reference-reply.js'
 import { LlmError, type ChatModel } from './llm/client.js'
 import { buildPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
 
@@ -12,6 +18,8 @@ export interface AssistantAnswer {
   classification: Classification
   reply: string
   citations: Citation[]
+  /** Only a person can help: the chat is flagged for the project's team (spec/knowledge.md). */
+  handoff: boolean
 }
 
 export interface AssistantOptions {
@@ -38,6 +46,7 @@ export interface AnswerOptions {
 /** What a deployment wants to watch: failures that did not fail a turn. */
 export interface AssistantStats {
   retrievalFailures: number
+  knowledgeFailures: number
   llmFallbacks: number
 }
 
@@ -66,6 +75,40 @@ export function relevantItems (items: RetrievedItem[], max: number, order?: Orde
 
 const citationOf = (item: RetrievedItem): Citation => ({ source: 'catalog', reference: item.id, confidence: item.score, title: item.title })
 
+/** The share of the message's words the best of the items holds (title, brand, category, description). */
+function itemCoverage (message: string, items: RetrievedItem[]): number {
+  const wanted = contentWords(message)
+  return Math.max(0, ...items.map((i) => coverage(wanted, new Set(contentWords([i.title, i.brand, i.category, i.description].join(' '))))))
+}
+
+/**
+ * Whether the knowledge answers the message better than the catalog: a pair whose question is the
+ * message's always does; a page's sentences do when they hold more of the message's words than the
+ * best item, and the shopper does not look for products.
+ */
+function knowledgeWins (fromKnowledge: KnowledgeAnswer, message: string, items: RetrievedItem[], retrieval: Retrieval): boolean {
+  if (fromKnowledge.kind === 'faq' || items.length === 0) return true
+  return !seeksProducts(message, retrieval) && fromKnowledge.coverage > itemCoverage(message, items)
+}
+
+const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|is|are|was|can|could|will|would|should|have|has)\b/i
+
+/** A question, whatever the classifier made of it ("How do I return a jacket?" reads like a request). */
+function isQuestion (message: string, label: Classification): boolean {
+  if (label === 'question') return true
+  return (label === 'request' || label === 'other') && (/\?\s*$/.test(message) || INTERROGATIVE.test(message.trim()))
+}
+
+const PRODUCT_SEEKING = /\b(?:do|does) (?:you|the shop|your shop) (?:have|sell|carry|stock|offer)\b|\b(?:looking|searching|shopping) for\b|\bshow me\b|\brecommend\b|\b(?:any|some) \w+s\b/i
+
+/** Whether the shopper looks for products: they name a price, brand, category or colour, or ask for items. */
+function seeksProducts (message: string, retrieval: Retrieval): boolean {
+  const c = retrieval.plan?.constraints
+  const constrained = c !== undefined && (c.priceMin !== undefined || c.priceMax !== undefined || c.brands.length > 0 ||
+    c.categories.length > 0 || c.colors.length > 0 || c.minRating !== undefined || c.order !== undefined)
+  return constrained || PRODUCT_SEEKING.test(message)
+}
+
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
 function * wordDeltas (text: string): Generator<string> {
   for (const match of text.matchAll(/\s*\S+/g)) yield match[0]
@@ -73,42 +116,89 @@ function * wordDeltas (text: string): Generator<string> {
 
 /** The reply pipeline: classify the message, retrieve catalog items, compose the answer. */
 export class Assistant {
-  readonly stats: AssistantStats = { retrievalFailures: 0, llmFallbacks: 0 }
+  readonly stats: AssistantStats = { retrievalFailures: 0, knowledgeFailures: 0, llmFallbacks: 0 }
   readonly #opts: AssistantOptions
 
   constructor (opts: AssistantOptions) {
     this.#opts = opts
   }
 
+  /**
+   * One turn: understand the message (its class; whether only a person can help), retrieve from the
+   * catalog and the knowledge at once, then compose: a person's matter is handed off; an FAQ or the
+   * help pages answer what they answer; items answer the rest; a question nothing answers is handed
+   * off rather than guessed at.
+   */
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
-    const { label } = await this.#opts.classifier.classify(message)
-    const wantsItems = label === 'question' || label === 'request' || label === 'other'
-    const retrieval = wantsItems ? await this.#opts.retriever.retrieve(projectId, message, history, { requestId: opts.requestId }) : { items: [] }
+    const classified = await this.#opts.classifier.classify(message)
+    // The classifier learnt English: a greeting in any language is a greeting.
+    const label: Classification = isGreeting(message) ? 'greeting' : classified.label
+    const language = detectLanguage(message)
+    const note = languageNote(language)
+    const reason = handoffReason(message) ?? (label === 'complaint' ? 'complaint' : undefined)
+    // A reply written here (not by a model) is in English: a shopper writing in another language is told so.
+    const send = (reply: { text: string, citations: Citation[] }, handoff: boolean): AssistantAnswer => {
+      const text = note === undefined ? reply.text : `${note}\n\n${reply.text}`
+      if (opts.onDelta !== undefined) for (const delta of wordDeltas(text)) opts.onDelta(delta)
+      return { classification: label, reply: text, citations: reply.citations, handoff }
+    }
+    // A follow-up about items named before ("how much is the second one?") is answered from them.
+    const reference = reason === undefined && label !== 'greeting' ? resolveReference(message, history) : undefined
+    if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), false)
+    if (reference !== undefined) {
+      const found = await this.#opts.retriever.items(projectId, reference.items.map((c) => c.reference), { requestId: opts.requestId })
+      if (found.failure === undefined) return send(referenceReply(reference, found.items), false)
+      this.stats.retrievalFailures++
+      this.#opts.log.warn({ projectId, reason: found.failure }, 'catalog items could not be read')
+      return send({ text: phrasings.unavailable[0]!, citations: [] }, false)
+    }
+    const wantsItems = reason === undefined && (label === 'question' || label === 'request' || label === 'other')
+    // The help pages may say something useful to a shopper handed off ("how do returns work").
+    const wantsKnowledge = wantsItems || reason === 'action'
+    const context = { requestId: opts.requestId }
+    const [retrieval, knowledge] = await Promise.all([
+      wantsItems ? this.#opts.retriever.retrieve(projectId, message, history, context) : Promise.resolve<Retrieval>({ items: [] }),
+      wantsKnowledge ? this.#opts.retriever.knowledge(projectId, message, context) : Promise.resolve<KnowledgeRetrieval>({ passages: [] })
+    ])
     if (retrieval.failure !== undefined) {
       this.stats.retrievalFailures++
       this.#opts.log.warn({ projectId, reason: retrieval.failure }, 'catalog search failed; answering without items')
     }
+    if (knowledge.failure !== undefined) {
+      this.stats.knowledgeFailures++
+      this.#opts.log.warn({ projectId, reason: knowledge.failure }, 'knowledge search failed; answering without it')
+    }
     const searchFailed = retrieval.failure !== undefined
     const order = retrieval.plan?.constraints.order
     opts.signal?.throwIfAborted()
+    const fromKnowledge = answerFromKnowledge(message, knowledge.passages)
 
+    if (reason !== undefined) return send(handoffReply(reason, message, fromKnowledge), true)
+
+    const items = relevantItems(retrieval.items, GROUNDED_ITEMS, order)
+    if (fromKnowledge !== undefined && knowledgeWins(fromKnowledge, message, items, retrieval)) return send(fromKnowledge, false)
+
+    // A question that neither the catalog nor the help pages answer goes to a person, not to a guess;
+    // one that looks for products is answered by saying that the catalog holds none.
+    // (Only when the catalog was searched: without SEARCH_URL nothing is, and nothing can be said to be missing.)
+    const searched = retrieval.plan !== undefined && !searchFailed && knowledge.failure === undefined
+    const unanswered = searched && isQuestion(message, label) && !seeksProducts(message, retrieval) && items.length === 0
+    if (unanswered) return send(handoffReply('unanswered', message, undefined), true)
     if (this.#opts.model !== undefined) {
-      const items = relevantItems(retrieval.items, MODEL_ITEMS, order)
-      const fromModel = await this.#modelReply(this.#opts.model, message, history, items, opts)
-      if (fromModel !== undefined) return { classification: label, ...fromModel }
+      const fromModel = await this.#modelReply(this.#opts.model, message, history, relevantItems(retrieval.items, MODEL_ITEMS, order), language, opts)
+      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false }
     }
-    const reply = groundedReply({ message, classification: label, items: relevantItems(retrieval.items, GROUNDED_ITEMS, order), searchFailed })
-    if (opts.onDelta !== undefined) for (const delta of wordDeltas(reply.text)) opts.onDelta(delta)
-    return { classification: label, reply: reply.text, citations: reply.citations }
+    return send(groundedReply({ message, classification: label, items, searchFailed }), false)
   }
 
   /** The model's reply with the items it named as citations; undefined when it failed (the grounded responder then answers). */
-  async #modelReply (model: ChatModel, message: string, history: Message[], items: RetrievedItem[], opts: AnswerOptions) {
+  async #modelReply (model: ChatModel, message: string, history: Message[], items: RetrievedItem[], language: Language, opts: AnswerOptions) {
     const prompt = buildPrompt({
       items,
       history: history.map((m) => ({ role: m.role, content: m.content })),
       message,
-      tokenBudget: this.#opts.promptTokens ?? 3000
+      tokenBudget: this.#opts.promptTokens ?? 3000,
+      ...(language.code === 'en' ? {} : { language: language.name })
     })
     let sent = false
     try {

@@ -74,21 +74,27 @@ export function tokenCounter (metrics: Metrics, model: string): (usage: TokenUsa
   }
 }
 
-/** The retriever, each retrieval (one or two calls to the search service) timed by outcome (`ok`, `failed`). */
+/**
+ * The retriever, each retrieval (one or two calls to the search service) timed by source
+ * (`catalog`, `knowledge`, `items` by id) and outcome (`ok`, `failed`).
+ */
 export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriever {
   const duration = metrics.histogram({
     name: 'retrieval_duration_seconds',
-    help: 'Catalog retrievals through the search service, by outcome (ok, failed)',
-    labelNames: ['outcome'],
+    help: 'Retrievals through the search service, by source (catalog, knowledge, items) and outcome (ok, failed)',
+    labelNames: ['source', 'outcome'],
     buckets: RETRIEVAL_BUCKETS
   })
+  const timed = async <T extends { failure?: string }>(source: string, work: Promise<T>): Promise<T> => {
+    const end = duration.startTimer()
+    const result = await work
+    end({ source, outcome: result.failure === undefined ? 'ok' : 'failed' })
+    return result
+  }
   return {
-    async retrieve (projectId, message, history, context) {
-      const end = duration.startTimer()
-      const retrieval = await retriever.retrieve(projectId, message, history, context)
-      end({ outcome: retrieval.failure === undefined ? 'ok' : 'failed' })
-      return retrieval
-    }
+    retrieve: async (projectId, message, history, context) => await timed('catalog', retriever.retrieve(projectId, message, history, context)),
+    knowledge: async (projectId, text, context) => await timed('knowledge', retriever.knowledge(projectId, text, context)),
+    items: async (projectId, ids, context) => await timed('items', retriever.items(projectId, ids, context))
   }
 }
 
@@ -103,5 +109,10 @@ export function assistantCounters (stats: AssistantStats, metrics: Metrics): voi
     name: 'retrieval_failures_total',
     help: 'Turns answered without catalog items because the search service failed',
     collect () { this.reset(); this.inc(stats.retrievalFailures) }
+  })
+  metrics.counter({
+    name: 'knowledge_failures_total',
+    help: 'Turns answered without the project\'s knowledge because its search failed',
+    collect () { this.reset(); this.inc(stats.knowledgeFailures) }
   })
 }

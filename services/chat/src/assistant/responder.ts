@@ -1,5 +1,7 @@
 import type { Citation, Classification } from '@chatsearch/contracts'
 import type { RetrievedItem } from './retriever.js'
+import type { HandoffReason } from './handoff.js'
+import type { KnowledgeAnswer } from './knowledge-answer.js'
 
 export interface Reply {
   text: string
@@ -15,12 +17,17 @@ export interface ResponderInput {
   searchFailed?: boolean
 }
 
+/** Why a turn was handed off: the shopper's matter, or a question nothing answers. */
+export type HandoffCase = HandoffReason | 'complaint' | 'unanswered'
+
 /**
  * Several wordings per situation; one is picked from the message so replies vary but stay
  * reproducible. None promises an action: nothing in this service acts on orders, records reports or
  * passes messages on, so a reply says what the shopper can do instead (see promises.ts and its test).
+ * A handed-off reply says only what is true: the chat is flagged (needs_human), the team sees the
+ * flagged chats first, and a team member's answer appears in this conversation.
  */
-export const phrasings: Record<Classification | 'noMatch' | 'unavailable', string[]> = {
+export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> | 'noMatch' | 'unavailable' | HandoffCase, string[]> = {
   unavailable: [
     'Sorry, I cannot look at the catalog right now. Please try again in a moment.',
     'The product search is not answering at the moment, so I cannot check items, prices or stock. Could you ask again in a minute?',
@@ -41,15 +48,25 @@ export const phrasings: Record<Classification | 'noMatch' | 'unavailable', strin
     'Nothing in the catalog matches that exactly. Try describing it differently, or give me a brand, a category or a price range and I will search again.',
     'I have no catalog results for that right now. If you tell me what it is for, your budget or a brand you like, I can search more broadly.'
   ],
-  request: [
-    'I cannot do that from this chat: I can only search the catalog and answer from it. For an order, a refund or your account, please contact the shop\'s team directly.',
-    'That is not something I can do here — I can search products, prices and stock, but I cannot act on orders or accounts. The shop\'s team can help with that if you contact them directly.',
-    'I am not able to act on that from this chat. I can look up products, prices and availability; for anything about an order or an account, please reach the shop\'s team directly.'
+  action: [
+    'I cannot do that from this chat: I can only answer from the shop\'s catalog and help pages, and I cannot act on orders, payments or accounts. I have flagged this conversation for the shop\'s team; they see flagged conversations first and can answer you here.',
+    'That is not something I can do here — I can search products and the help pages, but I cannot act on orders or accounts. This conversation is now flagged for the shop\'s team, who can answer you here.',
+    'I am not able to act on that from this chat. I have flagged the conversation for the shop\'s team: flagged conversations are the first they see, and their answer appears here.'
+  ],
+  person: [
+    'This conversation is now flagged for the shop\'s team; flagged conversations are the first they see, and a team member can answer you here.',
+    'I have flagged this conversation for a person on the shop\'s team. They see flagged conversations first, and their answer appears in this chat.',
+    'Flagged for the shop\'s team: a team member can read this conversation and answer you here.'
   ],
   complaint: [
-    'I am sorry about this — that is not the experience we want for you. I cannot resolve it from this chat, as I can only search the catalog; please contact the shop\'s team directly, with your order number if it concerns an order.',
-    'Sorry for the trouble, and thank you for telling us. I am not able to fix this from here; the shop\'s team can, if you contact them directly (an order number helps).',
-    'That sounds frustrating, and I apologise. This chat can only search the catalog, so it cannot put this right; please reach the shop\'s team directly, with an order number or photo if you have one.'
+    'I am sorry about this — that is not the experience the shop wants for you. I cannot put it right from this chat, so I have flagged the conversation for the shop\'s team; they see flagged conversations first and can answer you here. An order number helps them if it concerns an order.',
+    'Sorry for the trouble, and thank you for telling us. I am not able to fix this from here: the conversation is now flagged for the shop\'s team, who can answer you in this chat (an order number helps).',
+    'That sounds frustrating, and I apologise. This chat cannot put it right, so it is now flagged for the shop\'s team; a team member can read it and answer you here.'
+  ],
+  unanswered: [
+    'I could not find the answer to that in the shop\'s catalog or help pages, and I would rather not guess. I have flagged this conversation for the shop\'s team, who can answer you here.',
+    'The shop\'s catalog and help pages do not say, so I cannot answer that reliably. This conversation is now flagged for the shop\'s team; a team member can answer you here.',
+    'I have nothing in the catalog or the help pages that answers this. Rather than guess, I have flagged the conversation for the shop\'s team, who can answer you in this chat.'
   ],
   feedback: [
     'Thank you for the feedback. Is there anything else I can help you find?',
@@ -81,7 +98,8 @@ const describe = (item: RetrievedItem) => {
  */
 export function groundedReply (input: ResponderInput): Reply {
   const { message, classification, items } = input
-  if (classification === 'question' || ((classification === 'request' || classification === 'other') && (items.length > 0 || input.searchFailed === true))) {
+  // A request that reaches here is for products ("a gift for my dad"): only a person's matter is handed off.
+  if (classification === 'question' || classification === 'request' || ((classification === 'other') && (items.length > 0 || input.searchFailed === true))) {
     if (input.searchFailed === true) return { text: pick(phrasings.unavailable, message), citations: [] }
     if (items.length === 0) return { text: pick(phrasings.noMatch, message), citations: [] }
     const used = items.slice(0, 3)
@@ -90,5 +108,16 @@ export function groundedReply (input: ResponderInput): Reply {
       citations: used.map((i) => ({ source: 'catalog', reference: i.id, confidence: i.score, title: i.title }))
     }
   }
-  return { text: pick(phrasings[classification], message), citations: [] }
+  const templated = classification === 'complaint' ? 'other' : classification
+  return { text: pick(phrasings[templated], message), citations: [] }
+}
+
+/**
+ * The reply of a handed-off turn: what the assistant cannot do, that the chat is flagged, and, when
+ * the help pages say something about it, what they say (cited).
+ */
+export function handoffReply (reason: HandoffCase, message: string, fromKnowledge: KnowledgeAnswer | undefined): Reply {
+  const text = pick(phrasings[reason], message)
+  if (fromKnowledge === undefined) return { text, citations: [] }
+  return { text: `${text}\n\nIn the meantime, this may help. ${fromKnowledge.text}`, citations: fromKnowledge.citations }
 }

@@ -1,6 +1,7 @@
-import { errorCodes, type ErrorCode, type Message } from '@chatsearch/contracts'
+import { errorCodes, limits, type ErrorCode, type KnowledgeHit, type KnowledgeKind, type Message } from '@chatsearch/contracts'
 import { planSearch, type CatalogShape, type SearchPlan } from './constraints.js'
 import type { PromptItem } from './llm/prompt.js'
+import type { CatalogItem } from './reference-reply.js'
 
 /** A catalog item found for a message (the fields a reply or a prompt shows), with its retrieval score normalised to [0, 1]. */
 export interface RetrievedItem extends PromptItem {
@@ -21,13 +22,43 @@ export interface RetrievalContext {
   requestId?: string
 }
 
+/** A chunk of the project's knowledge found for a message (POST /knowledge/search). */
+export interface KnowledgePassage {
+  documentId: string
+  chunkId: string
+  kind: KnowledgeKind
+  /** A page's title; a pair's question. */
+  title: string
+  section: string
+  url?: string
+  /** A page chunk's text; a pair's answer. */
+  text: string
+  score: number
+}
+
+export interface KnowledgeRetrieval {
+  passages: KnowledgePassage[]
+  failure?: string
+}
+
 export interface Retriever {
   retrieve (projectId: string, message: string, history: Message[], context?: RetrievalContext): Promise<Retrieval>
+  /** The project's knowledge (help pages, FAQs) that best matches the text. */
+  knowledge (projectId: string, text: string, context?: RetrievalContext): Promise<KnowledgeRetrieval>
+  /** Catalog items by id, as the catalog holds them now (undefined for one that is gone). */
+  items (projectId: string, ids: string[], context?: RetrievalContext): Promise<ItemsRetrieval>
+}
+
+export interface ItemsRetrieval {
+  items: Array<CatalogItem | undefined>
+  failure?: string
 }
 
 /** Nothing is retrieved: replies carry no citations (no SEARCH_URL configured). */
 export const noRetriever: Retriever = {
-  retrieve: async () => ({ items: [] })
+  retrieve: async () => ({ items: [] }),
+  knowledge: async () => ({ passages: [] }),
+  items: async (_projectId, ids) => ({ items: ids.map(() => undefined) })
 }
 
 export interface SearchRetrieverOptions {
@@ -48,6 +79,8 @@ const LIMIT = 8
 const ORDERED_LIMIT = 40
 /** Hybrid search with an even weight: measured best over the judged queries (pnpm bench relevance). */
 const SEMANTIC_RATIO = 0.5
+/** Passages a knowledge search brings back: an answer takes its sentences from the best two or three. */
+const KNOWLEDGE_LIMIT = 5
 
 /** Whom a call to the search service is for. */
 interface CallContext extends RetrievalContext { projectId: string }
@@ -174,7 +207,48 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     return { items: result.hits.map(itemOf), plan }
   }
 
+  const passageOf = (hit: KnowledgeHit): KnowledgePassage => ({
+    documentId: hit.document_id,
+    chunkId: hit.chunk_id,
+    kind: hit.kind,
+    title: hit.title,
+    section: hit.section,
+    ...(hit.url === null ? {} : { url: hit.url }),
+    // A pair's chunk is its question, a line break, then its answer: the answer is what is quoted.
+    text: hit.kind === 'faq' && hit.text.startsWith(hit.title) ? hit.text.slice(hit.title.length).trim() : hit.text,
+    score: hit.score
+  })
+
   return {
+    async items (projectId, ids, retrieval = {}) {
+      const context: CallContext = { ...retrieval, projectId }
+      try {
+        const items = await Promise.all(ids.map(async (id) => {
+          try {
+            return await call<CatalogItem>(context, 'GET', `/documents/${encodeURIComponent(id)}`)
+          } catch (err) {
+            if (err instanceof SearchCallError && err.code === 'document_not_found') return undefined
+            throw err
+          }
+        }))
+        return { items }
+      } catch (err) {
+        return { items: ids.map(() => undefined), failure: (err as Error).message }
+      }
+    },
+
+    async knowledge (projectId, text, retrieval = {}) {
+      const context: CallContext = { ...retrieval, projectId }
+      try {
+        // Hybrid when the search service embeds, keyword-only otherwise: its default either way.
+        const body = { query: text.slice(0, limits.termMaxChars), limit: KNOWLEDGE_LIMIT }
+        const result = await call<{ hits: KnowledgeHit[] }>(context, 'POST', '/knowledge/search', body)
+        return { passages: result.hits.map(passageOf) }
+      } catch (err) {
+        return { passages: [], failure: (err as Error).message }
+      }
+    },
+
     async retrieve (projectId, message, history, retrieval = {}) {
       const context: CallContext = { ...retrieval, projectId }
       let plan: SearchPlan | undefined

@@ -17,11 +17,12 @@ const response = (chatId: string, answer: AssistantAnswer): NewUserMessageRespon
   assistant_response: answer.reply,
   chat_id: chatId,
   classification: answer.classification,
-  citations: answer.citations
+  citations: answer.citations,
+  handoff: answer.handoff
 })
 
 const turnOf = (userMessage: string, answer: AssistantAnswer, startedAt: Date, test: boolean): Turn => ({
-  userMessage, classification: answer.classification, reply: answer.reply, citations: answer.citations, startedAt, test
+  userMessage, classification: answer.classification, reply: answer.reply, citations: answer.citations, startedAt, test, handoff: answer.handoff
 })
 
 /**

@@ -9,14 +9,19 @@ export interface ChatRow {
   consumer_id: string
   created_at: Date
   last_updated_at: Date
+  needs_human: boolean
 }
 
 export const toSummary = (row: ChatRow): ChatSummary => ({
   id: row.id,
   created_at: row.created_at.toISOString(),
   last_updated_at: row.last_updated_at.toISOString(),
-  consumer_id: row.consumer_id
+  consumer_id: row.consumer_id,
+  needs_human: row.needs_human
 })
+
+/** The columns of a ChatRow. */
+const CHAT_COLUMNS = 'id, consumer_id, created_at, last_updated_at, needs_human'
 
 /** One exchange: the user's message, as received, and the assistant's answer to it. */
 export interface Turn {
@@ -27,12 +32,14 @@ export interface Turn {
   /** When the turn started; the stored times are moved later if needed to keep them in order. */
   startedAt: Date
   test: boolean
+  /** The assistant could not help: the chat needs the project's team (spec/knowledge.md). */
+  handoff: boolean
 }
 
 export async function findChat (db: Queryable, projectId: string, chatId: string): Promise<ChatRow | undefined> {
   const { rows } = await db.query<ChatRow>({
     name: 'find-chat',
-    text: 'SELECT id, consumer_id, created_at, last_updated_at FROM chats WHERE project_id = $1 AND id = $2',
+    text: `SELECT ${CHAT_COLUMNS} FROM chats WHERE project_id = $1 AND id = $2`,
     values: [projectId, chatId]
   })
   return rows[0]
@@ -41,7 +48,7 @@ export async function findChat (db: Queryable, projectId: string, chatId: string
 export async function latestConsumerChat (db: Queryable, projectId: string, consumerId: string): Promise<ChatRow | undefined> {
   const { rows } = await db.query<ChatRow>({
     name: 'latest-consumer-chat',
-    text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+    text: `SELECT ${CHAT_COLUMNS} FROM chats
            WHERE project_id = $1 AND consumer_id = $2
            ORDER BY last_updated_at DESC, id DESC LIMIT 1`,
     values: [projectId, consumerId]
@@ -56,13 +63,13 @@ export async function latestConsumerChat (db: Queryable, projectId: string, cons
  */
 export const projectChatsQuery = (projectId: string) => ({
   name: 'project-chats',
-  text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+  text: `SELECT ${CHAT_COLUMNS} FROM chats
          WHERE project_id = $1 ORDER BY last_updated_at DESC, id DESC`,
   values: [projectId]
 })
 export const consumerChatsQuery = (projectId: string, consumerId: string) => ({
   name: 'consumer-chats',
-  text: `SELECT id, consumer_id, created_at, last_updated_at FROM chats
+  text: `SELECT ${CHAT_COLUMNS} FROM chats
          WHERE project_id = $1 AND consumer_id = $2 ORDER BY last_updated_at DESC, id DESC`,
   values: [projectId, consumerId]
 })
@@ -100,8 +107,8 @@ export async function createChatWithTurn (pool: pg.Pool, projectId: string, cons
   const replyAt = later(new Date(), plusMs(turn.startedAt, 1))
   await inTransaction(pool, async (client) => {
     await client.query(
-      `INSERT INTO chats (project_id, id, consumer_id, is_test, message_count, created_at, last_updated_at)
-       VALUES ($1, $2, $3, $4, 2, $5, $6)`, [projectId, chatId, consumerId, turn.test, turn.startedAt, replyAt])
+      `INSERT INTO chats (project_id, id, consumer_id, is_test, message_count, created_at, last_updated_at, needs_human)
+       VALUES ($1, $2, $3, $4, 2, $5, $6, $7)`, [projectId, chatId, consumerId, turn.test, turn.startedAt, replyAt, turn.handoff])
     await insertTurn(client, projectId, chatId, 0, turn, turn.startedAt, replyAt)
   })
   return chatId
@@ -123,8 +130,32 @@ export async function appendTurn (pool: pg.Pool, projectId: string, chatId: stri
     const replyAt = later(new Date(), plusMs(userAt, 1))
     await insertTurn(client, projectId, chatId, chat.message_count, turn, userAt, replyAt)
     await client.query(
-      `UPDATE chats SET message_count = message_count + 2, last_updated_at = $3, is_test = is_test OR $4
-       WHERE project_id = $1 AND id = $2`, [projectId, chatId, replyAt, turn.test])
+      `UPDATE chats SET message_count = message_count + 2, last_updated_at = $3, is_test = is_test OR $4, needs_human = needs_human OR $5
+       WHERE project_id = $1 AND id = $2`, [projectId, chatId, replyAt, turn.test, turn.handoff])
     return true
+  })
+}
+
+/**
+ * A team member's answer (decision 15): an assistant message in their name appended to the chat,
+ * which no longer needs a person. Undefined when the chat does not exist.
+ */
+export async function appendHumanAnswer (pool: pg.Pool, projectId: string, chatId: string, username: string, content: string): Promise<{ id: string, created_at: Date } | undefined> {
+  return await inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ message_count: number, last_updated_at: Date }>(
+      'SELECT message_count, last_updated_at FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
+      [projectId, chatId])
+    const chat = rows[0]
+    if (chat === undefined) return undefined
+    const id = randomUUID()
+    const at = later(new Date(), plusMs(chat.last_updated_at, 1))
+    await client.query(
+      `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, author_username)
+       VALUES ($1, $2, $3, $4, 'assistant', $5, NULL, '[]', $6, $7)`,
+      [projectId, chatId, chat.message_count, id, content, at, username])
+    await client.query(
+      `UPDATE chats SET message_count = message_count + 1, last_updated_at = $3, needs_human = false
+       WHERE project_id = $1 AND id = $2`, [projectId, chatId, at])
+    return { id, created_at: at }
   })
 }

@@ -10,12 +10,14 @@ interface MessageRow {
   classification: Classification | null
   citations: Citation[] | null
   created_at: Date
+  author_username: string | null
 }
 
 function toMessage (row: MessageRow): Message {
   const message: Message = { msg_id: row.id, role: row.role, content: row.content, timestamp: row.created_at.toISOString() }
   if (row.classification !== null) message.classification = row.classification
   if (row.citations !== null) message.citations = row.citations
+  if (row.role === 'assistant') message.author = row.author_username === null ? { kind: 'assistant' } : { kind: 'human', username: row.author_username }
   return message
 }
 
@@ -23,7 +25,7 @@ function toMessage (row: MessageRow): Message {
 export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<Message[]> {
   const { rows } = await db.query<MessageRow>({
     name: 'read-messages',
-    text: `SELECT id, role, content, classification, citations, created_at FROM messages
+    text: `SELECT id, role, content, classification, citations, created_at, author_username FROM messages
            WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
     values: [projectId, chatId]
   })
@@ -36,7 +38,7 @@ export async function recentMessages (db: Queryable, projectId: string, chatId: 
   const { rows } = await db.query<MessageRow>({
     name: 'recent-messages',
     text: `SELECT * FROM (
-             SELECT seq, id, role, content, classification, citations, created_at FROM messages
+             SELECT seq, id, role, content, classification, citations, created_at, author_username FROM messages
              WHERE project_id = $1 AND chat_id = $2 ORDER BY seq DESC LIMIT $3
            ) recent ORDER BY seq`,
     values: [projectId, chatId, count]

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { buildApp as buildSearch, demoCatalogFile, ingestDocuments, type SearchConfig } from '@chatsearch/search'
+import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, ingestDocuments, ingestKnowledge, type SearchConfig } from '@chatsearch/search'
 import type { Harness, Tenant } from '../helpers.js'
 
 /** The secret the chat apps of these tests present to the search service. */
@@ -12,8 +12,11 @@ export interface Item { id: string, title: string, price: number, category: stri
 
 interface TestLike { teardown: (fn: () => unknown) => void }
 
-/** The demo catalog's first items plus the ones the tests ask about, in a real search service listening on a port. */
-export async function searchStack (t: TestLike, h: Harness, shop: Tenant, extra: Partial<SearchConfig> = {}): Promise<{ url: string, items: Item[], app: FastifyInstance }> {
+/**
+ * The demo catalog's first items plus the ones the tests ask about, in a real search service
+ * listening on a port; with `knowledge`, the demo shop's help pages and FAQs too.
+ */
+export async function searchStack (t: TestLike, h: Harness, shop: Tenant, extra: Partial<SearchConfig> = {}, opts: { knowledge?: boolean } = {}): Promise<{ url: string, items: Item[], app: FastifyInstance }> {
   const all = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as Item[]
   const asked = (i: Item) => /hiking boot|tent|espresso/i.test(i.title)
   const items = all.filter((item, n) => n < 60 || asked(item))
@@ -24,6 +27,7 @@ export async function searchStack (t: TestLike, h: Harness, shop: Tenant, extra:
   })
   t.teardown(() => app.close())
   await ingestDocuments(await app.engine.index(shop.projectId), items, app.embedder)
+  if (opts.knowledge === true) await ingestKnowledge(await app.engine.knowledge(shop.projectId), await demoKnowledge(), app.embedder)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return { url, items, app }
 }

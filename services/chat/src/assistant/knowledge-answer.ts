@@ -1,0 +1,139 @@
+import type { Citation } from '@chatsearch/contracts'
+import type { KnowledgePassage } from './retriever.js'
+import { contentWords, coverage } from './words.js'
+
+/**
+ * Extractive answers from the project's knowledge (decision 13): an FAQ whose question is the
+ * message's is answered with its answer verbatim; otherwise the one to three sentences of the best
+ * passages that hold the message's words, as written, with their pages cited. Nothing is reworded,
+ * so nothing is claimed that the sources do not say.
+ */
+export interface KnowledgeAnswer {
+  kind: 'faq' | 'knowledge'
+  text: string
+  citations: Citation[]
+  /** The share of the message's words the answer holds (its sentences, or its pages' headings at half weight). */
+  coverage: number
+}
+
+/** Passages below this score, or far below the best one, are not read. */
+const MIN_SCORE = 0.25
+const RELATIVE_TO_BEST = 0.6
+/** A pair answers when its question and the message share this much of each other's words. */
+const FAQ_OVERLAP = 0.6
+/** Sentences an answer quotes at most, and the share of the message's words they must hold together. */
+const MAX_SENTENCES = 3
+const MIN_COVERAGE = 0.5
+const CONFIDENT_SCORE = 0.6
+const MIN_COVERAGE_CONFIDENT = 0.3
+/** A heading's words count for half a sentence's: "Returns" says what a page is about, not what it says. */
+const HEADING_WEIGHT = 0.5
+
+export const citationOfPassage = (p: KnowledgePassage): Citation => ({
+  source: p.kind === 'faq' ? 'faq' : 'knowledge',
+  reference: p.kind === 'faq' ? p.documentId : `${p.documentId}#${p.chunkId}`,
+  confidence: p.score,
+  // A page's section path starts with its own title when the page has one heading above the others.
+  title: p.kind === 'faq' || p.section === '' ? p.title : p.section.startsWith(p.title) ? p.section : `${p.title} › ${p.section}`,
+  ...(p.url === undefined ? {} : { url: p.url })
+})
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
+function sentencesOf (text: string): string[] {
+  return [...sentenceSegmenter.segment(text)].map((s) => s.segment.trim()).filter((s) => s !== '')
+}
+
+interface Candidate { passage: KnowledgePassage, index: number, text: string, words: Set<string>, heading: Set<string> }
+
+/** The pair whose question is the message's, when one is among the passages. */
+function faqMatch (wanted: string[], passages: KnowledgePassage[]): KnowledgePassage | undefined {
+  for (const p of passages) {
+    if (p.kind !== 'faq') continue
+    const question = contentWords(p.title)
+    const shared = question.filter((w) => wanted.includes(w)).length
+    if (shared > 0 && shared / wanted.length >= FAQ_OVERLAP && shared / question.length >= FAQ_OVERLAP) return p
+  }
+  return undefined
+}
+
+function weightedCoverage (wanted: string[], words: Set<string>, heading: Set<string>): number {
+  if (wanted.length === 0) return 0
+  let score = 0
+  for (const w of wanted) score += words.has(w) ? 1 : heading.has(w) ? HEADING_WEIGHT : 0
+  return score / wanted.length
+}
+
+/** The passages worth reading: good enough on their own and close to the best. */
+export function readablePassages (passages: KnowledgePassage[]): KnowledgePassage[] {
+  const best = Math.max(0, ...passages.map((p) => p.score))
+  return passages.filter((p) => p.score >= MIN_SCORE && p.score >= best * RELATIVE_TO_BEST)
+}
+
+/** The answer the knowledge holds for the message, or undefined when it holds none. */
+export function answerFromKnowledge (message: string, passages: KnowledgePassage[]): KnowledgeAnswer | undefined {
+  const wanted = contentWords(message)
+  const readable = readablePassages(passages)
+  if (wanted.length === 0 || readable.length === 0) return undefined
+
+  const faq = faqMatch(wanted, readable)
+  if (faq !== undefined) {
+    const present = new Set([...contentWords(faq.title), ...contentWords(faq.text)])
+    return { kind: 'faq', text: faq.text, citations: [citationOfPassage(faq)], coverage: coverage(wanted, present) }
+  }
+
+  const candidates: Candidate[] = readable.flatMap((passage) => {
+    // A pair's question is its heading: its answer's sentences are what is quoted.
+    const heading = new Set(contentWords(`${passage.title} ${passage.section}`))
+    return sentencesOf(passage.text).map((text, index) => ({ passage, index, text, words: new Set(contentWords(text)), heading }))
+  })
+  // The first sentence holds most of the message's words, its headings counting half ("How to
+  // return an item" says what its sentences are about); between equals, the one with the rarer words
+  // ("Alaska" over "order"), then the better passage.
+  const holders = new Map<string, number>()
+  for (const p of readable) {
+    const words = new Set(contentWords(`${p.title} ${p.section} ${p.text}`))
+    for (const w of wanted) if (words.has(w)) holders.set(w, (holders.get(w) ?? 0) + 1)
+  }
+  const rarity = (c: Candidate) => wanted.filter((w) => c.words.has(w)).reduce((sum, w) => sum + 1 / (holders.get(w) ?? 1), 0)
+  const value = (c: Candidate) => wanted.reduce((sum, w) => sum + (c.words.has(w) ? 1 : 0) + (c.heading.has(w) ? HEADING_WEIGHT : 0), 0)
+  let first: Candidate | undefined
+  for (const c of candidates) {
+    if (wanted.every((w) => !c.words.has(w))) continue
+    if (first === undefined || value(c) > value(first) || (value(c) === value(first) && rarity(c) > rarity(first))) first = c
+  }
+  if (first === undefined) return undefined
+
+  // Then sentences that add words the chosen ones lack: of the same passage, or of another whose
+  // headings name one of the message's words (it is about that, not merely mentioning it).
+  const chosen: Candidate[] = [first]
+  const held = new Set(first.words)
+  while (chosen.length < MAX_SENTENCES) {
+    let best: { candidate: Candidate, gain: number } | undefined
+    for (const c of candidates) {
+      if (chosen.includes(c)) continue
+      if (c.passage !== first.passage && !wanted.some((w) => c.heading.has(w))) continue
+      const gain = wanted.filter((w) => !held.has(w) && c.words.has(w)).length
+      if (gain > 0 && (best === undefined || gain > best.gain)) best = { candidate: c, gain }
+    }
+    if (best === undefined) break
+    chosen.push(best.candidate)
+    for (const w of best.candidate.words) held.add(w)
+  }
+  const score = weightedCoverage(wanted, held, new Set(chosen.flatMap((c) => [...c.heading])))
+  // A passage the search ranks high may answer with fewer of the message's words ("Do orders to
+  // Alaska take longer?" is answered by the one sentence about Alaska).
+  const needed = first.passage.score >= CONFIDENT_SCORE ? MIN_COVERAGE_CONFIDENT : MIN_COVERAGE
+  if (score < needed) return undefined
+
+  // Quoted in the order of the passages (best first) and, within one, of the text.
+  const used = readable.filter((p) => chosen.some((c) => c.passage === p))
+  // A pair's answer is short and written to be read whole: a sentence of it ("… with any of them")
+  // can lose what it refers to, so it is quoted whole.
+  const quotes = used.map((p) => p.kind === 'faq' ? p.text : chosen.filter((c) => c.passage === p).sort((a, b) => a.index - b.index).map((c) => c.text).join(' '))
+  const citations = used.map(citationOfPassage)
+  const lines = used.map((p, i) => `${citations[i]!.title}: "${quotes[i]}"${p.url === undefined ? '' : ` (${p.url})`}`)
+  const text = used.length === 1
+    ? `From the shop's help pages, ${lines[0]}`
+    : ['From the shop\'s help pages:', ...lines.map((l) => `• ${l}`)].join('\n')
+  return { kind: 'knowledge', text, citations, coverage: score }
+}

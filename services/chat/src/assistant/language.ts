@@ -1,0 +1,65 @@
+import { detectAll } from 'tinyld'
+import { normalise } from './constraints/text.js'
+
+/**
+ * The shopper's language (decision 16). tinyld (pure JavaScript, no model to download) reads short
+ * texts better than the other detectors tried (franc took "do you have tents?" for Portuguese), but a
+ * few words still fool it ("espresso machine" is German to it): another language than English is
+ * claimed only when it is sure, or fairly sure of a message of three words or more.
+ */
+export interface Language {
+  /** ISO 639-1. */
+  code: string
+  /** Its name in English, for a model's instructions. */
+  name: string
+}
+
+const ENGLISH: Language = { code: 'en', name: 'English' }
+const SURE = 0.5
+const FAIRLY_SURE = 0.1
+const AHEAD_OF_NEXT = 1.5
+const names = new Intl.DisplayNames(['en'], { type: 'language' })
+
+export function detectLanguage (message: string): Language {
+  const text = normalise(message)
+  const [first, second] = detectAll(text)
+  if (first === undefined || first.lang === 'en') return ENGLISH
+  const words = text.split(' ').length
+  const sure = first.accuracy >= SURE ||
+    (words >= 3 && first.accuracy >= FAIRLY_SURE && first.accuracy >= AHEAD_OF_NEXT * (second?.accuracy ?? 0))
+  if (!sure) return ENGLISH
+  return { code: first.lang, name: names.of(first.lang) ?? first.lang }
+}
+
+/**
+ * Greetings in the languages shoppers most often write in: a message that is only a greeting is one,
+ * whatever the classifier (trained on English) made of it.
+ */
+const GREETING = new RegExp('^(?:(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening|day)|greetings|yo|' +
+  'hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|saludos|bonjour|bonsoir|salut|coucou|hallo|guten (?:morgen|tag|abend)|' +
+  'servus|moin|gr[üu](?:ß|ss) (?:gott|dich|sie)|ciao|salve|buongiorno|buonasera|ol[áa]|oi|bom dia|boa (?:tarde|noite)|hoi|goedemorgen|' +
+  'goedemiddag|dag|hej|hei|god morgen|tere|cze[śs][ćc]|dzie[ńn] dobry|ahoj|merhaba|selam|salam|namaste|privet|привет|' +
+  'здравствуйте|добрый день|γεια σου|γεια σας|你好|您好|こんにちは|안녕하세요|안녕|שלום|مرحبا|السلام عليكم|xin chào|สวัสดี)' +
+  '(?:[\\s,!.]+(?:there|all|everyone|team|folks|a todos|à tous|zusammen|tutti))?[\\s,!.?¡¿😀-🙏👋]*)+$', 'iu')
+
+export function isGreeting (message: string): boolean {
+  return GREETING.test(normalise(message).replace(/^[¡¿\s]+/, ''))
+}
+
+/**
+ * What the embedded assistant tells a shopper who writes in another language: honestly, in their
+ * language where it can, that it understands English and answers in it, searching with their words.
+ */
+const NOTES: Record<string, string> = {
+  es: 'Nota: entiendo sobre todo el inglés, así que respondo en inglés; busco con sus propias palabras.',
+  fr: 'Remarque : je comprends surtout l\'anglais, donc je réponds en anglais ; je cherche avec vos propres mots.',
+  de: 'Hinweis: Ich verstehe vor allem Englisch und antworte daher auf Englisch; ich suche mit Ihren eigenen Worten.',
+  it: 'Nota: capisco soprattutto l\'inglese, quindi rispondo in inglese; cerco con le sue parole.',
+  pt: 'Nota: entendo sobretudo inglês, por isso respondo em inglês; pesquiso com as suas próprias palavras.',
+  nl: 'Let op: ik begrijp vooral Engels en antwoord daarom in het Engels; ik zoek met uw eigen woorden.'
+}
+
+export function languageNote (language: Language): string | undefined {
+  if (language.code === 'en') return undefined
+  return NOTES[language.code] ?? `Note: I understand English best, so I answer in English; I search with your own words (${language.name}).`
+}

@@ -1,0 +1,126 @@
+import type { Citation, Message } from '@chatsearch/contracts'
+import { normalise } from './constraints/text.js'
+import { contentWords } from './words.js'
+
+/**
+ * Follow-ups that point at items the assistant named before ("how much is the third one?", "is it
+ * in stock?", "which of these two is better rated?"): resolved from the citations of the latest
+ * reply that cited items, never from a new search, so the answer is about the item the shopper means.
+ */
+export interface Reference {
+  /** The items meant, as the earlier reply cited them (in its order). */
+  items: Citation[]
+  /** The fields asked about (catalog attribute names), in the order asked; empty: the shopper asks about the items in general. */
+  fields: string[]
+  /** Words the shopper asks about that name no field ("is it waterproof?"): looked for in the item's own text. */
+  features: string[]
+  /** Which of them is better, cheaper…: the compared field decides. */
+  compare?: { field: string, best: 'lowest' | 'highest' }
+}
+
+/** A pointer the shopper used that fits more than one earlier item: ask which. */
+export interface Ambiguous { ambiguous: Citation[] }
+
+const ORDINALS: Record<string, number> = {
+  first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, fourth: 3, '4th': 3, fifth: 4, '5th': 4, last: -1
+}
+const ORDINAL = /\b(?:the )?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)(?: (?:one|item|option|product|model|choice))?\b|\b(?:number|no\.?|option|item|#) ?([1-5])\b/g
+const BOTH = /\b(?:both|these two|those two|the two|the two of them|either|each)\b/
+const ALL = /\b(?:them|these|those|all of them|they)\b/
+const ONE = /\b(?:it|its|it's|that one|this one|that|this|the one)\b/
+
+/** Field names a shopper uses, by catalog attribute. */
+const FIELD_WORDS: Array<[RegExp, string]> = [
+  [/\b(?:how much|price|prices|cost|costs|expensive|cheap|cheaper|cheapest|pricier)\b/, 'price'],
+  [/\b(?:in stock|stock|available|availability|sold out|buy it now)\b/, 'in_stock'],
+  [/\b(?:rating|ratings|rated|reviews?|stars?|better|best)\b/, 'rating'],
+  [/\b(?:brand|who makes|made by|manufacturer|maker)\b/, 'brand'],
+  [/\b(?:colou?rs?)\b/, 'color'],
+  [/\b(?:category|kind of)\b/, 'category'],
+  [/\b(?:sizes?)\b/, 'sizes']
+]
+/** Words of a follow-up that are about asking, pointing or comparing, not about the item. */
+const ASKING = new Set(['one', 'item', 'option', 'product', 'model', 'choice', 'first', '1st', 'second', '2nd', 'third', '3rd', 'fourth',
+  '4th', 'fifth', '5th', 'last', 'number', 'both', 'two', 'better', 'best', 'cheaper', 'cheapest', 'pricier', 'compare', 'difference',
+  'between', 'which', 'price', 'cost', 'expensive', 'cheap', 'stock', 'available', 'availability', 'sold', 'rating', 'rated', 'review',
+  'star', 'brand', 'make', 'maker', 'manufacturer', 'color', 'colour', 'category', 'kind', 'size', 'yes', 'ok', 'okay', 'great', 'cool',
+  'thank', 'thanks', 'nice', 'buy', 'now', 'much', 'long', 'tell', 'describe', 'detail', 'info', 'information', 'say', 'really'])
+/** "cheaper?", "better ones?": a new search for other items (plan.ts), not a question about these. */
+const REFINEMENT = /\b(?:cheaper|cheapest|better|best|pricier|more expensive|less expensive)\b(?! than)/
+/** A follow-up about earlier items is short; a longer message is a new subject. */
+const MAX_WORDS = 14
+
+/** The items each earlier reply cited, newest reply first (replies citing no item left out). */
+export function citedLists (history: Message[]): Citation[][] {
+  const lists: Citation[][] = []
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i]!
+    if (m.role !== 'assistant') continue
+    const items = (m.citations ?? []).filter((c) => c.source === 'catalog')
+    if (items.length > 0) lists.push(items)
+  }
+  return lists
+}
+
+function fieldsOf (text: string): string[] {
+  return FIELD_WORDS.filter(([re]) => re.test(text)).map(([, field]) => field)
+}
+
+function comparisonOf (text: string, fields: string[]): Reference['compare'] {
+  if (/\b(?:cheaper|cheapest|less expensive|lower price)\b/.test(text)) return { field: 'price', best: 'lowest' }
+  if (/\b(?:pricier|more expensive|dearer)\b/.test(text)) return { field: 'price', best: 'highest' }
+  if (/\b(?:better|best|higher|top)[ -]rated\b|\bbetter reviews?\b|\bwhich is better\b|\bwhich one is better\b|\bbetter\b/.test(text)) return { field: 'rating', best: 'highest' }
+  if (/\b(?:which|compare|difference|versus|vs)\b/.test(text) && fields.length > 0) {
+    const field = fields[0]!
+    if (field === 'price') return { field, best: 'lowest' }
+    if (field === 'rating') return { field, best: 'highest' }
+  }
+  return undefined
+}
+
+/**
+ * The earlier items `message` points at, and what it asks of them; `Ambiguous` when "it" could be
+ * any of several; undefined when the message does not point back (a new subject, a refinement such
+ * as "in black?" that a new search answers).
+ */
+export function resolveReference (message: string, history: Message[]): Reference | Ambiguous | undefined {
+  const lists = citedLists(history)
+  if (lists.length === 0) return undefined
+  const text = normalise(message).toLowerCase().replace(/[’']/g, "'")
+  if (text.split(' ').length > MAX_WORDS) return undefined
+
+  // "The second one", "these two" point into the latest list (a reply that cited several items,
+  // even if a reply about one of them came since); "it" points at what the latest reply cited.
+  const latest = lists[0]!
+  const ordinals = [...text.matchAll(ORDINAL)].map((m) => m[1] !== undefined ? ORDINALS[m[1]]! : Number(m[2]) - 1)
+  const needed = Math.max(2, ...ordinals.map((i) => i + 1))
+  const earlier = lists.find((l) => l.length >= needed) ?? latest
+  const picked: number[] = []
+  for (const index of ordinals) {
+    const resolved = index < 0 ? earlier.length - 1 : index
+    if (resolved < earlier.length && !picked.includes(resolved)) picked.push(resolved)
+  }
+  const fields = fieldsOf(text)
+  const features = contentWords(text).filter((w) => !ASKING.has(w) && !/^\d+$/.test(w))
+  // Words of its own beyond a feature or two: a new subject ("is the first tent waterproof?" stays, "do you have kayaks" goes).
+  if (features.length > 2) return undefined
+
+  let items: Citation[]
+  if (picked.length > 0) items = picked.map((i) => earlier[i]!)
+  else if (BOTH.test(text) && earlier.length >= 2) items = earlier.slice(0, 2)
+  else if (ALL.test(text) && earlier.length >= 2 && (fields.length > 0 || comparisonOf(text, fields) !== undefined)) items = earlier
+  else if (/\bwhich\b/.test(text) && earlier.length >= 2 && comparisonOf(text, fields) !== undefined) items = earlier
+  // "is it in stock?", "and the price?": the one item of the last reply, or a question back when it named several.
+  else if ((ONE.test(text) && (fields.length > 0 || features.length > 0)) || (fields.length > 0 && features.length === 0 && text.split(' ').length <= 5 && !REFINEMENT.test(text))) {
+    if (latest.length > 1) return { ambiguous: latest }
+    items = latest
+  } else return undefined
+
+  const compare = items.length >= 2 ? comparisonOf(text, fields) : undefined
+  return {
+    items,
+    fields: compare !== undefined && !fields.includes(compare.field) ? [compare.field, ...fields] : fields,
+    features,
+    ...(compare === undefined ? {} : { compare })
+  }
+}

@@ -1,0 +1,114 @@
+import t from 'tap'
+import type { Citation, Message } from '@chatsearch/contracts'
+import { handoffReason } from '../src/assistant/handoff.js'
+import { resolveReference } from '../src/assistant/references.js'
+import { clarifyingReply, referenceReply } from '../src/assistant/reference-reply.js'
+import { answerFromKnowledge } from '../src/assistant/knowledge-answer.js'
+import type { KnowledgePassage } from '../src/assistant/retriever.js'
+import { contentWords } from '../src/assistant/words.js'
+import { detectLanguage, isGreeting, languageNote } from '../src/assistant/language.js'
+
+t.test('handoffReason: only a person can act on an order, a payment or an account, or be a person', async (t) => {
+  const actions = [
+    'I want to cancel my order', 'Please refund my order, the jacket did not fit', 'can you change my delivery address?',
+    'where is my order?', 'Where\'s my parcel', 'my package has not arrived', 'I need to return my order', 'refund me now',
+    'I want my money back', 'cancel the order please', 'Could you cancel it?', 'delete my account', 'my order is late',
+    'Can you track my parcel?', 'I would like a refund'
+  ]
+  const people = ['Can I talk to a real person please?', 'speak to a human', 'agent please', 'I want to speak with someone from your team', 'how do I contact customer service?']
+  const questions = [
+    'What is your return policy?', 'Can I return a jacket after 20 days?', 'How long do refunds take?', 'How do I return an item?',
+    'Do you ship to Canada?', 'Is there a money back guarantee?', 'Which payment methods do you accept?', 'do you have tents?',
+    'gift for my dad who loves cooking, around $80', 'Is the warranty two years?', 'how much is the second one?', 'hello',
+    'I want to know your refund policy', 'What happens if my parcel arrives damaged?'
+  ]
+  for (const m of actions) t.equal(handoffReason(m), 'action', m)
+  for (const m of people) t.equal(handoffReason(m), 'person', m)
+  for (const m of questions) t.equal(handoffReason(m), undefined, m)
+})
+
+t.test('contentWords: subject words, singular, small numbers as digits', async (t) => {
+  t.same(contentWords('How long does shipping take?'), ['long', 'shipping'])
+  t.same(contentWords('Is the warranty two years?'), ['warranty', '2', 'year'])
+  t.same(contentWords('Footwear has a 2-year warranty'), ['footwear', '2', 'year', 'warranty'])
+  t.same(contentWords('What are the returns?'), ['return'])
+})
+
+const cite = (id: string, title: string): Citation => ({ source: 'catalog', reference: id, confidence: 0.8, title })
+const tents = [cite('t1', 'Kestrel Tent'), cite('t2', 'Ridge Tent'), cite('t3', 'Cirque Tent')]
+const history = (...replies: Citation[][]): Message[] => replies.flatMap((citations, i) => [
+  { msg_id: `u${i}`, role: 'user' as const, content: 'question', timestamp: '2026-01-01T00:00:00.000Z', classification: 'question' as const },
+  { msg_id: `a${i}`, role: 'assistant' as const, content: 'reply', timestamp: '2026-01-01T00:00:01.000Z', citations }
+])
+
+t.test('resolveReference: ordinals, pronouns and comparisons resolve from earlier citations', async (t) => {
+  t.match(resolveReference('How much is the third one?', history(tents)), { items: [tents[2]], fields: ['price'] })
+  t.match(resolveReference('and the second?', history(tents)), { items: [tents[1]], fields: [] }, 'nothing asked of it in particular: described')
+  t.match(resolveReference('tell me about the second one', history(tents)), { items: [tents[1]], fields: [] })
+  t.match(resolveReference('is the last one in stock', history(tents)), { items: [tents[2]], fields: ['in_stock'] })
+  t.match(resolveReference('which of these two is better rated?', history(tents)), { items: [tents[0], tents[1]], compare: { field: 'rating', best: 'highest' } })
+  t.match(resolveReference('which is cheaper, the first or the third?', history(tents)), { items: [tents[0], tents[2]], compare: { field: 'price', best: 'lowest' } })
+  t.same(resolveReference('Is it in stock?', history(tents)), { ambiguous: tents }, '"it" among three: ask which')
+  t.match(resolveReference('Is it in stock?', history([tents[1]!])), { items: [tents[1]], fields: ['in_stock'] }, 'one item named: that one')
+  t.match(resolveReference('And the price?', history([tents[1]!])), { items: [tents[1]], fields: ['price'] })
+  t.match(resolveReference('is the first one waterproof?', history(tents, [tents[2]!])), { items: [tents[0]], features: ['waterproof'] }, 'ordinals point into the last list, not the last single item')
+  t.equal(resolveReference('cheaper?', history([tents[1]!])), undefined, 'a refinement is a new search')
+  t.equal(resolveReference('in black?', history(tents)), undefined)
+  t.equal(resolveReference('do you have kayaks for two people with a paddle?', history(tents)), undefined, 'a new subject')
+  t.equal(resolveReference('How much is the third one?', []), undefined, 'nothing named before')
+})
+
+t.test('referenceReply: the fields asked, what the catalog does not say, and the comparison', async (t) => {
+  const items = [
+    { id: 't1', title: 'Kestrel Tent', price: 366.99, in_stock: true, rating: 3.6, description: 'A light tent. Fully waterproof fly for storms.' },
+    { id: 't2', title: 'Ridge Tent', price: 689.99, in_stock: false, rating: 4.2 }
+  ]
+  const both = referenceReply({ items: [tents[0]!, tents[1]!], fields: ['rating'], features: [], compare: { field: 'rating', best: 'highest' } }, items)
+  t.equal(both.text, 'Kestrel Tent is rated 3.6 out of 5.\nRidge Tent is rated 4.2 out of 5.\nRidge Tent is better rated.')
+  t.same(both.citations, [tents[0], tents[1]])
+  const feature = referenceReply({ items: [tents[0]!], fields: [], features: ['waterproof', 'freestanding'] }, [items[0]])
+  t.equal(feature.text, 'The catalog says of Kestrel Tent: "Fully waterproof fly for storms." The catalog does not say whether Kestrel Tent is freestanding.')
+  const missing = referenceReply({ items: [tents[1]!], fields: ['color', 'price'], features: [] }, [items[1]])
+  t.equal(missing.text, 'Ridge Tent costs $689.99. The catalog does not say its colour for Ridge Tent.')
+  const gone = referenceReply({ items: [tents[2]!], fields: ['price'], features: [] }, [undefined])
+  t.same(gone, { text: 'Cirque Tent is no longer in the catalog.', citations: [] })
+  t.same(clarifyingReply(tents), { text: 'Which one do you mean: the first (Kestrel Tent), the second (Ridge Tent) or the third (Cirque Tent)?', citations: tents })
+})
+
+const passage = (p: Partial<KnowledgePassage> & Pick<KnowledgePassage, 'documentId' | 'text' | 'score'>): KnowledgePassage =>
+  ({ chunkId: '0', kind: 'page', title: 'Shipping', section: 'Shipping', ...p })
+
+t.test('answerFromKnowledge: an FAQ verbatim, else the sentences that answer, else nothing', async (t) => {
+  const faq = passage({ documentId: 'faq-time', kind: 'faq', title: 'How long does shipping take?', section: '', text: 'Three to five days.', score: 0.8, url: 'https://x.example/faq#time' })
+  const where = passage({ documentId: 'shipping', chunkId: '2', section: 'Shipping › Where we ship', text: 'We ship to all 50 states. Alaska and Hawaii take 2 to 4 extra days. We do not ship abroad.', score: 0.7, url: 'https://x.example/shipping#where' })
+  t.match(answerFromKnowledge('how long does shipping take', [faq, where]), { kind: 'faq', text: 'Three to five days.', citations: [{ source: 'faq', reference: 'faq-time', url: 'https://x.example/faq#time' }] })
+  const alaska = answerFromKnowledge('Do orders to Alaska take longer?', [where, faq])
+  t.equal(alaska?.text, 'From the shop\'s help pages, Shipping › Where we ship: "Alaska and Hawaii take 2 to 4 extra days." (https://x.example/shipping#where)')
+  t.match(alaska?.citations, [{ source: 'knowledge', reference: 'shipping#2', title: 'Shipping › Where we ship' }])
+  t.equal(answerFromKnowledge('Do you sell kayaks?', [where, faq]), undefined, 'no sentence holds the words')
+  t.equal(answerFromKnowledge('Alaska', [{ ...where, score: 0.1 }]), undefined, 'a passage the search barely found is not read')
+})
+
+t.test('detectLanguage: another language only when sure; English otherwise', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['Quiero cancelar mi pedido', 'es'], ['¿Cuánto cuesta el envío?', 'es'], ['Combien coûte la livraison ?', 'fr'],
+    ['Ist es auf Lager?', 'de'], ['Avete delle tende?', 'it'], ['Vocês têm barracas?', 'pt'], ['Heeft u tenten?', 'nl'],
+    ['do you have tents?', 'en'], ['how much is the third one?', 'en'], ['espresso machine', 'en'], ['tents', 'en'],
+    ['waterproof hiking boots under $150?', 'en'], ['Is the warranty two years?', 'en']
+  ]
+  for (const [message, code] of cases) t.equal(detectLanguage(message).code, code, message)
+  t.equal(detectLanguage('Quiero cancelar mi pedido').name, 'Spanish')
+  t.match(languageNote(detectLanguage('Quiero cancelar mi pedido')), /^Nota: entiendo sobre todo el inglés/)
+  t.equal(languageNote(detectLanguage('do you have tents?')), undefined)
+})
+
+t.test('isGreeting: greetings in any language, and only greetings', async (t) => {
+  for (const m of ['hola', '¡Hola!', 'Bonjour', 'hallo zusammen', 'Guten Tag', 'ciao', 'olá', 'hej', 'merhaba', 'привет', '你好', 'hi there!', 'Good morning', 'hello 👋']) t.ok(isGreeting(m), m)
+  for (const m of ['hola, tienen tiendas?', 'hello, do you have tents?', 'hiking boots', 'high heels', 'holiday returns']) t.notOk(isGreeting(m), m)
+})
+
+t.test('handoffReason in the other languages noted', async (t) => {
+  for (const m of ['Quiero cancelar mi pedido', '¿Dónde está mi pedido?', 'Je veux annuler ma commande', 'Ich möchte meine Bestellung stornieren', 'Wo ist meine Bestellung?', 'Quiero un reembolso']) t.equal(handoffReason(m), 'action', m)
+  for (const m of ['Je veux parler à un humain', 'Quiero hablar con una persona', 'Ich möchte mit einem Mitarbeiter sprechen']) t.equal(handoffReason(m), 'person', m)
+  for (const m of ['¿Cuánto cuesta el envío?', 'Avez-vous des tentes ?']) t.equal(handoffReason(m), undefined, m)
+})
