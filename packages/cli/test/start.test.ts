@@ -63,6 +63,14 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
   t.ok(hits.some((h) => h.document_id === 'faq-shipping-time'), 'the demo FAQ answers the shipping question')
   t.ok(hits.some((h) => h.document_id === 'shipping' && h.url === 'https://demo-shop.example/help/shipping#delivery-times' && /3 to 5 working days/.test(h.text)),
     'and the shipping page\'s section, with its link')
+  // The chat service answers from that knowledge through the search service, and hands off a refund.
+  const ask = async (message: string) => await (await fetch(`http://127.0.0.1:${env.CHAT_PORT}/newUserMessage`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${chatKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ user_message: message, consumer_id: 'starter' })
+  })).json() as { citations: Array<{ source: string, reference: string }>, handoff: boolean }
+  t.match(await ask('How long does shipping take?'), { citations: [{ source: 'faq', reference: 'faq-shipping-time' }], handoff: false }, 'the FAQ answers')
+  t.match(await ask('I want a refund for my last order'), { handoff: true }, 'a refund is handed off')
   const listed = await fetch(`http://127.0.0.1:${env.SEARCH_PORT}/knowledge/documents`, { headers: { authorization: `Bearer ${searchKey}` } })
   t.equal((await listed.json() as { total: number }).total, 14, 'the demo knowledge base: 4 pages and 10 FAQs')
 
