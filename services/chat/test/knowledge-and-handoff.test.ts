@@ -85,6 +85,17 @@ t.test('the assistant answers from the knowledge and hands off what only a perso
     }
   })
 
+  await t.test('a question nothing answers is handed off; a search for products that finds none is not', async (t) => {
+    const hours = await ask('What are your opening hours on Sundays?')
+    t.equal(hours.handoff, true, hours.assistant_response)
+    t.same(hours.citations, [])
+    t.match(hours.assistant_response, /rather not guess|cannot answer that reliably|Rather than guess/)
+    for (const message of ['do you have a unicycle for clowns?', 'my back hurts after sitting at my desk all day, what unicycle should I get?']) {
+      const turn = await ask(message)
+      t.equal(turn.handoff, false, message)
+    }
+  })
+
   await t.test('a question about the rules is answered, not handed off', async (t) => {
     const turn = await ask('What is your return policy?')
     t.equal(turn.handoff, false)

@@ -99,7 +99,12 @@ function isQuestion (message: string, label: Classification): boolean {
   return (label === 'request' || label === 'other') && (/\?\s*$/.test(message) || INTERROGATIVE.test(message.trim()))
 }
 
-const PRODUCT_SEEKING = /\b(?:do|does) (?:you|the shop|your shop) (?:have|sell|carry|stock|offer)\b|\b(?:looking|searching|shopping) for\b|\bshow me\b|\brecommend\b|\b(?:any|some) \w+s\b/i
+const PRODUCT_SEEKING = new RegExp([
+  '\\b(?:do|does) (?:you|the shop|your shop) (?:have|sell|carry|stock|offer)\\b', '\\b(?:looking|searching|shopping) for\\b',
+  '\\bshow me\\b', '\\brecommend', '\\bsuggest', '\\bi need (?:a|an|some|something)\\b', '\\bshould i (?:get|buy|choose)\\b',
+  '\\bsomething (?:to|for|that)\\b', '\\b(?:is|are) there (?:a|an|any)\\b', '\\bwhat \\w+(?: \\w+)? (?:can|could|should) i\\b',
+  '\\bwhich [\\w-]+(?: [\\w-]+)? (?:is|are) (?:the )?(?:best|good|better)\\b', "\\bwhat(?:'s| is) (?:a|the) (?:good|best)\\b", '\\b(?:any|some) \\w+s\\b'
+].join('|'), 'i')
 
 /** Whether the shopper looks for products: they name a price, brand, category or colour, or ask for items. */
 function seeksProducts (message: string, retrieval: Retrieval): boolean {

@@ -114,6 +114,14 @@ export async function createChatWithTurn (pool: pg.Pool, projectId: string, cons
   return chatId
 }
 
+/** The chat's row, locked until the transaction ends: what is appended to a chat is appended one at a time. */
+async function lockChat (client: pg.PoolClient, projectId: string, chatId: string) {
+  const { rows } = await client.query<{ message_count: number, last_updated_at: Date }>(
+    'SELECT message_count, last_updated_at FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
+    [projectId, chatId])
+  return rows[0]
+}
+
 /**
  * Appends a turn to an existing chat, all or nothing. The chat's row lock serialises turns across
  * processes, so the two messages of a turn are always adjacent and no turn is lost; timestamps are
@@ -121,10 +129,7 @@ export async function createChatWithTurn (pool: pg.Pool, projectId: string, cons
  */
 export async function appendTurn (pool: pg.Pool, projectId: string, chatId: string, turn: Turn): Promise<boolean> {
   return await inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ message_count: number, last_updated_at: Date }>(
-      'SELECT message_count, last_updated_at FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
-      [projectId, chatId])
-    const chat = rows[0]
+    const chat = await lockChat(client, projectId, chatId)
     if (chat === undefined) return false
     const userAt = later(turn.startedAt, plusMs(chat.last_updated_at, 1))
     const replyAt = later(new Date(), plusMs(userAt, 1))
@@ -142,10 +147,7 @@ export async function appendTurn (pool: pg.Pool, projectId: string, chatId: stri
  */
 export async function appendHumanAnswer (pool: pg.Pool, projectId: string, chatId: string, username: string, content: string): Promise<{ id: string, created_at: Date } | undefined> {
   return await inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ message_count: number, last_updated_at: Date }>(
-      'SELECT message_count, last_updated_at FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
-      [projectId, chatId])
-    const chat = rows[0]
+    const chat = await lockChat(client, projectId, chatId)
     if (chat === undefined) return undefined
     const id = randomUUID()
     const at = later(new Date(), plusMs(chat.last_updated_at, 1))
