@@ -43,10 +43,15 @@ export function waitForOutput (child: ChildProcess, text: string, ms: number): P
   })
 }
 
+/**
+ * The child's exit code once it exited and its output was read to the end: at 'exit' its stdio
+ * may still be open (Node's docs), and the last lines it wrote not yet seen by the test.
+ */
 export function exited (child: ChildProcess, ms: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    if (child.exitCode !== null) { resolve(child.exitCode); return }
+    const closed = child.exitCode !== null && child.stdio.every((stream) => stream === null || stream === undefined || stream.destroyed)
+    if (closed) { resolve(child.exitCode); return }
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`did not exit within ${ms} ms`)) }, ms)
-    child.once('exit', (code) => { clearTimeout(timer); resolve(code) })
+    child.once('close', (code) => { clearTimeout(timer); resolve(code) })
   })
 }

@@ -184,11 +184,19 @@ export class TaskQueue {
     const heartbeat = setInterval(() => {
       beat(this.#pool, id, this.#runner).then((mine) => { if (!mine) lost() }, (err: unknown) => this.#log.warn({ err, task: id }, 'task heartbeat failed'))
     }, this.#options.heartbeatMs)
-    const owned = async (write: Promise<boolean>) => {
-      if (!await write) {
-        lost()
-        throw controller.signal.reason
-      }
+    // The handler's writes run one after the other, in the order it made them: sent at once on the
+    // pool's connections, an earlier progress could land after a later one (a crawl reports each
+    // page without waiting) and the task would end showing 3/4 pages done.
+    let writes: Promise<unknown> = Promise.resolve()
+    const owned = (write: () => Promise<boolean>): Promise<void> => {
+      const done = writes.then(async () => {
+        if (!await write()) {
+          lost()
+          throw controller.signal.reason
+        }
+      })
+      writes = done.catch(() => {})
+      return done
     }
     try {
       const handler = this.#handlers.get(type)
@@ -197,8 +205,8 @@ export class TaskQueue {
         task: claimed.task,
         projectId: claimed.projectId,
         payload: claimed.payload === undefined ? undefined : claimed.payload.format === 'bytes' ? claimed.payload.body : JSON.parse(claimed.payload.body.toString('utf8')),
-        progress: (done, total) => owned(setProgress(this.#pool, id, this.#runner, done, total)),
-        details: (details) => owned(setDetails(this.#pool, id, this.#runner, details)),
+        progress: (done, total) => owned(() => setProgress(this.#pool, id, this.#runner, done, total)),
+        details: (details) => owned(() => setDetails(this.#pool, id, this.#runner, details)),
         signal: controller.signal
       })
       // A handler that ignores its signal is left behind: its writes are no longer this runner's.
@@ -209,6 +217,8 @@ export class TaskQueue {
       // A heartbeat answered after the end may still abort: nobody waits for this then.
       stopped.catch(() => {})
       await Promise.race([work, stopped])
+      // A write the handler did not wait for (a crawl's last progress) lands before the task ends.
+      await Promise.race([writes, stopped])
       await finishTask(this.#pool, id, this.#runner, null)
     } catch (err) {
       if (running.handedBack) throw new HandedBack('handed back at shutdown')
