@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { freePort } from '@chatsearch/shell/testing'
 import { get, harness, post } from './helpers.js'
 import { searchStack, TOKEN, type Item } from './support/search-stack.js'
-import { startFakeOpenAi } from './support/fake-openai.js'
-import { openAiChatModel } from '../src/assistant/llm/client.js'
+import { startFakeOpenAi, type FakeReply } from './support/fake-openai.js'
+import { openAiChatModel, type ChatMessage } from '../src/assistant/llm/client.js'
 import { relevantItems } from '../src/assistant/assistant.js'
 import { searchRetriever, type RetrievedItem, type Retriever } from '../src/assistant/retriever.js'
 
@@ -27,6 +27,22 @@ async function readEvents (response: Response): Promise<Array<{ event: string, d
     const data = /^data: (.*)$/m.exec(block)?.[1] ?? 'null'
     return { event, data: JSON.parse(data) as unknown }
   })
+}
+
+/** The first item of the latest catalog search a tool answered in this conversation. */
+function firstItem (messages: ChatMessage[]): { id: string, price: number } {
+  const result = messages.findLast((m) => m.role === 'tool')
+  return (JSON.parse(String(result?.content ?? '{"items":[]}')) as { items: Array<{ id: string, price: number }> }).items[0] ?? { id: 'none', price: 0 }
+}
+
+/** A model that searches the catalog for the shopper's message, then recommends the first item found. */
+const toolUsingModel: FakeReply = {
+  toolCalls: (messages) => messages.some((m) => m.role === 'tool') ? [] : [{ name: 'search_catalog', arguments: { query: String(messages.at(-1)!.content) } }],
+  text: (messages) => {
+    if (!messages.some((m) => m.role === 'tool')) return ''
+    const item = firstItem(messages)
+    return `You could try this one [${item.id}] at $${item.price.toFixed(2)}. It is waterproof.`
+  }
 }
 
 t.test('the assistant answers from the catalog through the search service', async (t) => {
@@ -100,40 +116,71 @@ t.test('the assistant answers from the catalog through the search service', asyn
     t.equal(down.assistant.stats.retrievalFailures, 1)
   })
 
-  t.test('with a model: it writes from the retrieved items; the items it names are cited', async (t) => {
+  t.test('with a model: it looks the items up with the tools, and the items it names are cited', async (t) => {
     const fake = await startFakeOpenAi(t)
-    // The fake "model" picks the first item the system prompt lists and recommends it by id marker.
-    fake.script({
-      text: (messages) => {
-        const listed = messages[0]!.content.split('Catalog items:')[1] ?? ''
-        const id = /\[(sku-\d+)\]/.exec(listed)?.[1] ?? 'none'
-        return `You could try this one [${id}]. It is waterproof.`
-      }
-    })
+    // The fake "model" speaks the tool-calling protocol: first it searches the catalog for the
+    // shopper's message, then it recommends the first item the tool returned, by id marker and price.
+    fake.handle(() => toolUsingModel)
     const modelApp = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } },
       { model: openAiChatModel({ baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 2, retryBaseMs: 10 }) })
     const res = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm1' })
     t.equal(res.statusCode, 200)
     const body = res.json()
-    t.equal(body.assistant_response, 'You could try this one. It is waterproof.', 'markers are taken out')
+    t.match(body.assistant_response, /^You could try this one at \$\d+\.\d\d\. It is waterproof\.$/, 'markers are taken out')
     t.equal(body.citations.length, 1)
-    t.match(body.citations[0].reference, /^sku-\d+$/)
-    const system = fake.requests[0]!.body!.messages[0]!
-    t.equal(system.role, 'system')
-    t.ok(system.content.includes(body.citations[0].reference), 'the prompt held the item')
+    t.match(body.citations[0], { source: 'catalog', reference: /^sku-\d+$/ })
+    const byId = new Map(stack.items.map((i) => [i.id, i]))
+    t.ok(body.assistant_response.includes(`$${byId.get(body.citations[0].reference)!.price.toFixed(2)}`), 'the price is the item\'s own')
+    const [first, second] = fake.requests.slice(-2).map((r) => r.body!)
+    t.same(first!.tools?.map((tool) => tool.function.name), ['search_catalog', 'search_knowledge', 'get_item'], 'the tools are offered')
+    t.equal(first!.messages[0]!.role, 'system')
+    const call = second!.messages.find((m) => m.role === 'assistant' && 'tool_calls' in m)
+    t.match(call, { tool_calls: [{ type: 'function', function: { name: 'search_catalog', arguments: JSON.stringify({ query: 'waterproof hiking boots under $150?' }) } }] })
+    const result = second!.messages.find((m) => m.role === 'tool')
+    t.match(result, { role: 'tool', tool_call_id: (call as { tool_calls: Array<{ id: string }> }).tool_calls[0]!.id })
+    t.ok(String(result?.content).includes(body.citations[0].reference), 'the tool result held the item')
 
+    await t.test('streamed: the tool calls stream in pieces, the reply streams, one done event', async (t) => {
+      const port = await freePort()
+      const url = await modelApp.listen({ host: '127.0.0.1', port })
+      const response = await fetch(`${url}/newUserMessage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${shop.key}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+        body: JSON.stringify({ user_message: 'waterproof hiking boots under $150?', consumer_id: 'm1s' })
+      })
+      const events = await readEvents(response)
+      const deltas = events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)
+      const done = events.at(-1)!
+      t.equal(done.event, 'done')
+      t.ok(deltas.length > 3, 'the reply came in pieces')
+      t.equal(deltas.join(''), (done.data as { assistant_response: string }).assistant_response, 'the pieces make the reply, markers out')
+      t.match(done.data, { citations: [{ source: 'catalog' }], handoff: false })
+    })
+
+    await t.test('a reply that cites what no tool returned, or states a price no cited source holds, is not sent', async (t) => {
+      const before = modelApp.assistant.stats.llmFallbacks
+      fake.script({ text: 'The Trailmark Phantom Boot [sku-999999] is perfect.' })
+      const invented = (await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm5' })).json()
+      t.notMatch(invented.assistant_response, /Phantom/)
+      t.ok(invented.citations.length > 0 && invented.citations.every((c: Citation) => byId.has(c.reference)), 'the grounded responder answered with real items')
+      fake.script(toolUsingModel, { text: (messages) => `Try this one [${firstItem(messages).id}] for only $1.99.` })
+      const cheap = (await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm6' })).json()
+      t.notMatch(cheap.assistant_response, /\$1\.99/)
+      t.equal(modelApp.assistant.stats.llmFallbacks, before + 2)
+    })
+    fake.handle(() => ({}))
     fake.script({ status: 500 }, { status: 500 }, { status: 500 })
     const fallback = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm2' })
     t.equal(fallback.statusCode, 200, 'a failing model does not fail the turn')
     t.ok(fallback.json().citations.length > 0, 'the grounded responder answered')
-    t.equal(modelApp.assistant.stats.llmFallbacks, 1)
+    t.equal(modelApp.assistant.stats.llmFallbacks, 3)
 
     fake.script({ text: () => 'Great choice! I have noted your request and someone from support will contact you today.' })
     const promised = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'waterproof hiking boots under $150?', consumer_id: 'm3' })
     t.equal(promised.statusCode, 200)
     t.notMatch(promised.json().assistant_response, /noted|someone from support/, 'a reply promising what nothing does is not sent')
     t.ok(promised.json().citations.length > 0, 'the grounded responder answered with items')
-    t.equal(modelApp.assistant.stats.llmFallbacks, 2)
+    t.equal(modelApp.assistant.stats.llmFallbacks, 4)
 
     // A complaint is handed off with an honest template: the model is not asked to word it.
     const asked = fake.requests.length
@@ -155,8 +202,9 @@ t.test('the assistant answers from the catalog through the search service', asyn
       ...(signal === undefined ? {} : { signal })
     })
 
-    fake.script({ chunks: ['Happy ', 'to ', 'help: ', 'have a ', 'look at ', 'these.'] })
-    const res = await send('any tents?', 'streamer')
+    // A greeting: a model may answer it without a source (a question it may not: see the tool tests).
+    fake.script({ chunks: ['Hello ', 'and ', 'welcome: ', 'what ', 'are you ', 'looking for?'] })
+    const res = await send('hello there!', 'streamer')
     t.equal(res.status, 200)
     t.match(res.headers.get('content-type'), /^text\/event-stream/)
     const events = await readEvents(res)
@@ -173,7 +221,7 @@ t.test('the assistant answers from the catalog through the search service', asyn
     // A client that goes away midway leaves no turn behind.
     fake.script({ chunks: Array.from({ length: 20 }, (_, i) => `word${i} `), chunkDelayMs: 100 })
     const gone = new AbortController()
-    const partial = await send('any tents?', 'leaver', gone.signal)
+    const partial = await send('hello there!', 'leaver', gone.signal)
     const reader = partial.body!.getReader()
     await reader.read()
     gone.abort()

@@ -2,6 +2,7 @@ import t from 'tap'
 import { get, harness, post } from './helpers.js'
 import { demoKnowledge } from '@chatsearch/search'
 import { searchStack, TOKEN } from './support/search-stack.js'
+import { startFakeOpenAi } from './support/fake-openai.js'
 import { promisedActions } from '../src/assistant/promises.js'
 
 interface Citation { source: string, reference: string, confidence: number, title?: string, url?: string }
@@ -157,6 +158,41 @@ t.test('the assistant answers from the knowledge and hands off what only a perso
 
     const fresh = await ask('do you have espresso machines?', chat)
     t.ok(fresh.citations.length > 0 && fresh.citations.every((c) => !list.citations.some((l) => l.reference === c.reference)), 'a new subject searches afresh')
+
+    const cheapest = Math.min(...fresh.citations.map((c) => byId.get(c.reference)!.price))
+    const cheaper = await ask('cheaper?', chat)
+    t.ok(cheaper.citations.length > 0, cheaper.assistant_response)
+    for (const c of cheaper.citations) {
+      const item = byId.get(c.reference)!
+      t.ok(item.price < cheapest, `${item.title} costs ${item.price}, less than ${cheapest}`)
+      t.match(item.title, /espresso/i, 'still espresso machines')
+    }
+  })
+
+  await t.test('with a model: it reads the help pages through search_knowledge and cites what it quotes', async (t) => {
+    const fake = await startFakeOpenAi(t)
+    // The fake model asks the knowledge, then answers with the first passage it got, marked with its id.
+    fake.handle(() => ({
+      toolCalls: (messages) => messages.some((m) => m.role === 'tool') ? [] : [{ name: 'search_knowledge', arguments: { query: String(messages.at(-1)!.content) } }],
+      text: (messages) => {
+        const result = messages.findLast((m) => m.role === 'tool')
+        if (result === undefined) return ''
+        const passage = (JSON.parse(String(result?.content ?? '{"passages":[]}')) as { passages: Array<{ id: string, text: string }> }).passages[0]
+        return passage === undefined ? 'I could not find that.' : `${passage.text} [${passage.id}]`
+      }
+    }))
+    const modelApp = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, llm: { baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 0, promptTokens: 3000 } })
+    const res = await post(modelApp, shop.key, '/newUserMessage', { user_message: 'How long does shipping take?', consumer_id: 'model' })
+    const turn = res.json() as Turn
+    t.match(turn.citations, [{ source: 'faq', reference: 'faq-shipping-time', url: 'https://demo-shop.example/help/faq#faq-shipping-time' }])
+    t.match(turn.assistant_response, /^Standard delivery takes 3 to 5 working days/)
+    t.notMatch(turn.assistant_response, /\[faq-/, 'the marker is taken out')
+    t.equal(modelApp.assistant.stats.llmFallbacks, 0)
+
+    // A refund is handed off by the template, whatever the model would say.
+    const asked = fake.requests.length
+    t.match((await post(modelApp, shop.key, '/newUserMessage', { user_message: 'I want a refund for my order', consumer_id: 'model' })).json(), { handoff: true })
+    t.equal(fake.requests.length, asked, 'the model is not asked to word a handoff')
   })
 
   t.test('no reply of these turns promises an action', async (t) => {

@@ -396,3 +396,36 @@ t.test('a consumer that stops early closes the stream', async (t) => {
   t.same(await iterator.return?.(), { value: undefined, done: true })
   t.equal(await model.complete(messages), 'next', 'the model is still usable')
 })
+
+t.test('respond: the tool-calling protocol, as a completion and as a stream', async (t) => {
+  const { fake, model } = await setup(t)
+  const tools = [{ name: 'search_catalog', description: 'Search the catalog', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }]
+  const calls = [{ name: 'search_catalog', arguments: { query: 'waterproof boots, "size 9" ünder $150' } }, { name: 'search_knowledge', arguments: { query: 'returns' } }]
+
+  fake.script({ toolCalls: calls })
+  const completed = await model.respond(messages, { tools })
+  t.same(completed.text, '', 'content null: no text')
+  t.same(completed.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), calls.map((c) => [c.name, c.arguments]))
+  t.match(completed.toolCalls[0]!.id, /^call_/)
+  t.same(fake.requests[0]!.body!.tools, [{ type: 'function', function: tools[0] }], 'the tools are sent in OpenAI\'s shape')
+
+  // Streamed: each call's id and name first, its arguments in pieces of 7 characters (cutting the JSON and the UTF-8 anywhere).
+  fake.script({ toolCalls: calls, text: 'Let me look.' })
+  const shown: string[] = []
+  const streamed = await model.respond(messages, { tools, onText: (delta) => shown.push(delta) })
+  t.equal(shown.join(''), 'Let me look.')
+  t.equal(streamed.text, 'Let me look.')
+  t.same(streamed.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), calls.map((c) => [c.name, c.arguments]), 'the pieces make the calls whole')
+  t.equal(fake.requests[1]!.body!.stream, true)
+
+  // The results go back as `tool` messages after the assistant's request for them.
+  const followUp = [...messages,
+    { role: 'assistant' as const, content: null, tool_calls: streamed.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) },
+    ...streamed.toolCalls.map((c) => ({ role: 'tool' as const, tool_call_id: c.id, content: '{"items":[]}' }))]
+  fake.script({ text: 'Nothing matched.' })
+  t.same(await model.respond(followUp, { tools }), { text: 'Nothing matched.', toolCalls: [] })
+  t.same(fake.requests[2]!.body!.messages, followUp, 'sent as given')
+
+  fake.script({ body: { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { arguments: '{}' } }] } }] } })
+  t.equal((await failure(t, model.respond(messages, { tools }))).kind, 'protocol', 'a tool call without a name')
+})

@@ -14,8 +14,10 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   const model = openAiChatModel({ baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 5000, retries: 0 })
   const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 } }, { model })
 
-  fake.script({ text: 'Have a look at these.' }, { status: 500 })
-  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'm1' })).statusCode, 200)
+  // A greeting the model answers; a question it fails on, which the grounded pipeline then answers
+  // from the catalog and the knowledge (one retrieval each).
+  fake.script({ text: 'Hello! What are you looking for?' }, { status: 500 })
+  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hello there', consumer_id: 'm1' })).statusCode, 200)
   t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'tents?', consumer_id: 'm2' })).statusCode, 200)
   t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: 'nope' })).statusCode, 404)
 
@@ -25,7 +27,8 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   t.equal(metricSample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'ok' }), 1)
   t.equal(metricSample(text, 'llm_request_duration_seconds_count', { mode: 'complete', outcome: 'http' }), 1, 'the failure, by kind')
   t.equal(metricSample(text, 'llm_fallbacks_total'), 1, 'the grounded responder stood in once')
-  t.equal(metricSample(text, 'retrieval_duration_seconds_count', { outcome: 'ok' }), 2)
+  t.equal(metricSample(text, 'retrieval_duration_seconds_count', { source: 'catalog', outcome: 'ok' }), 1)
+  t.equal(metricSample(text, 'retrieval_duration_seconds_count', { source: 'knowledge', outcome: 'ok' }), 1)
   t.equal(metricSample(text, 'retrieval_failures_total'), 0)
 
   const closed = `http://127.0.0.1:${await freePort()}`
@@ -33,7 +36,8 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   await post(down, shop.key, '/newUserMessage', { user_message: 'hiking boots?', consumer_id: 'd1' })
   const downText = (await down.inject('/metrics')).body
   t.equal(metricSample(downText, 'retrieval_failures_total'), 1, 'search down is counted')
-  t.equal(metricSample(downText, 'retrieval_duration_seconds_count', { outcome: 'failed' }), 1)
+  t.equal(metricSample(downText, 'retrieval_duration_seconds_count', { source: 'catalog', outcome: 'failed' }), 1)
+  t.equal(metricSample(downText, 'knowledge_failures_total'), 1, 'and so is its knowledge search')
   t.equal(metricSample(downText, 'llm_request_duration_seconds_count'), undefined, 'no model configured: no model calls')
 })
 
@@ -48,7 +52,7 @@ t.test('GET /metrics: turns waiting for an earlier turn of their chat, and the P
     if (hold) { reached(); await gate }
     return 'Thanks for waiting.'
   }
-  const model: ChatModel = { complete: reply, async * stream () { yield await reply() } }
+  const model: ChatModel = { complete: reply, async * stream () { yield await reply() }, respond: async () => ({ text: await reply(), toolCalls: [] }) }
   const app = await h.app({ dbPoolSize: 3 }, { model })
   const chatId = (await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: 'q1' })).json().chat_id
 
@@ -77,15 +81,16 @@ t.test('GET /metrics: tokens the model reported, by model and kind, streamed rep
   const fake = await startFakeOpenAi(t)
   const app = await h.app({ llm: { baseUrl: fake.baseUrl, model: 'fake-gpt', timeoutMs: 5000, retries: 0, promptTokens: 3000 } })
   fake.script(
-    { text: 'Our boots are waterproof.', usage: { prompt_tokens: 120, completion_tokens: 7 } },
-    { text: 'Tents are on aisle 4.', usage: { prompt_tokens: 200, completion_tokens: 9 } },
+    { text: 'Good morning! How can I help?', usage: { prompt_tokens: 120, completion_tokens: 7 } },
+    { text: 'Hi! Ask me about the shop.', usage: { prompt_tokens: 200, completion_tokens: 9 } },
     { text: 'Hello!', usage: false }
   )
-  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'waterproof boots?', consumer_id: 'k1' })).statusCode, 200)
+  // Greetings: a model may answer them without a source.
+  t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'good morning', consumer_id: 'k1' })).statusCode, 200)
   const streamed = await call(app, shop.key, {
-    method: 'POST', url: '/newUserMessage', headers: { accept: 'text/event-stream' }, payload: { user_message: 'any tents?', consumer_id: 'k2' }
+    method: 'POST', url: '/newUserMessage', headers: { accept: 'text/event-stream' }, payload: { user_message: 'hi there!', consumer_id: 'k2' }
   })
-  t.match(streamed.body, /Tents are on aisle 4\./)
+  t.match(streamed.body, /Hi! Ask me about the shop\./)
   t.same(fake.requests[1]?.body?.stream_options, { include_usage: true }, 'the stream asked for its usage')
   t.equal((await post(app, shop.key, '/newUserMessage', { user_message: 'hello', consumer_id: 'k3' })).statusCode, 200)
 

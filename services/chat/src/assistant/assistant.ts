@@ -8,11 +8,12 @@ import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
 import { answerFromKnowledge, type KnowledgeAnswer } from './knowledge-answer.js'
 import { contentWords, coverage } from './words.js'
-import { resolveReference } from './references.js'
+import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { clarifyingReply, referenceReply } from './reference-reply.js'
-import { LlmError, type ChatModel } from './llm/client.js'
-import { buildPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
+import { LlmError, type ChatMessage, type ChatModel } from './llm/client.js'
+import { buildToolPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
+import { checkReply, TOOLS, ToolRunner } from './tools.js'
 
 export interface AssistantAnswer {
   classification: Classification
@@ -55,7 +56,9 @@ const MIN_CONFIDENCE = 0.3
 /** Nor are those far below the best match. */
 const RELATIVE_TO_BEST = 0.95
 const GROUNDED_ITEMS = 3
-const MODEL_ITEMS = 5
+const CHEAPER = /\b(?:cheaper|less expensive|lower[- ]priced|more affordable)\b/i
+/** Rounds of tool calls a model gets in one turn before its last answer must come. */
+const MAX_TOOL_ROUNDS = 4
 
 const byScore = (a: RetrievedItem, b: RetrievedItem) => b.score - a.score
 const ORDERS: Record<Order, (a: RetrievedItem, b: RetrievedItem) => number> = {
@@ -72,8 +75,6 @@ export function relevantItems (items: RetrievedItem[], max: number, order?: Orde
   const relevant = items.filter((i) => i.score >= MIN_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST)
   return relevant.sort(order === undefined ? byScore : ORDERS[order]).slice(0, max)
 }
-
-const citationOf = (item: RetrievedItem): Citation => ({ source: 'catalog', reference: item.id, confidence: item.score, title: item.title })
 
 /** The share of the message's words the best of the items holds (title, brand, category, description). */
 function itemCoverage (message: string, items: RetrievedItem[]): number {
@@ -147,6 +148,11 @@ export class Assistant {
       if (opts.onDelta !== undefined) for (const delta of wordDeltas(text)) opts.onDelta(delta)
       return { classification: label, reply: text, citations: reply.citations, handoff }
     }
+    // With a model, it answers what a person need not (handoffs are worded here, honestly, always).
+    if (reason === undefined && this.#opts.model !== undefined) {
+      const fromModel = await this.#modelReply(this.#opts.model, projectId, message, history, label, language, opts)
+      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false }
+    }
     // A follow-up about items named before ("how much is the second one?") is answered from them.
     const reference = reason === undefined && label !== 'greeting' ? resolveReference(message, history) : undefined
     if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), false)
@@ -160,7 +166,7 @@ export class Assistant {
     const wantsItems = reason === undefined && (label === 'question' || label === 'request' || label === 'other')
     // The help pages may say something useful to a shopper handed off ("how do returns work").
     const wantsKnowledge = wantsItems || reason === 'action'
-    const context = { requestId: opts.requestId }
+    const context = { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }), ...await this.#cheaperThan(projectId, message, history, opts) }
     const [retrieval, knowledge] = await Promise.all([
       wantsItems ? this.#opts.retriever.retrieve(projectId, message, history, context) : Promise.resolve<Retrieval>({ items: [] }),
       wantsKnowledge ? this.#opts.retriever.knowledge(projectId, message, context) : Promise.resolve<KnowledgeRetrieval>({ passages: [] })
@@ -189,49 +195,83 @@ export class Assistant {
     const searched = retrieval.plan !== undefined && !searchFailed && knowledge.failure === undefined
     const unanswered = searched && isQuestion(message, label) && !seeksProducts(message, retrieval) && items.length === 0
     if (unanswered) return send(handoffReply('unanswered', message, undefined), true)
-    if (this.#opts.model !== undefined) {
-      const fromModel = await this.#modelReply(this.#opts.model, message, history, relevantItems(retrieval.items, MODEL_ITEMS, order), language, opts)
-      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false }
-    }
     return send(groundedReply({ message, classification: label, items, searchFailed }), false)
   }
 
-  /** The model's reply with the items it named as citations; undefined when it failed (the grounded responder then answers). */
-  async #modelReply (model: ChatModel, message: string, history: Message[], items: RetrievedItem[], language: Language, opts: AnswerOptions) {
-    const prompt = buildPrompt({
-      items,
+  /**
+   * "cheaper?", "any less expensive ones?" after a list, naming no price: below the cheapest item of
+   * that list, as the catalog prices it now.
+   */
+  async #cheaperThan (projectId: string, message: string, history: Message[], opts: AnswerOptions): Promise<{ cheaperThan?: number }> {
+    const latest = citedLists(history)[0]
+    if (latest === undefined || !CHEAPER.test(message) || /\d/.test(message)) return {}
+    const found = await this.#opts.retriever.items(projectId, latest.map((c) => c.reference), { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }) })
+    const prices = found.items.flatMap((item) => typeof item?.price === 'number' ? [item.price] : [])
+    return prices.length === 0 ? {} : { cheaperThan: Math.min(...prices) }
+  }
+
+  /**
+   * The model's reply through the tool-calling protocol (decision 13): it looks up the catalog and
+   * the knowledge itself (tools.ts), for at most MAX_TOOL_ROUNDS rounds, and its reply is checked
+   * after generation: every id it cites must be a source a tool returned, every price it states must
+   * be in a source it cites, a question must be answered with a source, and nothing may be promised.
+   * Undefined when it failed or did not pass (the grounded pipeline then answers).
+   */
+  async #modelReply (model: ChatModel, projectId: string, message: string, history: Message[], label: Classification, language: Language, opts: AnswerOptions) {
+    const tools = new ToolRunner(this.#opts.retriever, projectId, { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }) })
+    const messages: ChatMessage[] = buildToolPrompt({
       history: history.map((m) => ({ role: m.role, content: m.content })),
       message,
       tokenBudget: this.#opts.promptTokens ?? 3000,
+      earlier: (citedLists(history)[0] ?? []).map((c) => ({ id: c.reference, ...(c.title === undefined ? {} : { title: c.title }) })),
       ...(language.code === 'en' ? {} : { language: language.name })
     })
     let sent = false
     try {
-      let text: string
-      if (opts.onDelta === undefined) {
-        text = await model.complete(prompt, opts.signal)
-      } else {
-        text = ''
-        const stripper = new MarkerStripper(items)
-        for await (const delta of model.stream(prompt, opts.signal)) {
-          text += delta
-          const visible = stripper.push(delta)
-          if (visible !== '') { opts.onDelta(visible); sent = true }
+      let text = ''
+      for (let round = 0; ; round++) {
+        if (round === MAX_TOOL_ROUNDS) throw new LlmError('protocol', `the model still called tools after ${MAX_TOOL_ROUNDS} rounds`)
+        // Markers of the sources known so far are taken out of the streamed text as it comes.
+        const stripper = new MarkerStripper(tools.citable)
+        const show = (visible: string) => { if (visible !== '' && opts.onDelta !== undefined) { opts.onDelta(visible); sent = true } }
+        // Text of an earlier round ("Let me check.") and this round's are two sentences, not one word.
+        let separate = text !== '' && !/\s$/.test(text)
+        const onText = (delta: string) => {
+          if (separate && delta !== '') { show(' '); text += ' '; separate = false }
+          show(stripper.push(delta))
         }
-        const rest = stripper.end()
-        if (rest !== '') { opts.onDelta(rest); sent = true }
+        const response = await model.respond(messages, {
+          tools: TOOLS,
+          ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+          ...(opts.onDelta === undefined ? {} : { onText })
+        })
+        show(stripper.end())
+        if (separate && response.text !== '') text += ' '
+        text += response.text
+        if (response.toolCalls.length === 0) break
+        messages.push({
+          role: 'assistant',
+          content: response.text === '' ? null : response.text,
+          tool_calls: response.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }))
+        })
+        for (const call of response.toolCalls) messages.push({ role: 'tool', tool_call_id: call.id, content: await tools.run(call) })
+        opts.signal?.throwIfAborted()
       }
-      const { text: clean, cited } = citeFromReply(text, items)
+      const markers = new MarkerStripper(tools.citable)
+      markers.push(text)
+      markers.end()
+      const { text: clean, cited } = citeFromReply(text, tools.citable)
       if (clean.trim() === '') throw new LlmError('protocol', 'the model returned an empty reply')
       const promised = promisedActions(clean)
       if (promised.length > 0) throw new LlmError('protocol', `the model promised an action nothing takes ("${promised[0]}")`)
-      // Best first, as the retrieval ranked them, whatever order the model named them in.
-      const citations = items.filter((i) => cited.includes(i.id)).map(citationOf)
-      return { reply: clean.trim(), citations }
+      const unsupported = checkReply(markers.ids, cited, clean, tools.sources)
+      if (unsupported !== undefined) throw new LlmError('protocol', unsupported)
+      if (cited.length === 0 && isQuestion(message, label)) throw new LlmError('protocol', 'the model answered a question without citing a source')
+      return { reply: clean.trim(), citations: cited.map((id) => tools.sources.get(id)!.citation) }
     } catch (err) {
       if (opts.signal?.aborted === true) throw err
       this.stats.llmFallbacks++
-      this.#opts.log.warn({ err: { kind: (err as LlmError).kind, message: (err as Error).message } }, 'language model failed; the grounded responder answers')
+      this.#opts.log.warn({ err: { kind: (err as LlmError).kind, message: (err as Error).message } }, 'language model failed; the grounded pipeline answers')
       if (sent) opts.onReset?.()
       return undefined
     }

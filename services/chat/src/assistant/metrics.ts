@@ -11,7 +11,7 @@ const RETRIEVAL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 
 const outcomeOf = (err: unknown) => (err instanceof LlmError ? err.kind : 'error')
 
 /**
- * The model, each call timed by mode (`complete`, `stream`) and outcome (`ok`, or the kind of
+ * The model, each call (a tool-calling round is one) timed by mode (`complete`, `stream`) and outcome (`ok`, or the kind of
  * failure: `timeout`, `http`, `network`, `protocol`, `aborted`), retries included.
  */
 export function timedModel (model: ChatModel, metrics: Metrics): ChatModel {
@@ -53,6 +53,20 @@ export function timedModel (model: ChatModel, metrics: Metrics): ChatModel {
         throw err
       } finally {
         end({ outcome })
+      }
+    },
+    async respond (messages, opts) {
+      const end = duration.startTimer({ mode: opts.onText === undefined ? 'complete' : 'stream' })
+      const untilFirst = opts.onText === undefined ? undefined : firstToken.startTimer()
+      let first = true
+      const onText = opts.onText === undefined ? undefined : (delta: string) => { if (first) { untilFirst?.(); first = false } opts.onText?.(delta) }
+      try {
+        const response = await model.respond(messages, { ...opts, ...(onText === undefined ? {} : { onText }) })
+        end({ outcome: 'ok' })
+        return response
+      } catch (err) {
+        end({ outcome: outcomeOf(err) })
+        throw err
       }
     }
   }

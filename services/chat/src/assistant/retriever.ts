@@ -1,5 +1,5 @@
 import { errorCodes, limits, type ErrorCode, type KnowledgeHit, type KnowledgeKind, type Message } from '@chatsearch/contracts'
-import { planSearch, type CatalogShape, type SearchPlan } from './constraints.js'
+import { planSearch, toFilter, type CatalogShape, type SearchPlan } from './constraints.js'
 import type { PromptItem } from './llm/prompt.js'
 import type { CatalogItem } from './reference-reply.js'
 
@@ -20,6 +20,11 @@ export interface Retrieval {
 export interface RetrievalContext {
   /** The id of the chat request, passed on to the search service (X-Request-Id) so one id follows the turn. */
   requestId?: string
+  /**
+   * "cheaper?" after a list: items must cost less than this (the cheapest item the shopper was shown),
+   * unless the message names a price of its own.
+   */
+  cheaperThan?: number
 }
 
 /** A chunk of the project's knowledge found for a message (POST /knowledge/search). */
@@ -185,7 +190,12 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   async function find (context: CallContext, message: string, history: Message[], planned: (plan: SearchPlan) => void): Promise<Retrieval> {
     const shape = await shapeOf(context)
     const turns = history.map((m) => ({ role: m.role, content: m.content }))
-    const plan = planSearch(message, turns, shape)
+    let plan = planSearch(message, turns, shape)
+    if (context.cheaperThan !== undefined && plan.constraints.priceMax === undefined) {
+      const constraints = { ...plan.constraints, priceMax: Math.round(context.cheaperThan * 100 - 1) / 100 }
+      const filter = toFilter(constraints, shape)
+      plan = { query: plan.query, constraints, ...(filter === undefined ? {} : { filter }) }
+    }
     planned(plan)
     if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
     const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {

@@ -1,12 +1,19 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ChatTurn } from '../../src/assistant/llm/client.js'
+import type { ChatMessage } from '../../src/assistant/llm/client.js'
 
 /** What the fake does with one request. Everything is optional; `{}` answers with the default text. */
 export interface FakeReply {
   /** The assistant's answer, or a function of the messages received. */
-  text?: string | ((messages: ChatTurn[]) => string)
+  text?: string | ((messages: ChatMessage[]) => string)
+  /**
+   * Tool calls to answer with (OpenAI's protocol: `tool_calls` with `finish_reason: "tool_calls"`,
+   * content null unless `text` is given too), or a function of the messages received; a function
+   * returning none lets `text` answer. Streamed, each call's first chunk carries its id and name and
+   * its arguments follow in pieces, as OpenAI sends them.
+   */
+  toolCalls?: FakeToolCall[] | ((messages: ChatMessage[]) => FakeToolCall[])
   /** Streaming: the content pieces to send; by default the text is cut into word-sized pieces like real tokens. */
   chunks?: string[]
   /** Streaming: pause before each chunk. */
@@ -57,10 +64,13 @@ export interface FakeReply {
 
 export interface Usage { prompt_tokens: number, completion_tokens: number }
 
+export interface FakeToolCall { name: string, arguments: unknown }
+
 export interface ChatRequestBody {
   model: string
-  messages: ChatTurn[]
+  messages: ChatMessage[]
   stream?: boolean
+  tools?: Array<{ type: 'function', function: { name: string, description: string, parameters: unknown } }>
   stream_options?: { include_usage?: boolean }
   temperature?: number
   max_tokens?: number
@@ -123,9 +133,11 @@ export async function startFakeOpenAi (t?: TestLike): Promise<FakeOpenAi> {
     if (reply.delayMs !== undefined) await sleep(reply.delayMs, undefined, { signal: closed.signal })
     if (reply.hangUp === true) { res.socket?.destroy(); return }
     if (reply.status !== undefined) { sendError(res, reply.status, reply.error, retryHeaders(reply)); return }
-    const text = typeof reply.text === 'function' ? reply.text(request.body.messages) : reply.text ?? DEFAULT_REPLY
-    if (request.body.stream === true && reply.ignoreStream !== true) await sendStream(res, request.body, reply, text, closed.signal)
-    else sendCompletion(res, request.body, reply, text)
+    const calls = (typeof reply.toolCalls === 'function' ? reply.toolCalls(request.body.messages) : reply.toolCalls ?? [])
+      .map((call, i) => ({ id: `call_fake${++sequence}_${i}`, name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) }))
+    const text = typeof reply.text === 'function' ? reply.text(request.body.messages) : reply.text ?? (calls.length > 0 ? '' : DEFAULT_REPLY)
+    if (request.body.stream === true && reply.ignoreStream !== true) await sendStream(res, request.body, reply, text, closed.signal, calls)
+    else sendCompletion(res, request.body, reply, text, calls)
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -204,14 +216,22 @@ function usage (body: ChatRequestBody, reply: FakeReply, text: string) {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
 }
 
-function sendCompletion (res: ServerResponse, body: ChatRequestBody, reply: FakeReply, text: string): void {
+interface SentCall { id: string, name: string, arguments: string }
+const wireCall = (call: SentCall) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })
+
+function sendCompletion (res: ServerResponse, body: ChatRequestBody, reply: FakeReply, text: string, calls: SentCall[] = []): void {
   res.writeHead(200, { 'content-type': 'application/json' })
   if (reply.malformed === true) { res.end('{"id":"chatcmpl-fake","object":"chat.completion","choices":[{"index":0,"message":{"role":"assi'); return }
   if (reply.body !== undefined) { res.end(JSON.stringify(reply.body)); return }
   res.end(JSON.stringify({
     ...identity(body),
     object: 'chat.completion',
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    choices: [{
+      index: 0,
+      message: { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, refusal: null, ...(calls.length > 0 ? { tool_calls: calls.map(wireCall) } : {}) },
+      logprobs: null,
+      finish_reason: calls.length > 0 ? 'tool_calls' : 'stop'
+    }],
     ...(reply.usage === false ? {} : { usage: usage(body, reply, text) })
   }))
 }
@@ -221,9 +241,9 @@ function splitLikeTokens (text: string): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? []
 }
 
-type Delta = { role: 'assistant' } | { content: string } | Record<string, never>
+type Delta = { role: 'assistant' } | { content: string } | { tool_calls: unknown[] } | Record<string, never>
 
-async function sendStream (res: ServerResponse, body: ChatRequestBody, reply: FakeReply, text: string, closed: AbortSignal): Promise<void> {
+async function sendStream (res: ServerResponse, body: ChatRequestBody, reply: FakeReply, text: string, closed: AbortSignal, calls: SentCall[] = []): Promise<void> {
   const id = identity(body)
   const eol = reply.lineEnding ?? '\n'
   const comment = reply.keepAlive === true ? `: keep-alive${eol}${eol}` : ''
@@ -239,12 +259,17 @@ async function sendStream (res: ServerResponse, body: ChatRequestBody, reply: Fa
   const events = [chunk({ role: 'assistant' }, null)]
   const stopAt = reply.disconnectAfter ?? reply.streamErrorAfter ?? pieces.length
   for (const piece of pieces.slice(0, stopAt)) events.push(chunk({ content: piece }, null))
+  // Each call: its id and name first, then its arguments in pieces of a few characters.
+  calls.forEach((call, index) => {
+    events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null))
+    for (const piece of call.arguments.match(/[^]{1,7}/g) ?? []) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null))
+  })
   let ending: 'drop' | 'end' = 'end'
   if (reply.disconnectAfter !== undefined) ending = 'drop'
   else if (reply.streamErrorAfter !== undefined) events.push(event(JSON.stringify(errorObject(500, reply.error))))
   else if (reply.malformed === true) events.push(event('{"id":"chatcmpl-fake","choices":[{"delta":{"content":"oops'), event('[DONE]'))
   else {
-    events.push(chunk({}, 'stop'))
+    events.push(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'))
     if (withUsage) events.push(event(json({ ...id, object: 'chat.completion.chunk', choices: [], usage: usage(body, reply, pieces.join('')) })))
     if (reply.omitDone !== true) events.push(event('[DONE]'))
   }

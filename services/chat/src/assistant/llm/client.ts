@@ -2,11 +2,32 @@ import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface ChatTurn { role: 'system' | 'user' | 'assistant', content: string }
 
+/** A function the model may call (OpenAI's tool-calling protocol): its name, what it does, and a JSON Schema of its arguments. */
+export interface ToolSpec { name: string, description: string, parameters: Record<string, unknown> }
+/** A call the model asked for: `arguments` is the JSON text it wrote, to be parsed and checked by the caller. */
+export interface ToolCall { id: string, name: string, arguments: string }
+/** A message of a tool-calling conversation: a turn, the model's request for calls, or a call's result. */
+export type ChatMessage = ChatTurn
+  | { role: 'assistant', content: string | null, tool_calls: Array<{ id: string, type: 'function', function: { name: string, arguments: string } }> }
+  | { role: 'tool', tool_call_id: string, content: string }
+
+/** What the model said in one round: its text, and the calls it wants made before it goes on. */
+export interface ModelResponse { text: string, toolCalls: ToolCall[] }
+
+export interface RespondOptions {
+  tools: ToolSpec[]
+  signal?: AbortSignal
+  /** Given: the round is streamed and its text passed on as it comes; absent: one completion. */
+  onText?: (delta: string) => void
+}
+
 export interface ChatModel {
   /** Non-streaming: POST {baseUrl}/chat/completions with stream:false, returns choices[0].message.content */
-  complete (messages: ChatTurn[], signal?: AbortSignal): Promise<string>
+  complete (messages: ChatMessage[], signal?: AbortSignal): Promise<string>
   /** Streaming: stream:true, yields content deltas as they arrive (parse SSE `data: {...}` lines, stop at `data: [DONE]`). */
-  stream (messages: ChatTurn[], signal?: AbortSignal): AsyncIterable<string>
+  stream (messages: ChatMessage[], signal?: AbortSignal): AsyncIterable<string>
+  /** One round of the tool-calling protocol: the text and the tool calls of the model's answer. */
+  respond (messages: ChatMessage[], opts: RespondOptions): Promise<ModelResponse>
 }
 
 export interface OpenAiChatOptions {
@@ -70,7 +91,7 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
   // Streams ask for their token counts until the server refuses the option (older Azure OpenAI API versions do).
   let streamUsage = true
 
-  async function post (messages: ChatTurn[], stream: boolean, signal: AbortSignal): Promise<Response> {
+  async function post (messages: ChatMessage[], stream: boolean, signal: AbortSignal, tools?: ToolSpec[]): Promise<Response> {
     const response = await fetch(url, {
       method: 'POST',
       headers: {
@@ -78,7 +99,7 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
         accept: stream ? 'text/event-stream' : 'application/json',
         ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` })
       },
-      body: JSON.stringify(requestBody(opts, messages, stream, stream && streamUsage)),
+      body: JSON.stringify(requestBody(opts, messages, stream, stream && streamUsage, tools)),
       signal
     })
     if (!response.ok) throw await httpError(response, scrub)
@@ -98,65 +119,90 @@ export function openAiChatModel (opts: OpenAiChatOptions): ChatModel {
     }
   }
 
+  async function completion (messages: ChatMessage[], signal: AbortSignal | undefined, tools?: ToolSpec[]): Promise<Parsed> {
+    const control = new CallControl(opts.timeoutMs, signal)
+    control.arm()
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = await post(messages, false, control.signal, tools)
+          const parsed = parseCompletion(await response.text(), scrub)
+          report(parsed.usage)
+          return parsed
+        } catch (err) {
+          const error = control.failure(err)
+          if (!shouldRetry(error, attempt)) throw error
+          await pauseBeforeRetry(control, attempt, error)
+        }
+      }
+    } finally {
+      control.dispose()
+    }
+  }
+
+  async function * streamed (messages: ChatMessage[], signal: AbortSignal | undefined, tools?: ToolSpec[]): AsyncGenerator<StreamEvent> {
+    const control = new CallControl(opts.timeoutMs, signal)
+    control.arm()
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let yielded = false
+        // Until the first delta the call-wide deadline runs; afterwards each read gets its own idle timer.
+        const beforeRead = () => { if (yielded) control.arm() }
+        try {
+          const response = await post(messages, true, control.signal, tools)
+          for await (const event of streamEvents(response, beforeRead, scrub, report)) {
+            yielded = true
+            // The consumer's own pace must not count as server silence.
+            control.disarm()
+            yield event
+          }
+          return
+        } catch (err) {
+          const error = control.failure(err)
+          if (streamUsage && refusesStreamOptions(error)) { streamUsage = false; continue }
+          // Retrying after text went out would show the user the start of the answer twice.
+          if (yielded || !shouldRetry(error, attempt)) throw error
+          await pauseBeforeRetry(control, attempt, error)
+        }
+      }
+    } finally {
+      control.dispose()
+    }
+  }
+
   return {
     async complete (messages, signal) {
-      const control = new CallControl(opts.timeoutMs, signal)
-      control.arm()
-      try {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            const response = await post(messages, false, control.signal)
-            const { content, usage } = parseCompletion(await response.text(), scrub)
-            report(usage)
-            return content
-          } catch (err) {
-            const error = control.failure(err)
-            if (!shouldRetry(error, attempt)) throw error
-            await pauseBeforeRetry(control, attempt, error)
-          }
-        }
-      } finally {
-        control.dispose()
-      }
+      return (await completion(messages, signal)).content
     },
 
     async * stream (messages, signal) {
-      const control = new CallControl(opts.timeoutMs, signal)
-      control.arm()
-      try {
-        for (let attempt = 0; ; attempt++) {
-          let yielded = false
-          // Until the first delta the call-wide deadline runs; afterwards each read gets its own idle timer.
-          const beforeRead = () => { if (yielded) control.arm() }
-          try {
-            const response = await post(messages, true, control.signal)
-            for await (const delta of contentDeltas(response, beforeRead, scrub, report)) {
-              yielded = true
-              // The consumer's own pace must not count as server silence.
-              control.disarm()
-              yield delta
-            }
-            return
-          } catch (err) {
-            const error = control.failure(err)
-            if (streamUsage && refusesStreamOptions(error)) { streamUsage = false; continue }
-            // Retrying after text went out would show the user the start of the answer twice.
-            if (yielded || !shouldRetry(error, attempt)) throw error
-            await pauseBeforeRetry(control, attempt, error)
-          }
-        }
-      } finally {
-        control.dispose()
+      for await (const event of streamed(messages, signal)) if (event.text !== undefined) yield event.text
+    },
+
+    async respond (messages, { tools, signal, onText }) {
+      if (onText === undefined) {
+        const { content, toolCalls } = await completion(messages, signal, tools)
+        return { text: content, toolCalls }
       }
+      let text = ''
+      const calls = new ToolCallAssembler()
+      for await (const event of streamed(messages, signal, tools)) {
+        if (event.text !== undefined) { text += event.text; onText(event.text) }
+        for (const delta of event.toolCalls ?? []) calls.push(delta)
+      }
+      return { text, toolCalls: calls.done() }
     }
   }
 }
 
-function requestBody (opts: OpenAiChatOptions, messages: ChatTurn[], stream: boolean, streamUsage: boolean) {
+function requestBody (opts: OpenAiChatOptions, messages: ChatMessage[], stream: boolean, streamUsage: boolean, tools?: ToolSpec[]) {
   return {
     model: opts.model,
     messages,
     stream,
+    ...(tools === undefined || tools.length === 0
+      ? {}
+      : { tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }),
     // The token counts then come in a last chunk with no choices (a completion has them in its body).
     ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
     ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
@@ -300,7 +346,22 @@ function usageOf (value: Record<string, unknown>): TokenUsage | undefined {
   return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
 }
 
-interface Parsed { content: string, usage: TokenUsage | undefined }
+interface Parsed { content: string, toolCalls: ToolCall[], usage: TokenUsage | undefined }
+
+/** A piece of a streamed tool call: the first of a call carries its id and name, the rest more of its arguments. */
+interface ToolCallDelta { index: number, id?: string, name?: string, arguments?: string }
+
+/** One event of a stream: content text, and pieces of tool calls. */
+interface StreamEvent { text?: string, toolCalls?: ToolCallDelta[] }
+
+function toolCallsOf (message: Record<string, unknown>): ToolCall[] {
+  if (!Array.isArray(message.tool_calls)) return []
+  return message.tool_calls.map((call: unknown, i: number) => {
+    const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined
+    if (fn === undefined || typeof fn.name !== 'string') throw new LlmError('protocol', 'chat endpoint sent a tool call without a function name')
+    return { id: isRecord(call) && typeof call.id === 'string' ? call.id : `call_${i}`, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : '' }
+  })
+}
 
 function parseCompletion (text: string, scrub: Scrub): Parsed {
   const body = parseJson(text, 'a completion')
@@ -308,35 +369,70 @@ function parseCompletion (text: string, scrub: Scrub): Parsed {
   if (error !== undefined) throw error
   const message = firstChoice(body)?.message
   const content = isRecord(message) ? message.content : undefined
-  if (typeof content !== 'string' || !isRecord(body)) throw new LlmError('protocol', 'chat endpoint sent a completion without choices[0].message.content')
-  return { content, usage: usageOf(body) }
+  const toolCalls = isRecord(message) ? toolCallsOf(message) : []
+  // A message that only calls tools has `content: null`.
+  if (!isRecord(body) || (typeof content !== 'string' && toolCalls.length === 0)) throw new LlmError('protocol', 'chat endpoint sent a completion without choices[0].message.content')
+  return { content: typeof content === 'string' ? content : '', toolCalls, usage: usageOf(body) }
 }
 
-/** One `chat.completion.chunk`; its content is empty for role-only, usage-only and finish chunks. */
-function parseChunk (data: string, scrub: Scrub): Parsed {
+/** One `chat.completion.chunk`; its content is empty for role-only, usage-only, tool-call and finish chunks. */
+function parseChunk (data: string, scrub: Scrub): StreamEvent & { usage: TokenUsage | undefined } {
   const chunk = parseJson(data, 'a stream chunk')
   const error = embeddedError(chunk, scrub)
   if (error !== undefined) throw error
   if (!isRecord(chunk) || !Array.isArray(chunk.choices)) throw new LlmError('protocol', 'chat endpoint sent a stream chunk without choices')
   const delta = firstChoice(chunk)?.delta
   const content = isRecord(delta) ? delta.content : undefined
-  return { content: typeof content === 'string' ? content : '', usage: usageOf(chunk) }
+  const calls = isRecord(delta) && Array.isArray(delta.tool_calls) ? delta.tool_calls : []
+  const toolCalls = calls.filter(isRecord).map((call, i): ToolCallDelta => {
+    const fn = isRecord(call.function) ? call.function : {}
+    return {
+      index: typeof call.index === 'number' ? call.index : i,
+      ...(typeof call.id === 'string' ? { id: call.id } : {}),
+      ...(typeof fn.name === 'string' ? { name: fn.name } : {}),
+      ...(typeof fn.arguments === 'string' ? { arguments: fn.arguments } : {})
+    }
+  })
+  return { ...(typeof content === 'string' && content !== '' ? { text: content } : {}), ...(toolCalls.length > 0 ? { toolCalls } : {}), usage: usageOf(chunk) }
 }
 
-async function * contentDeltas (response: Response, beforeRead: () => void, scrub: Scrub, report: (usage: TokenUsage | undefined) => void): AsyncGenerator<string> {
+/** Puts streamed tool calls together: pieces of one call share its index. */
+class ToolCallAssembler {
+  readonly #calls = new Map<number, { id?: string, name?: string, arguments: string }>()
+
+  push (delta: ToolCallDelta): void {
+    const call = this.#calls.get(delta.index) ?? { arguments: '' }
+    if (delta.id !== undefined) call.id = delta.id
+    if (delta.name !== undefined) call.name = (call.name ?? '') + delta.name
+    if (delta.arguments !== undefined) call.arguments += delta.arguments
+    this.#calls.set(delta.index, call)
+  }
+
+  done (): ToolCall[] {
+    return [...this.#calls.entries()].sort(([a], [b]) => a - b).map(([index, call]) => {
+      if (call.name === undefined) throw new LlmError('protocol', 'chat endpoint streamed a tool call without a function name')
+      return { id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments }
+    })
+  }
+}
+
+async function * streamEvents (response: Response, beforeRead: () => void, scrub: Scrub, report: (usage: TokenUsage | undefined) => void): AsyncGenerator<StreamEvent> {
   // Some servers ignore `stream: true` and answer with a plain completion; that is still an answer.
   if (response.headers.get('content-type')?.includes('application/json') === true) {
-    const { content, usage } = parseCompletion(await response.text(), scrub)
+    const { content, toolCalls, usage } = parseCompletion(await response.text(), scrub)
     report(usage)
-    yield content
+    yield {
+      ...(content === '' ? {} : { text: content }),
+      ...(toolCalls.length === 0 ? {} : { toolCalls: toolCalls.map((c, index) => ({ index, id: c.id, name: c.name, arguments: c.arguments })) })
+    }
     return
   }
   if (response.body === null) throw new LlmError('protocol', 'chat endpoint sent an empty stream')
   for await (const data of sseData(response.body, beforeRead)) {
     if (data.trim() === '[DONE]') return
-    const { content, usage } = parseChunk(data, scrub)
+    const { usage, ...event } = parseChunk(data, scrub)
     report(usage)
-    if (content !== '') yield content
+    if (event.text !== undefined || event.toolCalls !== undefined) yield event
   }
   throw new LlmError('network', 'chat stream ended before [DONE]; the connection was dropped')
 }
