@@ -46,7 +46,7 @@ Demo project ${demo.projectId}
 Try it:
   curl -s ${chatUrl}/newUserMessage ${auth(demo.chatKey)} ${json} \\
     -d '{"user_message":"Hi! Do you have waterproof hiking boots?","consumer_id":"demo-user"}'
-  curl -s ${chatUrl}/newUserMessage ${auth(demo.chatKey)} ${json} \
+  curl -s ${chatUrl}/newUserMessage ${auth(demo.chatKey)} ${json} \\
     -d '{"user_message":"How long does shipping take?","consumer_id":"demo-user"}'
   curl -s '${chatUrl}/latestConsumerChatId?consumer_id=demo-user' ${auth(demo.chatKey)}
   curl -s '${chatUrl}/listAllProjectConsumerChats?consumer_id=demo-user' ${auth(demo.chatKey)}

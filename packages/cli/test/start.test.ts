@@ -36,6 +36,7 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
   t.ok(chatKey, 'banner shows the chat key')
   t.match(out, /search key\s+csk_search_\w+/)
   t.match(out, /curl -s http:\/\/127\.0\.0\.1:\d+\/newUserMessage/)
+  t.notMatch(out, /application\/json' {2,}-d/, 'every curl of the banner breaks its line before -d, as it is written')
 
   const res = await fetch(`http://127.0.0.1:${env.CHAT_PORT}/newUserMessage`, {
     method: 'POST',
