@@ -5,13 +5,13 @@
  * afresh and carries nothing over.
  */
 import type { CatalogShape, Constraints, SearchPlan } from './types.js'
+import type { HistoryTurn } from '../conversation.js'
 import { extractConstraints } from './extract.js'
 import { toFilter } from './filter.js'
 import { STRICT_END, STRICT_START, keywords, normalise, tidy } from './text.js'
 
-export interface ChatTurn { role: 'user' | 'assistant', content: string }
-
-interface Turn { rest: string, constraints: Constraints }
+/** What one user message asked for, once planned against the turns before it. */
+interface PlannedTurn { rest: string, constraints: Constraints }
 
 /** How far back a chain of follow-ups can reach. */
 const MAX_TURNS = 8
@@ -47,7 +47,7 @@ function merge (previous: Constraints, next: Constraints, cheaper: boolean): Con
   return merged
 }
 
-function planTurn (message: string, previous: Turn | undefined, shape: CatalogShape): Turn {
+function planTurn (message: string, previous: PlannedTurn | undefined, shape: CatalogShape): PlannedTurn {
   const { constraints, rest } = extractConstraints(message, shape)
   if (previous === undefined || !isRefinement(message, rest)) return { rest, constraints }
   return {
@@ -57,7 +57,7 @@ function planTurn (message: string, previous: Turn | undefined, shape: CatalogSh
 }
 
 /** The user's earlier messages, oldest first, without the new one if the caller already stored it. */
-function earlierUserMessages (message: string, history: ChatTurn[]): string[] {
+function earlierUserMessages (message: string, history: HistoryTurn[]): string[] {
   const users = history.filter((turn) => turn.role === 'user').map((turn) => turn.content)
   const last = users[users.length - 1]
   if (last !== undefined && normalise(last) === normalise(message)) users.pop()
@@ -69,8 +69,8 @@ function earlierUserMessages (message: string, history: ChatTurn[]): string[] {
  * are left, a single brand stands in (its items carry the name), else the query stays empty and the
  * filter browses. A plan never has neither: then the tidied message itself is the query.
  */
-export function planSearch (message: string, history: ChatTurn[], shape: CatalogShape): SearchPlan {
-  let previous: Turn | undefined
+export function planSearch (message: string, history: HistoryTurn[], shape: CatalogShape): SearchPlan {
+  let previous: PlannedTurn | undefined
   for (const earlier of earlierUserMessages(message, history)) previous = planTurn(earlier, previous, shape)
   const { rest, constraints } = planTurn(message, previous, shape)
   const filter = toFilter(constraints, shape)

@@ -1,4 +1,7 @@
 import type { ChatMessage, ChatTurn } from './client.js'
+import type { HistoryTurn } from '../conversation.js'
+
+export type { HistoryTurn }
 
 /** The fields of a catalog item that a reply shows. */
 export interface PromptItem {
@@ -12,7 +15,6 @@ export interface PromptItem {
   description?: string
 }
 
-export interface HistoryTurn { role: 'user' | 'assistant', content: string }
 
 /** A rough count (4 characters a token) that needs no tokenizer and errs on the generous side for English. */
 export function estimateTokens (text: string): number {
