@@ -15,7 +15,6 @@ export interface PromptItem {
   description?: string
 }
 
-
 /** A rough count (4 characters a token) that needs no tokenizer and errs on the generous side for English. */
 export function estimateTokens (text: string): number {
   return Math.ceil(text.length / 4)
