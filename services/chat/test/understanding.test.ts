@@ -85,6 +85,11 @@ t.test('answerFromKnowledge: an FAQ verbatim, else the sentences that answer, el
   const alaska = answerFromKnowledge('Do orders to Alaska take longer?', [where, faq])
   t.equal(alaska?.text, 'From the shop\'s help pages, Shipping › Where we ship: "Alaska and Hawaii take 2 to 4 extra days." (https://x.example/shipping#where)')
   t.match(alaska?.citations, [{ source: 'knowledge', reference: 'shipping#2', title: 'Shipping › Where we ship' }])
+  const free = passage({ documentId: 'faq-free', kind: 'faq', title: 'Is shipping free?', section: '', text: 'Free over $50.', score: 0.7 })
+  t.match(answerFromKnowledge('Is shipping free and how long does it take?', [faq, free, where]), {
+    kind: 'faq', text: '• How long does shipping take? Three to five days.\n• Is shipping free? Free over $50.', citations: [{ reference: 'faq-time' }, { reference: 'faq-free' }]
+  }, 'two pairs, each answering a part')
+  t.equal(answerFromKnowledge('how long does shipping take', [faq, free])?.text, 'Three to five days.', 'a second pair adds nothing: one')
   t.equal(answerFromKnowledge('Do you sell kayaks?', [where, faq]), undefined, 'no sentence holds the words')
   t.equal(answerFromKnowledge('Alaska', [{ ...where, score: 0.1 }]), undefined, 'a passage the search barely found is not read')
 })

@@ -21,6 +21,8 @@ const MIN_SCORE = 0.25
 const RELATIVE_TO_BEST = 0.6
 /** A pair answers when its question and the message share this much of each other's words. */
 const FAQ_OVERLAP = 0.6
+/** Pairs one answer quotes at most. */
+const MAX_FAQS = 2
 /** Sentences an answer quotes at most, and the share of the message's words they must hold together. */
 const MAX_SENTENCES = 3
 const MIN_COVERAGE = 0.5
@@ -45,15 +47,27 @@ function sentencesOf (text: string): string[] {
 
 interface Candidate { passage: KnowledgePassage, index: number, text: string, words: Set<string>, heading: Set<string> }
 
-/** The pair whose question is the message's, when one is among the passages. */
-function faqMatch (wanted: string[], passages: KnowledgePassage[]): KnowledgePassage | undefined {
-  for (const p of passages) {
-    if (p.kind !== 'faq') continue
+/**
+ * The pairs whose question is the message's, best first: the best one, then others that answer a
+ * part of the message it leaves out ("Is shipping free and how long does it take?" is two pairs).
+ */
+function faqMatches (wanted: string[], passages: KnowledgePassage[]): KnowledgePassage[] {
+  const matching = passages.filter((p) => {
+    if (p.kind !== 'faq') return false
     const question = contentWords(p.title)
     const shared = question.filter((w) => wanted.includes(w)).length
-    if (shared > 0 && shared / wanted.length >= FAQ_OVERLAP && shared / question.length >= FAQ_OVERLAP) return p
+    return shared > 0 && shared / wanted.length >= FAQ_OVERLAP && shared / question.length >= FAQ_OVERLAP
+  })
+  const chosen: KnowledgePassage[] = []
+  const held = new Set<string>()
+  for (const p of matching) {
+    const words = contentWords(p.title)
+    if (chosen.length > 0 && words.every((w) => held.has(w) || !wanted.includes(w))) continue
+    chosen.push(p)
+    for (const w of words) held.add(w)
+    if (chosen.length === MAX_FAQS) break
   }
-  return undefined
+  return chosen
 }
 
 function weightedCoverage (wanted: string[], words: Set<string>, heading: Set<string>): number {
@@ -75,10 +89,12 @@ export function answerFromKnowledge (message: string, passages: KnowledgePassage
   const readable = readablePassages(passages)
   if (wanted.length === 0 || readable.length === 0) return undefined
 
-  const faq = faqMatch(wanted, readable)
-  if (faq !== undefined) {
-    const present = new Set([...contentWords(faq.title), ...contentWords(faq.text)])
-    return { kind: 'faq', text: faq.text, citations: [citationOfPassage(faq)], coverage: coverage(wanted, present) }
+  const faqs = faqMatches(wanted, readable)
+  if (faqs.length > 0) {
+    const present = new Set(faqs.flatMap((faq) => [...contentWords(faq.title), ...contentWords(faq.text)]))
+    // One pair: its answer as it is. Several: each answer under its question.
+    const text = faqs.length === 1 ? faqs[0]!.text : faqs.map((faq) => `• ${faq.title} ${faq.text}`).join('\n')
+    return { kind: 'faq', text, citations: faqs.map(citationOfPassage), coverage: coverage(wanted, present) }
   }
 
   const candidates: Candidate[] = readable.flatMap((passage) => {
