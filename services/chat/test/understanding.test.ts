@@ -7,6 +7,7 @@ import { answerFromKnowledge } from '../src/assistant/knowledge-answer.js'
 import type { KnowledgePassage } from '../src/assistant/retriever.js'
 import { contentWords } from '../src/assistant/words.js'
 import { detectLanguage, isGreeting, languageNote } from '../src/assistant/language.js'
+import { refineClassification } from '../src/assistant/understand.js'
 
 t.test('handoffReason: only a person can act on an order, a payment or an account, or be a person', async (t) => {
   const actions = [
@@ -116,4 +117,16 @@ t.test('handoffReason in the other languages noted', async (t) => {
   for (const m of ['Quiero cancelar mi pedido', '¿Dónde está mi pedido?', 'Je veux annuler ma commande', 'Ich möchte meine Bestellung stornieren', 'Wo ist meine Bestellung?', 'Quiero un reembolso']) t.equal(handoffReason(m), 'action', m)
   for (const m of ['Je veux parler à un humain', 'Quiero hablar con una persona', 'Ich möchte mit einem Mitarbeiter sprechen']) t.equal(handoffReason(m), 'person', m)
   for (const m of ['¿Cuánto cuesta el envío?', 'Avez-vous des tentes ?']) t.equal(handoffReason(m), undefined, m)
+})
+
+t.test('refineClassification: plain cases the classifier slips on', async (t) => {
+  t.equal(refineClassification('hola', 'other'), 'greeting')
+  t.equal(refineClassification('I want to cancel my order', 'question'), 'request')
+  t.equal(refineClassification('my order never arrived and I want a refund', 'complaint'), 'complaint', 'a complaint stays one')
+  t.equal(refineClassification('find red dresses size M under 60', 'other'), 'request')
+  t.equal(refineClassification('Recommend a good book about history.', 'other'), 'other', 'the shop may sell no books')
+  t.equal(refineClassification('Got the kettle yesterday and it looks great in my kitchen.', 'complaint'), 'feedback')
+  t.equal(refineClassification('Great, the kettle arrived broken.', 'complaint'), 'complaint', 'praise words with a grievance')
+  t.equal(refineClassification('Are you a real person?', 'other'), 'other', 'a question about the assistant is not a request for a person')
+  t.equal(refineClassification('do you have tents?', 'question'), 'question')
 })

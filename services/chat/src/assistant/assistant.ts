@@ -9,7 +9,8 @@ import { handoffReason } from './handoff.js'
 import { answerFromKnowledge, type KnowledgeAnswer } from './knowledge-answer.js'
 import { contentWords, coverage } from './words.js'
 import { citedLists, resolveReference } from './references.js'
-import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
+import { detectLanguage, languageNote, type Language } from './language.js'
+import { refineClassification } from './understand.js'
 import { clarifyingReply, referenceReply } from './reference-reply.js'
 import { LlmError, type ChatMessage, type ChatModel } from './llm/client.js'
 import { buildToolPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
@@ -137,8 +138,8 @@ export class Assistant {
    */
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
     const classified = await this.#opts.classifier.classify(message)
-    // The classifier learnt English: a greeting in any language is a greeting.
-    const label: Classification = isGreeting(message) ? 'greeting' : classified.label
+    // The classifier learnt English: a greeting in any language is a greeting, and a few plain cases are corrected.
+    const label: Classification = refineClassification(message, classified.label)
     const language = detectLanguage(message)
     const note = languageNote(language)
     const reason = handoffReason(message) ?? (label === 'complaint' ? 'complaint' : undefined)

@@ -13,8 +13,8 @@ const OWN = 'my|our|the|this|that|an?|it|them|me'
 const THINGS = 'orders?|purchases?|parcels?|packages?|deliver(?:y|ies)|shipments?|payments?|charges?|subscriptions?|accounts?|address|email|password|items?|money|invoices?|receipt'
 const PATTERNS: Array<[RegExp, HandoffReason]> = [
   // a person: "can I talk to a human", "agent please", "customer service"
-  [/\b(?:speak|talk|chat|connect me|put me through)\b[^.?!]{0,20}\b(?:human|person|people|agent|someone|somebody|representative|manager|staff|operator|team)\b/, 'person'],
-  [/\b(?:real|live|actual) (?:person|human|agent)\b|\b(?:human|agent|operator|representative)(?: please|,? please|!|$)/, 'person'],
+  [/\b(?:speak|talk|connect me|put me through)\b[^.?!]{0,20}\b(?:human|person|people|agent|someone|somebody|representative|manager|staff|operator|team)\b/, 'person'],
+  [/\b(?:want|need|get|give me|with|to) (?:a |an )?(?:real|live|actual) (?:person|human|agent)\b|\b(?:human|agent|operator|representative)(?: please|,? please|!|$)/, 'person'],
   [/\bcustomer (?:service|support|care)\b.*\b(?:contact|reach|call|speak|talk)\b|\b(?:contact|reach|call) (?:the )?(?:customer (?:service|support)|support|you)\b/, 'person'],
   // where is my order / my refund
   [/\bwhere(?:'s| is| are)? (?:my|our) (?:order|parcel|package|delivery|refund|money|shipment)/, 'action'],
