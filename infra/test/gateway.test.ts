@@ -18,28 +18,38 @@ const healthcheckScript = fileURLToPath(new URL('../healthcheck.mjs', import.met
 
 interface Item { id: string, title: string, price: number }
 interface Citation { source: string, reference: string, confidence: number }
-type Turn = Parameters<NonNullable<ChatParts['model']>['complete']>[0][number]
+type Model = NonNullable<ChatParts['model']>
+type Message = Parameters<Model['respond']>[0][number]
 
 /**
  * A stand-in for a language model that writes slowly, a word every 80 ms, so the test can tell a
- * stream that flows from one held back by a buffer. It recommends the first item the assistant put
- * in its prompt, by id in brackets (as the prompt asks), which becomes the reply's citation.
+ * stream that flows from one held back by a buffer. It speaks the tool-calling protocol as the
+ * assistant expects: it first asks search_catalog for the shopper's message, then recommends the
+ * first item the tool returned, by id in brackets, which becomes the reply's citation.
  */
-function pacedModel (items: Item[]): NonNullable<ChatParts['model']> {
-  const write = (messages: Turn[]) => {
-    const prompt = messages.map((m) => m.content).join('\n')
-    // The prompt's first listed item (its instructions give an example id too, not one of ours).
-    const listed = [...prompt.matchAll(/\[(sku-\d+)\]/g)].map((m) => m[1])
-    const item = items.find((i) => i.id === listed.find((id) => items.some((it) => it.id === id)))
+function pacedModel (): Model {
+  const write = (messages: Message[]) => {
+    const result = messages.findLast((m) => m.role === 'tool')
+    const item = (JSON.parse(String(result?.content ?? '{"items":[]}')) as { items?: Item[] }).items?.[0]
     return item === undefined ? 'I found nothing that matches, sorry.' : `Have a look at the ${item.title} [${item.id}], a sound choice for the trail.`
   }
+  const unused = async () => { throw new Error('the assistant calls respond()') }
   return {
-    complete: async (messages) => write(messages),
-    stream: async function * (messages, signal) {
-      for (const word of write(messages).split(/(?<= )/)) {
-        await sleep(80, undefined, { signal })
-        yield word
+    complete: unused,
+    stream: async function * () { yield await unused() },
+    respond: async (messages, { signal, onText }) => {
+      if (!messages.some((m) => m.role === 'tool')) {
+        const asked = String(messages.at(-1)?.content ?? '')
+        return { text: '', toolCalls: [{ id: 'call_1', name: 'search_catalog', arguments: JSON.stringify({ query: asked }) }] }
       }
+      const text = write(messages)
+      if (onText !== undefined) {
+        for (const word of text.split(/(?<= )/)) {
+          await sleep(80, undefined, { signal })
+          onText(word)
+        }
+      }
+      return { text, toolCalls: [] }
     }
   }
 }
@@ -85,7 +95,7 @@ async function stack (t: Tap) {
     authCacheTtlMs: 5000,
     historyTurns: 6,
     search: { url: searchUrl, serviceToken: TOKEN, timeoutMs: 10_000 }
-  }, { model: pacedModel(items) })
+  }, { model: pacedModel() })
   t.teardown(() => chat.close())
   const chatUrl = await chat.listen({ host: '127.0.0.1', port: 0 })
 
