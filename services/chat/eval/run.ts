@@ -26,8 +26,8 @@
 //   contains_any: string[]             the reply contains one of these (case-insensitive)
 //   cites_turn_item: [turn, n]         the reply cites the item cited n-th (from 0) in that turn's reply
 //   contains_price_of_turn_item: [turn, n]   the reply holds that item's catalog price ("$12.34")
-//   names_higher_rated: [turn, n, m]   the reply names the one of items n and m of that turn rated higher
-//                                      (by the catalog; a tie accepts either)
+//   names_higher_rated: [turn, n, m]   of items n and m of that turn, the one the reply names last (its verdict)
+//                                      is the one the catalog rates higher (a tie accepts either)
 //   names_cheaper: [turn, n, m]        the same for the lower price
 //   cites_none_of_turn: turn           no item cited in that turn is cited (a change of subject)
 // A turn with any of the cites_turn_item … names_cheaper checks is a follow-up ("reference") turn.
@@ -91,9 +91,9 @@ const cleanup = () => {
   return cleaning
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => { log(`${signal}: cleaning up`); void cleanup().finally(() => process.exit(130)) })
+  process.on(signal, () => { log(`${signal}: cleaning up`); cleanup().finally(() => process.exit(130)) })
 }
-setTimeout(() => { log(`deadline of ${DEADLINE_MS / 1000} s reached: cleaning up`); void cleanup().finally(() => process.exit(1)) }, DEADLINE_MS).unref()
+setTimeout(() => { log(`deadline of ${DEADLINE_MS / 1000} s reached: cleaning up`); cleanup().finally(() => process.exit(1)) }, DEADLINE_MS).unref()
 
 const here = new URL('./', import.meta.url)
 const readJson = async <T>(url: URL): Promise<T> => JSON.parse(await readFile(url, 'utf8')) as T
@@ -237,7 +237,6 @@ try {
       const why: string[] = []
       const itemOf = ([t, i]: [number, number]) => catalogCitations(answers[t] ?? { citations: [] } as unknown as Answer)[i]
       const reply = norm(a.assistant_response)
-      const titleIn = (id: string | undefined) => id !== undefined && reply.includes(norm(itemById.get(id)?.title ?? '\u0000'))
       const cited = knowledgeCitations(a).map(docOf)
       const items = catalogCitations(a).map((c) => c.reference)
       if (e.handoff !== undefined) { tallyHandoff(e.handoff, a.handoff); if (a.handoff !== e.handoff) why.push(`handoff ${a.handoff}`) }
@@ -270,13 +269,12 @@ try {
         const xi = x === undefined ? undefined : itemById.get(x.reference)
         const yi = y === undefined ? undefined : itemById.get(y.reference)
         if (xi === undefined || yi === undefined) { why.push(`turn ${t} cited no items ${i} and ${j}`); continue }
+        // A comparison may name both ("A is rated 3.9, B 4.7; B is better rated"): the one named last is the verdict.
         const d = better(xi, yi)
-        const ok = d > 0 ? titleIn(xi.id) : d < 0 ? titleIn(yi.id) : titleIn(xi.id) || titleIn(yi.id)
-        // The other one may be named too (a comparison names both): the better must come first.
-        const first = d >= 0 ? xi : yi
-        const second = d >= 0 ? yi : xi
-        const ordered = d === 0 || !titleIn(second.id) || reply.indexOf(norm(first.title)) < reply.indexOf(norm(second.title))
-        if (!ok || !ordered) why.push(`${key}: expected ${JSON.stringify(first.title)} first`)
+        const last = (x: Item) => reply.lastIndexOf(norm(x.title))
+        const verdict = last(xi) > last(yi) ? xi : last(yi) > last(xi) ? yi : undefined
+        const ok = verdict !== undefined && (d === 0 || better(verdict, verdict === xi ? yi : xi) > 0)
+        if (!ok) why.push(`${key}: expected ${JSON.stringify(d >= 0 ? xi.title : yi.title)} named last`)
       }
       if (e.cites_none_of_turn !== undefined) {
         const before = new Set(catalogCitations(answers[e.cites_none_of_turn] ?? { citations: [] } as unknown as Answer).map((c) => c.reference))
