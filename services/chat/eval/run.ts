@@ -95,6 +95,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 setTimeout(() => { log(`deadline of ${DEADLINE_MS / 1000} s reached: cleaning up`); cleanup().finally(() => process.exit(1)) }, DEADLINE_MS).unref()
 
+/** Embedding holds the event loop: done in small batches, so that Ctrl-C is seen within seconds. */
+async function inBatches<T> (all: T[], size: number, fn: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < all.length; i += size) {
+    if (cleaning !== undefined) throw new Error('interrupted')
+    await fn(all.slice(i, i + size))
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
 const here = new URL('./', import.meta.url)
 const readJson = async <T>(url: URL): Promise<T> => JSON.parse(await readFile(url, 'utf8')) as T
 
@@ -144,12 +153,14 @@ try {
   let t0 = performance.now()
   log(`project A: embedding ${pages.length} corpus pages…`)
   await search.engine.index(projectA.id) // an empty catalog: searched, nothing found
-  const corpusIngest = await ingestKnowledge(await search.engine.knowledge(projectA.id), pages, search.embedder)
+  const corpusIndex = await search.engine.knowledge(projectA.id)
+  await inBatches(pages, 4, (batch) => ingestKnowledge(corpusIndex, batch, search.embedder))
   const corpusSeconds = (performance.now() - t0) / 1000
-  log(`project A: ${corpusIngest.indexed} pages in ${corpusSeconds.toFixed(1)} s`)
+  log(`project A: ${pages.length} pages in ${corpusSeconds.toFixed(1)} s`)
   t0 = performance.now()
   log(`project B: embedding the demo catalog (${items.length} items) and the demo knowledge…`)
-  await ingestDocuments(await search.engine.index(projectB.id), items, search.embedder)
+  const catalogIndex = await search.engine.index(projectB.id)
+  await inBatches(items, 100, (batch) => ingestDocuments(catalogIndex, batch, search.embedder))
   await ingestKnowledge(await search.engine.knowledge(projectB.id), await demoKnowledge(), search.embedder)
   log(`project B: ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 
@@ -216,7 +227,7 @@ try {
       if (q.category === 'unanswerable' && cited.length > 0) why.push(`cites [${cited.join(', ')}]`)
     }
     count(`question: ${q.category}`, why.length === 0)
-    if (why.length > 0 || VERBOSE) failures.push(`  [${q.category}] ${q.id} ${JSON.stringify(q.say)}: ${why.length === 0 ? 'ok' : why.join('; ')}\n      → ${JSON.stringify(short(a.assistant_response, 220))}`)
+    if (why.length > 0 || VERBOSE) failures.push(`  [${q.category}] ${q.id} ${JSON.stringify(q.say)}: ${why.length === 0 ? 'ok' : why.join('; ')}\n      → ${JSON.stringify(short(a.assistant_response, VERBOSE ? 2000 : 220))}`)
   }
 
   log(`project B: ${conversations.length} conversations…`)
@@ -283,7 +294,7 @@ try {
       }
       if (reference) { referenceTurns++; if (why.length === 0) referencesResolved++ }
       if (why.length > 0) allPassed = false
-      if (why.length > 0 || VERBOSE) failures.push(`  [${conv.category}] ${conv.id} turn ${n} ${JSON.stringify(turn.say)}: ${why.length === 0 ? 'ok' : why.join('; ')}\n      → ${JSON.stringify(short(a.assistant_response, 220))} [${a.citations.map((c) => c.reference).join(', ')}]`)
+      if (why.length > 0 || VERBOSE) failures.push(`  [${conv.category}] ${conv.id} turn ${n} ${JSON.stringify(turn.say)}: ${why.length === 0 ? 'ok' : why.join('; ')}\n      → ${JSON.stringify(short(a.assistant_response, VERBOSE ? 2000 : 220))} [${a.citations.map((c) => c.reference).join(', ')}]`)
     }
     count(`conversation: ${conv.category}`, allPassed)
   }
@@ -326,6 +337,8 @@ try {
     msPerTurn: Math.round(perTurnMs)
   }))
 } catch (err) {
+  // Interrupted (Ctrl-C, deadline): the handler cleans up and exits; what failed since is its doing.
+  if (cleaning !== undefined) await new Promise(() => {})
   log(`cannot run: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
   process.exitCode = 1
 } finally {
