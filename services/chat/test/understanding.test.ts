@@ -29,7 +29,8 @@ t.test('handoffReason: only a person can act on an order, a payment or an accoun
 })
 
 t.test('contentWords: subject words, singular, small numbers as digits', async (t) => {
-  t.same(contentWords('How long does shipping take?'), ['long', 'shipping'])
+  t.same(contentWords('How long does shipping take?'), ['long', 'ship'])
+  t.same(contentWords('Do you deliver to Canada?'), ['ship', 'canada'], 'the same thing in other words is one word')
   t.same(contentWords('Is the warranty two years?'), ['warranty', '2', 'year'])
   t.same(contentWords('Footwear has a 2-year warranty'), ['footwear', '2', 'year', 'warranty'])
   t.same(contentWords('What are the returns?'), ['return'])

@@ -102,7 +102,7 @@ function isQuestion (message: string, label: Classification): boolean {
 }
 
 const PRODUCT_SEEKING = new RegExp([
-  '\\b(?:do|does) (?:you|the shop|your shop) (?:have|sell|carry|stock|offer)\\b', '\\b(?:looking|searching|shopping) for\\b',
+  '\\b(?:do|does) (?:you|the shop|your shop) (?:\\w+ )?(?:have|sell|carry|stock|offer)\\b', '\\b(?:looking|searching|shopping) for\\b',
   '\\bshow me\\b', '\\brecommend', '\\bsuggest', '\\bi need (?:a|an|some|something)\\b', '\\bshould i (?:get|buy|choose)\\b',
   '\\bsomething (?:to|for|that)\\b', '\\b(?:is|are) there (?:a|an|any)\\b', '\\bwhat \\w+(?: \\w+)? (?:can|could|should) i\\b',
   '\\bwhich [\\w-]+(?: [\\w-]+)? (?:is|are) (?:the )?(?:best|good|better)\\b', "\\bwhat(?:'s| is) (?:a|the) (?:good|best)\\b", '\\b(?:any|some) \\w+s\\b'

@@ -8,7 +8,7 @@ import { normalise } from './constraints/text.js'
  */
 export type HandoffReason = 'action' | 'person'
 
-const ACTION_VERBS = 'cancel|refund|return|exchange|change|modify|update|amend|track|trace|replace|delete|close|unsubscribe|reset|resend|re-send'
+const ACTION_VERBS = 'cancel|refund|return|exchange|change|modify|update|amend|track|trace|replace|delete|close|unsubscribe|reset|resend|re-send|apply|add|remove|split|combine|upgrade|downgrade'
 const OWN = 'my|our|the|this|that|an?|it|them|me'
 const THINGS = 'orders?|purchases?|parcels?|packages?|deliver(?:y|ies)|shipments?|payments?|charges?|subscriptions?|accounts?|address|email|password|items?|money|invoices?|receipt'
 const PATTERNS: Array<[RegExp, HandoffReason]> = [

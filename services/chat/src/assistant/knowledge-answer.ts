@@ -26,6 +26,8 @@ const MAX_FAQS = 2
 /** Sentences an answer quotes at most, and the share of the message's words they must hold together. */
 const MAX_SENTENCES = 3
 const MIN_COVERAGE = 0.5
+/** Characters of the list a sentence ending in ":" introduces, quoted with it at most. */
+const LIST_MAX = 400
 const CONFIDENT_SCORE = 0.6
 const MIN_COVERAGE_CONFIDENT = 0.3
 /** A heading's words count for half a sentence's: "Returns" says what a page is about, not what it says. */
@@ -145,7 +147,20 @@ export function answerFromKnowledge (message: string, passages: KnowledgePassage
   const used = readable.filter((p) => chosen.some((c) => c.passage === p))
   // A pair's answer is short and written to be read whole: a sentence of it ("… with any of them")
   // can lose what it refers to, so it is quoted whole.
-  const quotes = used.map((p) => p.kind === 'faq' ? p.text : chosen.filter((c) => c.passage === p).sort((a, b) => a.index - b.index).map((c) => c.text).join(' '))
+  // A sentence that opens a list ("… by their:") is quoted with the list that follows it.
+  const withList = (c: Candidate) => {
+    if (!c.text.trimEnd().endsWith(':')) return [c]
+    const rest = candidates.filter((o) => o.passage === c.passage && o.index > c.index).sort((a, b) => a.index - b.index)
+    const list: Candidate[] = []
+    for (const o of rest) {
+      if (list.reduce((n, l) => n + l.text.length, 0) + o.text.length > LIST_MAX) break
+      list.push(o)
+    }
+    return [c, ...list]
+  }
+  const quotes = used.map((p) => p.kind === 'faq'
+    ? p.text
+    : [...new Set(chosen.filter((c) => c.passage === p).flatMap(withList))].sort((a, b) => a.index - b.index).map((c) => c.text).join(' '))
   const citations = used.map(citationOfPassage)
   const lines = used.map((p, i) => `${citations[i]!.title}: "${quotes[i]}"${p.url === undefined ? '' : ` (${p.url})`}`)
   const text = used.length === 1

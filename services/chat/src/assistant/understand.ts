@@ -20,6 +20,8 @@ export function refineClassification (message: string, label: Classification): C
   // does a need stated first ("I need a router … what should I get?").
   if (label === 'request' && ASKS.test(text) && !POLITE_REQUEST.test(text)) return 'question'
   if (label === 'complaint' && PRAISE.test(text) && !GRIEVANCE.test(text)) return 'feedback'
+  // "What if I leave the end date empty?", "…, how?": a how-to question, not a grievance.
+  if (label === 'complaint' && reason === undefined && (ASKS.test(text) || /\bhow\?\s*$/.test(text)) && !GRIEVANCE.test(text) && !/\bmy\b/.test(text)) return 'question'
   return label
 }
 
@@ -27,4 +29,4 @@ const ASKS = /^(?:what|what's|which|how|do|does|did|is|are|any|where|when|who|wh
 const POLITE_REQUEST = /^(?:please )?(?:can|could|would|will) you\b|\b(?:recommend|suggest)\b/
 const SHOPPING_IMPERATIVE = /^(?:please )?(?:find|list|show|search(?: for)?)\b/
 const PRAISE = /\b(?:great|brilliant|love|loved|lovely|perfect|excellent|amazing|fantastic|awesome|wonderful|superb|happy with|delighted|thank you|thanks)\b/
-const GRIEVANCE = /\b(?:not|never|no longer|broken|broke|late|missing|wrong|damaged|worst|terrible|awful|refund|disappointed|unacceptable|still waiting|but)\b|n't\b/
+const GRIEVANCE = /\b(?:not|never|no longer|broken|broke|late|missing|wrong|damaged|worst|terrible|awful|refund|disappointed|unacceptable|still|supposed|again|but)\b|n't\b|\?\?/

@@ -21,10 +21,24 @@ function singular (word: string): string {
 /** Small numbers as digits: "two years" meets "2-year". */
 const NUMBERS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', thirty: '30' }
 
+/**
+ * Words shops and shoppers use for the same thing, folded to one: "do you deliver to Canada?" is
+ * answered by "we do not ship outside the United States".
+ */
+const SAME: Record<string, string> = Object.fromEntries(Object.entries({
+  ship: 'deliver delivery delivered delivering shipping shipped shipment',
+  refund: 'refunded',
+  return: 'returned returning',
+  charge: 'charged',
+  pay: 'paid paying payment',
+  order: 'purchase purchased ordered',
+  price: 'cost costs priced'
+}).flatMap(([word, forms]) => forms.split(' ').map((form) => [form, word])))
+
 /** The words of a text that carry its subject, lower case and singular, in order of first use. */
 export function contentWords (text: string): string[] {
   const words = normalise(text).toLowerCase().replace(/'s\b/g, '').match(/[\p{L}\p{N}]+/gu) ?? []
-  return [...new Set(words.filter((w) => !STOP.has(w) && !(w.length === 1 && !/\d/.test(w))).map((w) => NUMBERS[w] ?? singular(w)))]
+  return [...new Set(words.filter((w) => !STOP.has(w) && !(w.length === 1 && !/\d/.test(w))).map((w) => NUMBERS[w] ?? SAME[w] ?? SAME[singular(w)] ?? singular(w)))]
 }
 
 /** The share of `wanted` found among `present` (0 when nothing is wanted). */

@@ -69,7 +69,7 @@ const FILLER = [
   '(?:can|could|would|will) you (?:please )?(?:show|find|recommend|suggest|get)(?: (?:me|us))?',
   "i(?:'m| am) (?:looking|searching|shopping) for", '(?:looking|searching|shopping) for',
   "i(?:'m| am) (?:after|interested in)", "i(?:'d| would) like", 'i (?:need|want)',
-  'do you (?:have|sell|carry|stock|recommend)', 'have you got', 'you (?:have|sell|carry)',
+  'do you (?:also |still |currently |even )?(?:have|sell|carry|stock|recommend)', 'have you got', 'you (?:have|sell|carry)',
   'are there', 'is there', 'what about', 'how about', "what(?:'s| is| are)", 'what', 'which(?: is| are)?',
   'should i (?:get|buy|look at)', 'can i (?:get|buy)', 'how (?:can|do) i', '(?:is|are) (?:the )?(?:best|good)',
   "for (?:my|a|an|our) (?:\\d+[- ]?(?:year|yr)s?[- ]?old|son|daughter|kids?|children|child|wife|husband|partner|mom|mum|dad|father|mother|friend|girlfriend|boyfriend|brother|sister|baby|toddler)(?:'s)?",
