@@ -85,7 +85,10 @@ t.test('answerFromKnowledge: an FAQ verbatim, else the sentences that answer, el
   const where = passage({ documentId: 'shipping', chunkId: '2', section: 'Shipping › Where we ship', text: 'We ship to all 50 states. Alaska and Hawaii take 2 to 4 extra days. We do not ship abroad.', score: 0.7, url: 'https://x.example/shipping#where' })
   t.match(answerFromKnowledge('how long does shipping take', [faq, where]), { kind: 'faq', text: 'Three to five days.', citations: [{ source: 'faq', reference: 'faq-time', url: 'https://x.example/faq#time' }] })
   const alaska = answerFromKnowledge('Do orders to Alaska take longer?', [where, faq])
-  t.equal(alaska?.text, 'From the shop\'s help pages, Shipping › Where we ship: "Alaska and Hawaii take 2 to 4 extra days." (https://x.example/shipping#where)')
+  t.equal(alaska?.text, 'From the shop\'s help pages, Shipping › Where we ship: "Alaska and Hawaii take 2 to 4 extra days. We do not ship abroad." (https://x.example/shipping#where)',
+    'the sentence that answers, and the one after it')
+  const it = passage({ documentId: 'warranty', text: 'Boots have a two-year warranty. It covers the soles and seams. Socks are not covered.', score: 0.8 })
+  t.match(answerFromKnowledge('what does the warranty cover on soles?', [it])?.text, /"Boots have a two-year warranty\. It covers the soles and seams\. Socks are not covered\."/, 'a sentence opening with "It" comes with the one before')
   t.match(alaska?.citations, [{ source: 'knowledge', reference: 'shipping#2', title: 'Shipping › Where we ship' }])
   const free = passage({ documentId: 'faq-free', kind: 'faq', title: 'Is shipping free?', section: '', text: 'Free over $50.', score: 0.7 })
   t.match(answerFromKnowledge('Is shipping free and how long does it take?', [faq, free, where]), {

@@ -26,6 +26,8 @@ const MAX_FAQS = 2
 /** Sentences an answer quotes at most, and the share of the message's words they must hold together. */
 const MAX_SENTENCES = 3
 const MIN_COVERAGE = 0.5
+/** The best sentence and the one after it are quoted together when they are this short together. */
+const NEXT_SENTENCE_ROOM = 400
 /** Characters of the list a sentence ending in ":" introduces, quoted with it at most. */
 const LIST_MAX = 400
 const CONFIDENT_SCORE = 0.6
@@ -137,6 +139,13 @@ export function answerFromKnowledge (message: string, passages: KnowledgePassage
     chosen.push(best.candidate)
     for (const w of best.candidate.words) held.add(w)
   }
+  // The sentence after the best one often holds what it leads to ("Click Export card codes …" then
+  // "Only active and unused cards can be exported."): quoted too while there is room.
+  const next = candidates.find((c) => c.passage === first.passage && c.index === first.index + 1)
+  if (next !== undefined && !chosen.includes(next) && chosen.length < MAX_SENTENCES && first.text.length + next.text.length <= NEXT_SENTENCE_ROOM) chosen.push(next)
+  // One that opens with "It", "This" or "They" is about the sentence before it, which is quoted too.
+  const previous = candidates.find((c) => c.passage === first.passage && c.index === first.index - 1)
+  if (previous !== undefined && !chosen.includes(previous) && chosen.length < MAX_SENTENCES && /^(?:it|its|this|these|that|those|they|their|such)\b/i.test(first.text)) chosen.push(previous)
   const score = weightedCoverage(wanted, held, new Set(chosen.flatMap((c) => [...c.heading])))
   // A passage the search ranks high may answer with fewer of the message's words ("Do orders to
   // Alaska take longer?" is answered by the one sentence about Alaska).
