@@ -66,6 +66,10 @@ export const AdminAnswerBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: limits.idMaxChars, pattern: '\\S', description: 'The team member who answers, shown as the message\'s author' })
 }, { additionalProperties: false })
 export type AdminAnswerBody = Static<typeof AdminAnswerBody>
+/** What the service token of an admin route sends beside `Authorization`: the project it acts for. */
+export const AdminHeaders = Type.Object({
+  'x-project-id': Type.String({ description: 'The project the service token acts for' })
+})
 
 export const ReadConversationQuery = Type.Object({
   chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })

@@ -67,6 +67,7 @@ t.test('the assistant answers from the knowledge and hands off what only a perso
     t.equal(turn.handoff, true)
     t.match(turn.assistant_response, /cannot|not able/)
     t.match(turn.assistant_response, /flagged/)
+    t.notMatch(turn.assistant_response, /first/, 'nothing lists flagged chats first yet: the reply does not say so')
     t.same(promisedActions(turn.assistant_response), [])
     t.equal(await needsHuman(turn.chat_id), true)
   })
@@ -110,6 +111,7 @@ t.test('the assistant answers from the knowledge and hands off what only a perso
     t.equal(await needsHuman(turn.chat_id), true)
 
     t.equal((await admin(turn.chat_id, { content: 'hi', username: 'ana' }, { authorization: `Bearer ${shop.key}` })).statusCode, 401, 'a project key does not open admin routes')
+    t.equal((await admin(turn.chat_id, { bad: true }, { authorization: `Bearer ${shop.key}` })).json().code, 'unauthorized', 'nor learns what their bodies must hold')
     t.equal((await admin(turn.chat_id, { content: 'hi', username: 'ana' }, { authorization: `Bearer ${TOKEN}` })).statusCode, 401, 'the service token must name its project')
     t.equal((await admin(turn.chat_id, { content: 'hi', username: 'ana' }, { authorization: `Bearer ${TOKEN}`, 'x-project-id': other.projectId })).json().code, 'chat_not_found', 'another project\'s chat is not found')
     t.equal((await admin(turn.chat_id, { content: '   ', username: 'ana' })).statusCode, 400, 'an empty answer')

@@ -24,8 +24,9 @@ export type HandoffCase = HandoffReason | 'complaint' | 'unanswered'
  * Several wordings per situation; one is picked from the message so replies vary but stay
  * reproducible. None promises an action: nothing in this service acts on orders, records reports or
  * passes messages on, so a reply says what the shopper can do instead (see promises.ts and its test).
- * A handed-off reply says only what is true: the chat is flagged (needs_human), the team sees the
- * flagged chats first, and a team member's answer appears in this conversation.
+ * A handed-off reply says only what is true: the chat is flagged (needs_human) and a team member's
+ * answer (POST /admin/chats/{chat_id}/answer) appears in this conversation. It does not say the team
+ * sees flagged chats first: nothing lists them first yet (the console will, issue 15).
  */
 export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> | 'noMatch' | 'unavailable' | HandoffCase, string[]> = {
   unavailable: [
@@ -49,17 +50,17 @@ export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> 
     'I have no catalog results for that right now. If you tell me what it is for, your budget or a brand you like, I can search more broadly.'
   ],
   action: [
-    'I cannot do that from this chat: I can only answer from the shop\'s catalog and help pages, and I cannot act on orders, payments or accounts. I have flagged this conversation for the shop\'s team; they see flagged conversations first and can answer you here.',
+    'I cannot do that from this chat: I can only answer from the shop\'s catalog and help pages, and I cannot act on orders, payments or accounts. I have flagged this conversation for the shop\'s team, who can answer you here.',
     'That is not something I can do here — I can search products and the help pages, but I cannot act on orders or accounts. This conversation is now flagged for the shop\'s team, who can answer you here.',
-    'I am not able to act on that from this chat. I have flagged the conversation for the shop\'s team: flagged conversations are the first they see, and their answer appears here.'
+    'I am not able to act on that from this chat. I have flagged the conversation for the shop\'s team; their answer appears here.'
   ],
   person: [
-    'This conversation is now flagged for the shop\'s team; flagged conversations are the first they see, and a team member can answer you here.',
-    'I have flagged this conversation for a person on the shop\'s team. They see flagged conversations first, and their answer appears in this chat.',
+    'This conversation is now flagged for the shop\'s team, and a team member can answer you here.',
+    'I have flagged this conversation for a person on the shop\'s team; their answer appears in this chat.',
     'Flagged for the shop\'s team: a team member can read this conversation and answer you here.'
   ],
   complaint: [
-    'I am sorry about this — that is not the experience the shop wants for you. I cannot put it right from this chat, so I have flagged the conversation for the shop\'s team; they see flagged conversations first and can answer you here. An order number helps them if it concerns an order.',
+    'I am sorry about this — that is not the experience the shop wants for you. I cannot put it right from this chat, so I have flagged the conversation for the shop\'s team, who can answer you here. An order number helps them if it concerns an order.',
     'Sorry for the trouble, and thank you for telling us. I am not able to fix this from here: the conversation is now flagged for the shop\'s team, who can answer you in this chat (an order number helps).',
     'That sounds frustrating, and I apologise. This chat cannot put it right, so it is now flagged for the shop\'s team; a team member can read it and answer you here.'
   ],

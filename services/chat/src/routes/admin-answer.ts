@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AdminAnswerBody, AdminAnswerParams, Message, bodyErrors, errorResponses } from '@chatsearch/contracts'
+import { AdminAnswerBody, AdminAnswerParams, AdminHeaders, Message, bodyErrors, errorResponses } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { appendHumanAnswer } from '../store/chats.js'
 
@@ -11,7 +11,8 @@ import { appendHumanAnswer } from '../store/chats.js'
  */
 export async function adminRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
-  api.addHook('preHandler', async (request) => {
+  // Before the body is validated: a project's key learns nothing from these routes but 401.
+  api.addHook('onRequest', async (request) => {
     if (request.principal.keyId !== 'service') throw new ApiError('unauthorized', 'admin routes take only the service token (SERVICE_TOKEN) with the project in X-Project-Id')
   })
 
@@ -23,6 +24,7 @@ export async function adminRoutes (app: FastifyInstance) {
       summary: 'A team member answers a chat: stored as an assistant message in their name; the chat no longer needs a person',
       description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). The shopper\'s client reads the answer in readConversation, with `author: {kind: "human", username}`; the chat\'s `needs_human` becomes false.',
       params: AdminAnswerParams,
+      headers: AdminHeaders,
       body: AdminAnswerBody,
       response: { 201: Message, ...errorResponses('missing_parameters', ...bodyErrors, 'chat_not_found') }
     }
