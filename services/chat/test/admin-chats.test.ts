@@ -305,3 +305,29 @@ t.test('chat analytics', async (t) => {
     t.equal((await get(limited, shop.key, '/listAllProjectChats')).statusCode, 200, 'the project\'s own reads are counted apart')
   })
 })
+
+t.test('an export larger than one batch streams every chat with its own messages, in order', async (t) => {
+  const h = await harness(t)
+  const app = await h.app({ serviceToken: TOKEN })
+  const shop = await h.tenant()
+  const count = 1234
+  await h.db.query(`INSERT INTO chats (project_id, id, consumer_id, message_count, created_at, last_updated_at, needs_human)
+    SELECT $1, 'chat-' || lpad(i::text, 5, '0'), 'c' || (i % 7), 1, now() - i * interval '1 minute', now() - i * interval '1 minute', i % 100 = 0
+    FROM generate_series(1, $2::int) i`, [shop.projectId, count])
+  await h.db.query(`INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, created_at)
+    SELECT $1, id, 0, id || '-m', 'user', 'message of ' || id, 'question', created_at FROM chats WHERE project_id = $1`, [shop.projectId])
+  const headers = { authorization: `Bearer ${TOKEN}`, 'x-project-id': shop.projectId }
+
+  const json = await app.inject({ url: '/admin/chats/export?format=json', headers })
+  t.equal(json.statusCode, 200)
+  const chats = json.json() as Array<{ chat: { chat_id: string, needs_human: boolean }, messages: Array<{ content: string }> }>
+  t.equal(chats.length, count)
+  t.ok(chats.every((c) => c.messages.length === 1 && c.messages[0]!.content === `message of ${c.chat.chat_id}`), 'each chat with its own messages')
+  const flagged = chats.findIndex((c) => !c.chat.needs_human)
+  t.equal(flagged, 12, 'the 12 chats waiting for a person come first')
+  t.same(chats.slice(12, 14).map((c) => c.chat.chat_id), ['chat-00001', 'chat-00002'])
+
+  const csv = await app.inject({ url: '/admin/chats/export?format=csv', headers })
+  t.equal(csv.statusCode, 200)
+  t.equal(csv.body.trimEnd().split('\r\n').length, count + 1, 'a header and one row per message')
+})
