@@ -54,7 +54,8 @@ t.test('search analytics for the console', async (t) => {
   })
 
   t.test('only the service token with a project opens it', async (t) => {
-    for (const headers of [{ authorization: `Bearer ${shop.key}` }, { authorization: `Bearer ${TOKEN}` }, {}]) {
+    const refused: Array<Record<string, string>> = [{ authorization: `Bearer ${shop.key}` }, { authorization: `Bearer ${TOKEN}` }, {}]
+    for (const headers of refused) {
       const res = await analytics({}, headers)
       t.equal(res.statusCode, 401, JSON.stringify(Object.keys(headers)))
       t.equal(res.json().code, 'unauthorized')
