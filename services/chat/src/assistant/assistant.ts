@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
 import type { Classifier } from './classifier.js'
 import type { KnowledgeRetrieval, Retrieval, RetrievedItem, Retriever } from './retriever.js'
+import { MIN_ITEM_CONFIDENCE } from './retriever.js'
 import type { Order } from './constraints.js'
 import { groundedReply, handoffReply, phrasings } from './responder.js'
 import { promisedActions } from './promises.js'
@@ -52,8 +53,6 @@ export interface AssistantStats {
   llmFallbacks: number
 }
 
-/** Items below this retrieval score are not worth naming, whatever their rank. */
-const MIN_CONFIDENCE = 0.3
 /** Nor are those far below the best match. */
 const RELATIVE_TO_BEST = 0.95
 const GROUNDED_ITEMS = 3
@@ -73,7 +72,7 @@ const ORDERS: Record<Order, (a: RetrievedItem, b: RetrievedItem) => number> = {
  */
 export function relevantItems (items: RetrievedItem[], max: number, order?: Order): RetrievedItem[] {
   const best = Math.max(0, ...items.map((i) => i.score))
-  const relevant = items.filter((i) => i.score >= MIN_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST)
+  const relevant = items.filter((i) => i.score >= MIN_ITEM_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST)
   return relevant.sort(order === undefined ? byScore : ORDERS[order]).slice(0, max)
 }
 
@@ -196,7 +195,7 @@ export class Assistant {
     const searched = retrieval.plan !== undefined && !searchFailed && knowledge.failure === undefined
     const unanswered = searched && isQuestion(message, label) && !seeksProducts(message, retrieval) && items.length === 0
     if (unanswered) return send(handoffReply('unanswered', message, undefined), true)
-    return send(groundedReply({ message, classification: label, items, searchFailed }), false)
+    return send(groundedReply({ message, classification: label, items, searchFailed, ...(retrieval.unmatched === undefined ? {} : { unmatched: retrieval.unmatched }) }), false)
   }
 
   /**

@@ -15,6 +15,8 @@ export interface ResponderInput {
   items: RetrievedItem[]
   /** The catalog could not be searched: say so rather than claim nothing matches. */
   searchFailed?: boolean
+  /** Words of the message the items found do not hold (the search was sent again without them). */
+  unmatched?: string[]
 }
 
 /** Why a turn was handed off: the shopper's matter, or a question nothing answers. */
@@ -93,6 +95,13 @@ const describe = (item: RetrievedItem) => {
   return `• ${item.title}${price}${stock}`
 }
 
+/** "Here is what I found", or, when the items leave words of the message out, which ones. */
+function intro ({ message, unmatched = [] }: ResponderInput): string {
+  if (unmatched.length === 0) return pick(phrasings.question, message)
+  const words = unmatched.map((w) => `“${w}”`).join(' or ')
+  return `No item mentions ${words}; these come closest:`
+}
+
 /**
  * The default responder: composes the reply from the message's class and the retrieved items,
  * without a language model. It names only the items it cites.
@@ -105,7 +114,7 @@ export function groundedReply (input: ResponderInput): Reply {
     if (items.length === 0) return { text: pick(phrasings.noMatch, message), citations: [] }
     const used = items.slice(0, 3)
     return {
-      text: [pick(phrasings.question, message), ...used.map(describe)].join('\n'),
+      text: [intro(input), ...used.map(describe)].join('\n'),
       citations: used.map((i) => ({ source: 'catalog', reference: i.id, confidence: i.score, title: i.title }))
     }
   }

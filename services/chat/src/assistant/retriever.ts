@@ -14,6 +14,8 @@ export interface Retrieval {
   plan?: SearchPlan
   /** Why the search service could not be asked (down, slow, refusing): the turn goes on without items. */
   failure?: string
+  /** Words of the query the search was sent again without, none of the items holding them. */
+  unmatched?: string[]
 }
 
 /** What a retrieval carries of the request it serves. */
@@ -84,6 +86,14 @@ const LIMIT = 8
 const ORDERED_LIMIT = 40
 /** Hybrid search with an even weight: measured best over the judged queries (pnpm bench relevance). */
 const SEMANTIC_RATIO = 0.5
+/** Items below this retrieval score are not worth naming, whatever their rank. */
+export const MIN_ITEM_CONFIDENCE = 0.3
+/**
+ * Times a search for a kind of product that found nothing worth naming is sent again without its
+ * last word, as Meilisearch's default matching strategy does ("laptop for programming": no item says
+ * "programming", many are laptops). The embedded engine wants every word; each retry costs a search.
+ */
+const MAX_WORD_DROPS = 2
 /** Passages a knowledge search brings back: an answer takes its sentences from the best two or three. */
 const KNOWLEDGE_LIMIT = 5
 
@@ -198,23 +208,39 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     }
     planned(plan)
     if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
-    const search = (type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
-      search_term: plan.query,
+    const search = (query: string, type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
+      search_term: query,
       search_type: type,
       ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),
       filters: plan.filter ?? null,
       limit: plan.constraints.order === undefined ? LIMIT : ORDERED_LIMIT,
       show_ranking_score: true
     })
-    let result
-    try {
-      result = await search(hybrid ? 'hybrid' : 'keyword')
-    } catch (err) {
-      if (!hybrid || !(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
-      hybrid = false
-      result = await search('keyword')
+    const run = async (query: string) => {
+      try {
+        return await search(query, hybrid ? 'hybrid' : 'keyword')
+      } catch (err) {
+        if (!hybrid || !(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
+        hybrid = false
+        return await search(query, 'keyword')
+      }
     }
-    return { items: result.hits.map(itemOf), plan }
+    let result = await run(plan.query)
+    const words = plan.query.split(' ').filter((w) => w !== '')
+    let unmatched: string[] = []
+    // Only when the message names a kind of product (a category): then what is left is still that kind.
+    const dropping = plan.constraints.categories.length > 0 ? MAX_WORD_DROPS : 0
+    for (let drops = 1; drops <= dropping && words.length - drops >= 1; drops++) {
+      if (result.hits.some((h) => (h._rankingScore ?? 0) >= MIN_ITEM_CONFIDENCE)) break
+      const query = words.slice(0, words.length - drops).join(' ')
+      const fewer = await run(query)
+      if (fewer.hits.length > 0) {
+        result = fewer
+        plan = { ...plan, query }
+        unmatched = words.slice(words.length - drops)
+      }
+    }
+    return { items: result.hits.map(itemOf), plan, ...(unmatched.length === 0 ? {} : { unmatched }) }
   }
 
   const passageOf = (hit: KnowledgeHit): KnowledgePassage => ({

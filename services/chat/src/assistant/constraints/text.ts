@@ -76,7 +76,7 @@ const FILLER = [
   // a gift names its recipient's interest, not a product: "a gift for my dad who loves coffee" is coffee
   '(?:(?:a|some) )?(?:birthday |christmas )?(?:gifts?|presents?)(?: ideas?)?', '(?:who|that) (?:really )?(?:loves?|likes?|enjoys?|is into|is a fan of)', "(?:he|she|they)(?:'s| is| are) into",
   '(?:show|find|get) (?:me|us)', 'show', 'find', 'recommend', 'suggest', 'please', 'thanks', 'thank you', 'hi', 'hello', 'hey',
-  'any', 'some', 'something', 'anything', 'good', 'best', 'great', 'your',
+  'any', 'some', 'something', 'anything', 'good', 'best', 'great', 'your', 'actually', 'maybe', 'perhaps', 'okay', 'ok',
   // price words without a number: no item says "cheap" (extractOrder reads "the cheapest" before they go)
   'cheap(?:er|est)?', '(?:less|least) expensive', 'lowe(?:r|st)[- ]priced', 'inexpensive', '(?:more|most) affordable',
   // pointers back to earlier turns (plan.ts reads them from the message itself)
