@@ -119,8 +119,3 @@ export const PlaygroundBody = Type.Object({
   stream: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events, as POST /newUserMessage with Accept: text/event-stream' }))
 }, { additionalProperties: false })
 export type PlaygroundBody = Static<typeof PlaygroundBody>
-
-export const AnalyticsQuery = Type.Object({
-  days: Type.Optional(Type.String({ pattern: '^\\d{1,3}$', description: '1 to 365; 30 when absent' }))
-})
-export type AnalyticsQuery = Static<typeof AnalyticsQuery>

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AnalyticsQuery, ConsoleAnswerBody, PlaygroundBody } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
+import { AnalyticsQuery, ConsoleAnswerBody, PlaygroundBody, analyticsDaysDefault } from '@chatsearch/contracts'
+import { ApiError, integerQuery } from '@chatsearch/shell'
 import { queryOf, type Upstream } from '../upstream.js'
 
 const chatPath = (chatId: string) => `/admin/chats/${encodeURIComponent(chatId)}`
@@ -49,10 +49,11 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
   })
 
   api.get('/api/projects/:project_id/analytics', {
+    preValidation: integerQuery('days'),
     schema: { querystring: AnalyticsQuery }
   }, async (request, reply) => {
-    const days = request.query.days ?? '30'
-    const call = { method: 'GET', path: '/admin/analytics', query: new URLSearchParams({ days }).toString() }
+    const days = request.query.days ?? analyticsDaysDefault
+    const call = { method: 'GET', path: '/admin/analytics', query: new URLSearchParams({ days: String(days) }).toString() }
     const [chatAnswer, searchAnswer] = await Promise.all([
       chat.json(request, request.member.projectId, call),
       search.json(request, request.member.projectId, call)
