@@ -60,7 +60,7 @@ export class Upstream {
       response = await fetch(url, {
         method: call.method,
         headers,
-        body: json ? JSON.stringify(call.body) : call.body as RequestInit["body"],
+        body: json ? JSON.stringify(call.body) : call.body as RequestInit['body'],
         signal: controller.signal,
         redirect: 'manual',
         ...(call.body instanceof Readable ? { duplex: 'half' } : {})
