@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { knowledgeLimits } from '@chatsearch/contracts'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
 import { queryOf, type UpstreamCall, type Upstream } from '../upstream.js'
 
 /** As the search service's POST /documents allows. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
-/** As the search service's POST /knowledge/files allows in all (files and form overhead). */
-const FILES_BODY_LIMIT = 128 * 1024 * 1024
+/** The files the search service's POST /knowledge/files accepts together, and room for the form around them. */
+const FILES_BODY_LIMIT = knowledgeLimits.filesTotalBytesMax + 1024 * 1024
 
 type Params = Record<string, string>
 
