@@ -118,7 +118,7 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
 
   t.test('start order follows health, not just start', async (t) => {
     const healthy = (service: Service, needs: string[]) => needs.every((n) => service.depends_on?.[n]?.condition === 'service_healthy')
-    t.ok(healthy(s.gateway!, ['chat', 'search']), 'the gateway waits for both services to be ready')
+    t.ok(healthy(s.gateway!, ['chat', 'search', 'console']), 'the gateway waits for the services to be ready')
     t.ok(healthy(s.search!, ['postgres', 'meilisearch', 'redis']))
     t.ok(healthy(s.chat!, ['postgres', 'redis']))
     t.notOk(s.chat!.depends_on?.search, 'chat works (uncited) without search')
