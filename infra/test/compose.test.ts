@@ -108,7 +108,7 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
 
   const config = parse((await compose('config')).stdout) as { services: Record<string, Service>, volumes: Record<string, unknown> }
   const s = config.services
-  t.same(Object.keys(s).sort(), ['chat', 'cli', 'gateway', 'meilisearch', 'postgres', 'redis', 'search'])
+  t.same(Object.keys(s).sort(), ['chat', 'cli', 'console', 'gateway', 'meilisearch', 'postgres', 'redis', 'search'])
   t.equal(s.meilisearch!.image, 'getmeili/meilisearch:v1.53.1', 'Meilisearch pinned to the version the adapter targets')
   for (const [name, service] of Object.entries(s)) {
     if (service.image !== undefined && service.build === undefined) t.match(service.image, /:[\w.-]+$/, `${name}: a pinned tag`)
@@ -118,21 +118,23 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
 
   t.test('start order follows health, not just start', async (t) => {
     const healthy = (service: Service, needs: string[]) => needs.every((n) => service.depends_on?.[n]?.condition === 'service_healthy')
-    t.ok(healthy(s.gateway!, ['chat', 'search']), 'the gateway waits for both services to be ready')
+    t.ok(healthy(s.gateway!, ['chat', 'search', 'console']), 'the gateway waits for the services to be ready')
     t.ok(healthy(s.search!, ['postgres', 'meilisearch', 'redis']))
     t.ok(healthy(s.chat!, ['postgres', 'redis']))
     t.notOk(s.chat!.depends_on?.search, 'chat works (uncited) without search')
+    t.ok(healthy(s.console!, ['postgres', 'redis']))
+    t.notOk(s.console!.depends_on?.chat ?? s.console!.depends_on?.search, 'the console starts without them (its forwards answer 503 meanwhile)')
     for (const [name, service] of Object.entries(s)) {
       for (const [needed, { condition }] of Object.entries(service.depends_on ?? {})) t.equal(condition, 'service_healthy', `${name} waits for ${needed} to be healthy`)
     }
     // docker-compose 1.x prints `disable: true` as the test NONE.
     t.ok(s.cli!.healthcheck?.disable === true || s.cli!.healthcheck?.test?.[0] === 'NONE', 'the CLI is a one-off command: no health check')
     t.ok(healthy(s.cli!, ['postgres', 'meilisearch', 'redis']), 'the CLI tells the services of revocations and imports through Redis')
-    for (const name of ['chat', 'search']) t.match(s[name]!.healthcheck!.test, ['CMD', 'node', String, '/readyz'], `${name} is healthy when ready`)
+    for (const name of ['chat', 'search', 'console']) t.match(s[name]!.healthcheck!.test, ['CMD', 'node', String, '/readyz'], `${name} is healthy when ready`)
   })
 
   t.test('a stop leaves the services their own grace period (SHUTDOWN_GRACE_MS, 10 s) to drain', async (t) => {
-    for (const name of ['chat', 'search']) {
+    for (const name of ['chat', 'search', 'console']) {
       const seconds = Number(/^(\d+)s$/.exec(s[name]!.stop_grace_period ?? '')?.[1] ?? 10)
       t.ok(seconds > 10, `${name}: ${s[name]!.stop_grace_period ?? 'Docker\'s default 10s'}`)
     }
@@ -148,6 +150,10 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
     }
     t.equal(chat.SERVICE_TOKEN, search.SERVICE_TOKEN)
     t.equal(chat.SEARCH_URL, 'http://search:3002', 'chat asks search directly, not through the gateway')
+    const consoleEnv = s.console!.environment!
+    t.same([consoleEnv.CHAT_URL, consoleEnv.SEARCH_URL], ['http://chat:3001', 'http://search:3002'], 'the console asks both directly')
+    t.equal(consoleEnv.SERVICE_TOKEN, chat.SERVICE_TOKEN)
+    t.equal(consoleEnv.DATABASE_URL, chat.DATABASE_URL, 'one database: the console\'s users refer to the projects')
     t.equal(search.SEARCH_ENGINE, 'meilisearch')
     t.equal(search.MEILI_URL, 'http://meilisearch:7700')
     t.equal(search.MEILI_API_KEY, s.meilisearch!.environment!.MEILI_MASTER_KEY)
@@ -179,11 +185,11 @@ t.test('docker-compose.yml validates and wires the services as documented', { sk
     const text = await readFile(dockerfile, 'utf8')
     const copied = /COPY infra\/healthcheck\.mjs (\S+)/.exec(text)?.[1]
     t.ok(copied, 'the Dockerfile copies the probe')
-    for (const name of ['chat', 'search', 'cli']) {
+    for (const name of ['chat', 'search', 'console', 'cli']) {
       t.equal(s[name]!.build?.dockerfile, 'infra/Dockerfile')
       t.equal(s[name]!.build?.args?.SERVICE, name)
     }
-    for (const name of ['chat', 'search']) t.equal(s[name]!.healthcheck!.test![2], copied)
+    for (const name of ['chat', 'search', 'console']) t.equal(s[name]!.healthcheck!.test![2], copied)
     // The HEALTHCHECK instruction, continuation lines included.
     const healthcheck = /^HEALTHCHECK(?:.*\\\n)*.*$/m.exec(text)?.[0]
     t.match(healthcheck, `"${copied}", "/healthz"`, 'the image\'s own HEALTHCHECK uses it too')

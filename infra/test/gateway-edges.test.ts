@@ -7,18 +7,22 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { buildApp as buildChat } from '@chatsearch/chat'
+import { buildApp as buildConsole, createUser } from '@chatsearch/console'
 import { buildApp as buildSearch } from '@chatsearch/search'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { createPool } from '@chatsearch/shell'
+import { freePort, testDatabase } from '@chatsearch/shell/testing'
 import { composeLimits, startGateway, type Gateway, type GatewayLimits } from './support/gateway.js'
 import { skipWithout } from './support/tools.js'
 
 // The gateway's edges, with real nginx in front of the real services: the docs pages and OpenAPI
-// documents under each prefix, per-client rate and connection limits, slow-client timeouts, and the
-// paths never routed from outside (/admin/, /metrics) in every spelling.
+// documents under each prefix, the console at the root, per-client rate and connection limits,
+// slow-client timeouts, and the paths never routed from outside (/admin/, /metrics) in every spelling.
 
 interface Teardown { teardown: (fn: () => unknown) => void }
 
-/** Both services on one fresh database, on loopback (no catalog, no model: only their routes matter). */
+const CONSOLE_PASSWORD = 'gateway console password'
+
+/** The three services on one fresh database, on loopback (no catalog, no model: only their routes matter). */
 async function services (t: Teardown) {
   const databaseUrl = await testDatabase(t)
   const dataDir = await mkdtemp(join(tmpdir(), 'chatsearch-edges-search-'))
@@ -29,7 +33,25 @@ async function services (t: Teardown) {
   t.teardown(() => chat.close())
   const chatUrl = await chat.listen({ host: '127.0.0.1', port: 0 })
   const searchUrl = await search.listen({ host: '127.0.0.1', port: 0 })
-  return { chatUrl, searchUrl, upstreams: { chat: new URL(chatUrl).host, search: new URL(searchUrl).host } }
+  const consoleApp = await buildConsole({
+    databaseUrl,
+    logLevel: 'silent',
+    dbPoolSize: 2,
+    chatUrl,
+    searchUrl,
+    serviceToken: 'gateway-edges-service-token-'.padEnd(40, 'x'),
+    sessionTtlMs: 3_600_000,
+    signInFailures: 5,
+    upstreamTimeoutMs: 5000,
+    // the placeholder page, whatever is built in the checkout
+    webRoot: join(tmpdir(), `no-web-build-${await freePort()}`)
+  })
+  t.teardown(() => consoleApp.close())
+  const consoleUrl = await consoleApp.listen({ host: '127.0.0.1', port: 0 })
+  const db = createPool(databaseUrl, 1)
+  await createUser(db, 'ops', CONSOLE_PASSWORD)
+  await db.end()
+  return { chatUrl, searchUrl, consoleUrl, upstreams: { chat: new URL(chatUrl).host, search: new URL(searchUrl).host, console: new URL(consoleUrl).host } }
 }
 
 /** A GET whose path is sent exactly as written (fetch would resolve `.`, `..` and escapes first). */
@@ -105,15 +127,35 @@ t.test('the gateway\'s edges', { skip }, async (t) => {
     t.same(spoofed.servers, [{ url: '/chat' }], 'the gateway sets X-Forwarded-Prefix itself')
   })
 
+  t.test('the console is served at the root: its pages, its API and its session cookie', async (t) => {
+    const page = await fetch(`${gateway.url}/projects/prj_x/chats`)
+    t.equal(page.status, 200, 'a path of the web app')
+    t.match(page.headers.get('content-type'), /^text\/html/)
+    t.match(page.headers.get('content-security-policy'), /script-src 'self'/, 'with the console\'s own policy')
+    const signIn = await fetch(`${gateway.url}/api/session`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ops', password: CONSOLE_PASSWORD })
+    })
+    t.equal(signIn.status, 200)
+    const cookie = signIn.headers.get('set-cookie') ?? ''
+    t.match(cookie, /^console_session=[\w-]+;.*HttpOnly.*SameSite=Strict/)
+    t.notMatch(cookie, /Secure/, 'plain HTTP to the gateway: not Secure')
+    const projects = await fetch(`${gateway.url}/api/projects`, { headers: { cookie: cookie.split(';')[0]! } })
+    t.same(await projects.json(), { projects: [] })
+    const unknown = await fetch(`${gateway.url}/api/nothing`)
+    t.equal(unknown.status, 404)
+    t.match(await unknown.json(), { code: 'not_found', message: 'no route GET /api/nothing' }, 'the console\'s own 404')
+  })
+
   t.test('/admin/ and /metrics are never routed from outside, however spelled', async (t) => {
     const admin = ['/chat/admin/chats', '/search/admin/tasks', '/chat/admin', '/chat/admin?project=x', '/chat//admin/chats',
-      '/chat/%61dmin/chats', '/search/ADMIN/tasks', '/search/Admin%2Ftasks', '/chat/./admin/chats', '/chat/x/../admin/chats']
+      '/chat/%61dmin/chats', '/search/ADMIN/tasks', '/search/Admin%2Ftasks', '/chat/./admin/chats', '/chat/x/../admin/chats',
+      '/admin/chats', '/ADMIN', '/%61dmin/x', '/x/../admin/chats', '//admin']
     for (const path of admin) {
       const res = await rawGet(gateway, path)
       t.equal(res.status, 404, `${path}: 404`)
       t.match(JSON.parse(res.body), { statusCode: 404, code: 'not_found', message: /admin routes are not served through the gateway/ }, `${path}: answered by the gateway`)
     }
-    for (const path of ['/chat/%6detrics', '/search/METRICS', '/chat/x/../metrics']) {
+    for (const path of ['/chat/%6detrics', '/search/METRICS', '/chat/x/../metrics', '/metrics', '/%6Detrics/', '/x/../METRICS']) {
       const res = await rawGet(gateway, path)
       t.match({ status: res.status, body: JSON.parse(res.body) }, { status: 404, body: { message: /not served through the gateway/ } }, `${path}: not routed`)
     }

@@ -276,9 +276,10 @@ t.test('the gateway in front of both services', { skip }, async (t) => {
   })
 
   t.test('unknown paths get the JSON error body', async (t) => {
+    // Outside /chat/ and /search/ every path is the console's (gateway-edges.test.ts runs one): none here.
     const outside = await call('/newUserMessage')
-    t.equal(outside.status, 404)
-    t.match(await outside.json(), { statusCode: 404, code: 'not_found', message: /under \/chat\// })
+    t.equal(outside.status, 503)
+    t.match(await outside.json(), { statusCode: 503, code: 'service_unavailable' })
     const inside = await call('/chat/nowhere')
     t.equal(inside.status, 404)
     t.match(await inside.json(), { code: 'not_found', message: 'no route GET /nowhere' }, 'the prefix is stripped')

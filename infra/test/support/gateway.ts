@@ -15,6 +15,7 @@ export interface GatewayVariables extends GatewayLimits {
   GATEWAY_LISTEN: string
   GATEWAY_CHAT_UPSTREAM: string
   GATEWAY_SEARCH_UPSTREAM: string
+  GATEWAY_CONSOLE_UPSTREAM: string
 }
 
 /** Per client address: requests per second, the burst over it, connections at once. */
@@ -51,9 +52,12 @@ interface Teardown { teardown: (fn: () => unknown) => void }
 
 /**
  * Debian's nginx on a free loopback port, running infra/gateway/nginx.conf rendered for these
- * upstreams and limits (compose's unless given), with its pid and temporary files in a directory of its own. Stopped at teardown.
+ * upstreams (no console unless given) and limits (compose's unless given), with its pid and temporary files in a directory of its own. Stopped at teardown.
  */
-export async function startGateway (t: Teardown, upstreams: { chat: string, search: string }, limits: GatewayLimits = composeLimits): Promise<Gateway> {
+/** Where no console listens (port 9, discard): the gateway answers 503 for the console's paths. */
+export const NO_CONSOLE = '127.0.0.1:9'
+
+export async function startGateway (t: Teardown, upstreams: { chat: string, search: string, console?: string }, limits: GatewayLimits = composeLimits): Promise<Gateway> {
   const prefix = await mkdtemp(join(tmpdir(), 'chatsearch-gateway-'))
   let stop = async () => {}
   t.teardown(async () => {
@@ -68,6 +72,7 @@ export async function startGateway (t: Teardown, upstreams: { chat: string, sear
     GATEWAY_LISTEN: `127.0.0.1:${port}`,
     GATEWAY_CHAT_UPSTREAM: upstreams.chat,
     GATEWAY_SEARCH_UPSTREAM: upstreams.search,
+    GATEWAY_CONSOLE_UPSTREAM: upstreams.console ?? NO_CONSOLE,
     ...limits
   }))
   const args = ['-p', prefix, '-c', config, '-g', 'daemon off;']

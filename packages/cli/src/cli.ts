@@ -6,10 +6,11 @@ import { keyCommands } from './commands/key.js'
 import { knowledgeCommands } from './commands/knowledge.js'
 import { projectCommands } from './commands/project.js'
 import { taskCommands } from './commands/tasks.js'
+import { userCommands } from './commands/user.js'
 import { UsageError } from './errors.js'
 
 /** Each group of commands adds itself to the program; a new group is one more file and one more entry. */
-const groups = [projectCommands, keyCommands, catalogCommands, knowledgeCommands, taskCommands]
+const groups = [projectCommands, keyCommands, userCommands, catalogCommands, knowledgeCommands, taskCommands]
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 
@@ -22,7 +23,7 @@ Exit codes: 0 done, 1 the command could not be done, 2 a mistake in the command 
 
 function buildProgram (context: CommandContext): Command {
   const program = new Command('pnpm cli')
-    .description('Administer projects, credentials, catalogs, knowledge and tasks, whether or not the services run.')
+    .description('Administer projects, credentials, console users, catalogs, knowledge and tasks, whether or not the services run.')
     .option('--json', 'print results as JSON (errors as {"error": "…"} on stderr)')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')

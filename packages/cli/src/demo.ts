@@ -2,13 +2,19 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type pg from 'pg'
-import { createKey, createProject, getProject } from '@chatsearch/auth'
+import { createKey, createProject, getProject, randomBase62 } from '@chatsearch/auth'
+import { addMember, createUser, findUser, setPassword } from '@chatsearch/console'
 
 export interface DemoCredentials {
   projectId: string
   chatKey: string
   searchKey: string
+  /** The console's demo sign-in (user `demo`, owner of the demo project); absent in files of earlier versions. */
+  consoleUsername?: string
+  consolePassword?: string
 }
+
+const credentialsFile = (dataDir: string) => join(dataDir, 'demo-credentials.json')
 
 /**
  * The demo project of a first start. Keys are stored only as hashes in the database, so the demo
@@ -16,7 +22,7 @@ export interface DemoCredentials {
  */
 export async function ensureDemoProject (db: pg.Pool, dataDir: string): Promise<{ demo: DemoCredentials, created: boolean }> {
   await mkdir(dataDir, { recursive: true })
-  const file = join(dataDir, 'demo-credentials.json')
+  const file = credentialsFile(dataDir)
   if (existsSync(file)) {
     const saved = JSON.parse(await readFile(file, 'utf8')) as DemoCredentials
     if (await getProject(db, saved.projectId) !== undefined) return { demo: saved, created: false }
@@ -31,15 +37,38 @@ export async function ensureDemoProject (db: pg.Pool, dataDir: string): Promise<
   return { demo, created: true }
 }
 
-export function banner (demo: DemoCredentials, chatUrl: string, searchUrl: string): string {
+/**
+ * The console user `demo`, owner of the demo project, with a random password kept beside the demo
+ * keys. A password the file does not hold (a data directory of an earlier version) is set anew.
+ */
+export async function ensureDemoUser (db: pg.Pool, dataDir: string, demo: DemoCredentials): Promise<Required<DemoCredentials>> {
+  const username = demo.consoleUsername ?? 'demo'
+  let password = demo.consolePassword
+  const user = await findUser(db, username)
+  if (user === undefined || password === undefined) {
+    password ??= randomBase62(20)
+    if (user === undefined) await createUser(db, username, password)
+    else await setPassword(db, username, password)
+  }
+  await addMember(db, demo.projectId, username, 'owner')
+  const saved = { ...demo, consoleUsername: username, consolePassword: password }
+  if (demo.consolePassword !== password || demo.consoleUsername !== username) {
+    await writeFile(credentialsFile(dataDir), JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 })
+  }
+  return saved
+}
+
+export function banner (demo: Required<DemoCredentials>, chatUrl: string, searchUrl: string, consoleUrl: string): string {
   const auth = (key: string) => `-H 'Authorization: Bearer ${key}'`
   const json = "-H 'Content-Type: application/json'"
   return `
 Chat and Search Service is running
+  console ${consoleUrl}
   chat    ${chatUrl}    (docs: ${chatUrl}/docs)
   search  ${searchUrl}    (docs: ${searchUrl}/docs)
 
 Demo project ${demo.projectId}
+  console sign-in  ${demo.consoleUsername} / ${demo.consolePassword}
   chat key    ${demo.chatKey}
   search key  ${demo.searchKey}
 

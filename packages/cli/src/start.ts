@@ -1,15 +1,17 @@
 import { Type } from 'typebox'
 import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
+import { buildApp as buildConsole, consoleConfig, ConsoleEnvSchema } from '@chatsearch/console'
 import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, ingestDocuments, ingestKnowledge, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
 import { closeOnSignal, createPool, exitOnConfigError, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
-import { banner, ensureDemoProject } from './demo.js'
+import { banner, ensureDemoProject, ensureDemoUser } from './demo.js'
 
 /** The whole service in one process on embedded defaults: what `pnpm start` runs. */
 const StartEnvSchema = Type.Object({
   ...ChatEnvSchema.properties,
   ...SearchEnvSchema.properties,
+  ...ConsoleEnvSchema.properties,
   DEMO: Type.Boolean({ default: true })
 })
 
@@ -30,15 +32,22 @@ const search = await buildSearch(searchConfig(env, database.url))
 const searchUrl = await search.listen({ host: env.HOST, port: env.SEARCH_PORT })
 const chat = await buildChat(chatConfig({ ...env, SEARCH_URL: env.SEARCH_URL ?? searchUrl }, database.url))
 
-// The chat first: a reply still being written may ask the search service.
-closeOnSignal([chat, search], { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })
+// Callers first: the console asks chat and search, and a reply still being written may ask the search service.
+const apps = [chat, search]
+closeOnSignal(apps, { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })
 
 const chatUrl = await chat.listen({ host: env.HOST, port: env.CHAT_PORT })
+// The console reaches the services of this process, over HTTP as in production.
+const consoleApp = await buildConsole(consoleConfig({ ...env, CHAT_URL: env.CHAT_URL ?? chatUrl, SEARCH_URL: env.SEARCH_URL ?? searchUrl }, database.url))
+// closeOnSignal reads the list when a signal comes: the console, built last, is closed first.
+apps.unshift(consoleApp)
+const consoleUrl = await consoleApp.listen({ host: env.HOST, port: env.CONSOLE_PORT })
 
 if (env.DEMO) {
   const pool = createPool(database.url, 1)
   try {
-    const { demo } = await ensureDemoProject(pool, env.DATA_DIR)
+    const { demo: project } = await ensureDemoProject(pool, env.DATA_DIR)
+    const demo = await ensureDemoUser(pool, env.DATA_DIR, project)
     const index = await search.engine.index(demo.projectId)
     if (await index.count() === 0) {
       log('importing the demo catalog…')
@@ -53,10 +62,10 @@ if (env.DEMO) {
       const faqs = documents.filter((d) => typeof d === 'object' && d !== null && 'question' in d).length
       log(`demo knowledge: ${result.total - faqs} pages and ${faqs} FAQs`)
     }
-    process.stdout.write(banner(demo, chatUrl, searchUrl))
+    process.stdout.write(banner(demo, chatUrl, searchUrl, consoleUrl))
   } finally {
     await pool.end()
   }
 } else {
-  process.stdout.write(`chat ${chatUrl}, search ${searchUrl}\n`)
+  process.stdout.write(`console ${consoleUrl}, chat ${chatUrl}, search ${searchUrl}\n`)
 }

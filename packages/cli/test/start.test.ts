@@ -22,6 +22,7 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
     PG_PORT: String(await freePort()),
     CHAT_PORT: String(await freePort()),
     SEARCH_PORT: String(await freePort()),
+    CONSOLE_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     // Embedding the demo catalog takes a while on a busy machine; the search tests cover hybrid.
@@ -72,17 +73,41 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
   })).json() as { citations: Array<{ source: string, reference: string }>, handoff: boolean }
   t.match(await ask('How long does shipping take?'), { citations: [{ source: 'faq', reference: 'faq-shipping-time' }], handoff: false }, 'the FAQ answers')
   t.match(await ask('I want a refund for my last order'), { handoff: true }, 'a refund is handed off')
+  // The console: its address and the demo sign-in in the banner; signed in, the demo project and its catalog.
+  t.match(out, new RegExp(`console http://127\\.0\\.0\\.1:${env.CONSOLE_PORT}\\n`))
+  const signIn = /console sign-in\s+(\S+) \/ (\S+)/.exec(out)
+  t.equal(signIn?.[1], 'demo')
+  const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`
+  const page = await fetch(consoleUrl)
+  t.equal(page.status, 200, 'the console serves its web app (or the page saying it is not built)')
+  t.match(page.headers.get('content-type'), /text\/html/)
+  const session = await fetch(`${consoleUrl}/api/session`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: signIn?.[1], password: signIn?.[2] })
+  })
+  t.equal(session.status, 200, 'the demo sign-in works')
+  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!
+  const projects = await (await fetch(`${consoleUrl}/api/projects`, { headers: { cookie } })).json() as { projects: Array<{ id: string, role: string }> }
+  t.same(projects.projects.map((p) => [p.id, p.role]), [[projectId, 'owner']], 'demo owns the demo project')
+  const searched = await fetch(`${consoleUrl}/api/projects/${projectId}/search`, {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': (await session.json() as { csrf_token: string }).csrf_token, 'content-type': 'application/json' },
+    body: JSON.stringify({ search_term: 'hiking boots', limit: 1 })
+  })
+  t.ok((await searched.json() as { estimatedTotalHits: number }).estimatedTotalHits > 0, 'the console reaches the search service of the same process')
+
   const listed = await fetch(`http://127.0.0.1:${env.SEARCH_PORT}/knowledge/documents`, { headers: { authorization: `Bearer ${searchKey}` } })
   t.equal((await listed.json() as { total: number }).total, 14, 'the demo knowledge base: 4 pages and 10 FAQs')
 
   first.kill('SIGINT')
   t.equal(await exited(first, 30_000), 0, 'Ctrl-C exits cleanly')
   t.equal(await portOpen(Number(env.PG_PORT)), false, 'PostgreSQL stopped too')
+  t.equal(await portOpen(Number(env.CONSOLE_PORT)), false, 'the console stopped too')
 
   const second = startStack(env)
   t.teardown(() => { second.kill('SIGKILL') })
   const again = await waitForOutput(second, 'Press Ctrl-C to stop.', 180_000)
   t.equal(/Demo project (prj_\w+)/.exec(again)?.[1], projectId, 'second start reuses the data')
+  t.equal(/console sign-in\s+(\S+ \/ \S+)/.exec(again)?.[1], /console sign-in\s+(\S+ \/ \S+)/.exec(out)?.[1], 'and the demo sign-in')
   const latest = await fetch(`http://127.0.0.1:${env.CHAT_PORT}/latestConsumerChatId?consumer_id=starter`, { headers: { authorization: `Bearer ${chatKey}` } })
   t.type(((await latest.json()) as { chat_id: unknown }).chat_id, 'string', 'the chat of the first run is still there')
   second.kill('SIGTERM')

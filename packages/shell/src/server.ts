@@ -20,6 +20,8 @@ export interface ServerOptions {
   trustProxy?: string | boolean
   /** Bounds on slow clients; the defaults suit a service behind a gateway. */
   timeouts?: Partial<Timeouts>
+  /** The content security policy's directives; by default none of any kind (a JSON API serves no active content). */
+  contentSecurityPolicy?: Record<string, string[]>
 }
 
 export interface Timeouts {
@@ -73,10 +75,10 @@ export function createServer (opts: ServerOptions): FastifyInstance {
   app.removeContentTypeParser(['text/plain', 'application/json'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app.getDefaultJsonParser('error', 'error')))
   // The usual headers for an API (nosniff, no framing, no referrer, HSTS behind TLS); a JSON API
-  // serves no active content, so its content security policy allows nothing.
+  // serves no active content, so its content security policy allows nothing unless told otherwise.
   app.register(helmet, {
     global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    contentSecurityPolicy: { useDefaults: false, directives: opts.contentSecurityPolicy ?? { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     crossOriginResourcePolicy: { policy: 'same-origin' }
   })
   app.addHook('onRequest', async (request, reply) => {

@@ -1,13 +1,15 @@
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { createProject, listProjects } from '@chatsearch/auth'
-import { withDatabase } from '../database.js'
-import { UsageError } from '../errors.js'
+import { addMember } from '@chatsearch/console'
+import { requireProject, withDatabase } from '../database.js'
+import { CommandError, UsageError } from '../errors.js'
 import type { CommandContext } from './context.js'
+import { withConsoleDatabase } from './user.js'
 
 const NAME_MAX = 200
 
 export function projectCommands (program: Command, { env, print }: CommandContext) {
-  const project = program.command('project').description('create and list projects')
+  const project = program.command('project').description('create and list projects; add console users to them')
 
   project.command('create')
     .description('create a project')
@@ -24,5 +26,20 @@ export function projectCommands (program: Command, { env, print }: CommandContex
     .action(async () => {
       const projects = await withDatabase(env, listProjects)
       print(projects, projects.length === 0 ? 'no projects' : projects.map((p) => `${p.id}  ${p.created_at}  ${p.name}`).join('\n'))
+    })
+
+  project.command('add-member')
+    .description('let a console user see a project in the console')
+    .argument('<projectId>', 'the project')
+    .argument('<username>', 'the console user (pnpm cli user create)')
+    .addOption(new Option('--role <role>', 'owners also manage members and rename the project').choices(['owner', 'member']).default('member'))
+    .action(async (projectId: string, username: string, options: { role: 'owner' | 'member' }) => {
+      const added = await withConsoleDatabase(env, async (db) => {
+        await requireProject(db, projectId)
+        return await addMember(db, projectId, username, options.role)
+      })
+      if (added === 'no_user') throw new CommandError(`no user ${username}`)
+      if (added === 'exists') throw new CommandError(`${username} is already a member of ${projectId}`)
+      print({ project_id: projectId, ...added }, `${username} is now ${options.role === 'owner' ? 'an owner' : 'a member'} of ${projectId}`)
     })
 }

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { SessionResponse, SignInBody, errorResponses } from '@chatsearch/contracts'
+import { ApiError, type RateLimitStore } from '@chatsearch/shell'
+import { decoyHash, verifyPassword } from '../password.js'
+import { findUser } from '../store/users.js'
+import { createSession, deleteSession } from '../store/sessions.js'
+import { SESSION_COOKIE } from '../session.js'
+
+/** The window in which CONSOLE_SIGNIN_FAILURES failed sign-ins of one username from one address are allowed. */
+export const SIGN_IN_WINDOW_MS = 15 * 60_000
+
+export interface SessionRouteOptions {
+  ttlMs: number
+  /** Failed sign-ins per username and address and window; 0: not throttled. */
+  failures: number
+  store: RateLimitStore
+}
+
+export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOptions) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.post('/api/session', {
+    schema: { body: SignInBody, response: { 200: SessionResponse, ...errorResponses('missing_parameters', 'invalid_credentials') } }
+  }, async (request, reply) => {
+    const { username, password } = request.body
+    const key = `signin:${username.toLowerCase()}:${request.ip}`
+    if (opts.failures > 0) {
+      const window = await opts.store.peek(key)
+      if (window.count >= opts.failures) {
+        const retryS = Math.max(1, Math.ceil(window.resetMs / 1000))
+        throw new ApiError('authentication_throttled', `too many failed sign-ins for ${username}; retry in ${retryS} s`, { 'retry-after': String(retryS) })
+      }
+    }
+    const user = await findUser(app.pg, username)
+    // An unknown name costs a hash too, so that timing does not tell which names exist.
+    const valid = await verifyPassword(password, user?.password_hash ?? await decoyHash())
+    if (user === undefined || !valid) {
+      if (opts.failures > 0) await opts.store.hit(key, SIGN_IN_WINDOW_MS)
+      throw new ApiError('invalid_credentials', 'the username or the password is wrong')
+    }
+    const session = await createSession(app.pg, user.id, opts.ttlMs)
+    app.setSessionCookie(request, reply, session.id)
+    return { username: user.username, csrf_token: session.csrfToken }
+  })
+
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', signedIn.requireSession)
+
+    signedIn.get('/api/session', {
+      schema: { response: { 200: SessionResponse, ...errorResponses() } }
+    }, async (request) => ({ username: request.session.username, csrf_token: request.session.csrfToken }))
+
+    signedIn.delete('/api/session', {
+      schema: { response: { ...errorResponses('csrf_failed') } }
+    }, async (request, reply) => {
+      await deleteSession(app.pg, request.cookies[SESSION_COOKIE]!)
+      app.clearSessionCookie(request, reply)
+      return await reply.code(204).send()
+    })
+  })
+}

@@ -1,0 +1,11 @@
+import { closeOnSignal, exitOnConfigError, resolveDatabase } from '@chatsearch/shell'
+import { buildApp } from './app.js'
+import { consoleConfig, readConsoleEnv } from './config.js'
+
+const env = exitOnConfigError(() => readConsoleEnv())
+const database = await resolveDatabase(env)
+const app = await buildApp(consoleConfig(env, database.url))
+
+closeOnSignal([app], { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })
+
+await app.listen({ host: env.HOST, port: env.CONSOLE_PORT })

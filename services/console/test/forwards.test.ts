@@ -1,0 +1,114 @@
+import t from 'tap'
+import { harness, signIn } from './helpers.js'
+import { services } from './support/stack.js'
+
+t.test('catalog, search, settings, knowledge and tasks reach the search service of the project', async (t) => {
+  const h = await harness(t)
+  const { searchUrl, chatUrl } = await services(t, h)
+  await h.user('alice')
+  const app = await h.app({ searchUrl, chatUrl })
+  const alice = await signIn(app, 'alice')
+  const projectId = (await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Shop' } })).json().id as string
+  const other = (await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Other' } })).json().id as string
+  const base = `/api/projects/${projectId}`
+
+  const csv = 'id,title,price,in_stock\nb1,"Waterproof hiking boots, leather",129.5,true\nb2,Trail socks,12,false\n'
+  const imported = await alice.request({ method: 'POST', url: `${base}/catalog`, payload: csv, headers: { 'content-type': 'text/csv' } })
+  t.equal(imported.statusCode, 200, imported.body)
+  t.match(imported.json(), { total: 2 })
+  const ndjson = '{"id":"t1","title":"Two-person tent","price":199}\n{"id":"t2","title":"Camping stove","price":49}\n'
+  t.equal((await alice.request({ method: 'POST', url: `${base}/catalog`, payload: ndjson, headers: { 'content-type': 'application/x-ndjson' } })).statusCode, 200)
+  t.equal((await alice.request({ method: 'POST', url: `${base}/catalog`, payload: [{ id: 'l1', title: 'Head lamp', price: 25 }] })).statusCode, 200)
+
+  const found = await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'hiking boots' } })
+  t.equal(found.statusCode, 200)
+  const hit = (found.json() as { hits: Array<{ id: string, price: number, in_stock: boolean, title: string }> }).hits[0]!
+  t.same([hit.id, hit.title, hit.price, hit.in_stock], ['b1', 'Waterproof hiking boots, leather', 129.5, true], 'CSV cells became numbers and booleans; the quoted comma stayed')
+  t.equal((await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'tent' } })).json().hits[0].id, 't1', 'NDJSON arrived')
+  t.equal((await alice.request({ method: 'POST', url: `${base}/autocomplete`, payload: { autocomplete_term: 'hea' } })).statusCode, 200)
+  const elsewhere = await alice.request({ method: 'POST', url: `/api/projects/${other}/search`, payload: { search_term: 'tent' } })
+  t.same(elsewhere.json().hits, [], "another project's search does not see this catalog")
+
+  const badBody = await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 1 } })
+  t.equal(badBody.statusCode, 400, "the search service's refusal is passed on")
+  t.equal(badBody.json().code, 'invalid_request')
+  const missing = await alice.request({ method: 'DELETE', url: `${base}/documents/nope` })
+  t.equal(missing.statusCode, 404, 'a 404 of the search service stays a 404')
+  t.match(missing.json(), { statusCode: 404, code: 'document_not_found' })
+  t.equal((await alice.request({ method: 'DELETE', url: `${base}/documents/t2` })).json().deleted, true)
+
+  const settings = await alice.request({ method: 'GET', url: `${base}/settings` })
+  t.equal(settings.statusCode, 200)
+  t.equal((await alice.request({ method: 'PUT', url: `${base}/settings`, payload: settings.json() })).statusCode, 200)
+
+  const page = { id: 'returns', title: 'Returns', content: 'You may return any item within 30 days of delivery.' }
+  t.equal((await alice.request({ method: 'POST', url: `${base}/knowledge/documents`, payload: [page] })).statusCode, 200)
+  const docs = await alice.request({ method: 'GET', url: `${base}/knowledge/documents?limit=5` })
+  t.equal(docs.statusCode, 200)
+  t.match(docs.json(), { total: 1 })
+  t.equal((await alice.request({ method: 'DELETE', url: `${base}/knowledge/documents/returns` })).statusCode, 200)
+  t.equal((await alice.request({ method: 'DELETE', url: `${base}/knowledge/documents/returns` })).statusCode, 404)
+
+  const form = new FormData()
+  form.append('file', new Blob(['# Shipping\n\nWe ship in 3 to 5 working days.\n'], { type: 'text/markdown' }), 'shipping.md')
+  const upload = new Request('http://x/', { method: 'POST', body: form })
+  const uploaded = await alice.request({
+    method: 'POST', url: `${base}/knowledge/files`, payload: Buffer.from(await upload.arrayBuffer()), headers: { 'content-type': upload.headers.get('content-type')! }
+  })
+  t.equal(uploaded.statusCode, 202, uploaded.body)
+  const taskId = uploaded.json().task_id as string
+  t.equal((await alice.request({ method: 'GET', url: `${base}/tasks/${taskId}` })).statusCode, 200)
+  const tasks = await alice.request({ method: 'GET', url: `${base}/tasks` })
+  t.equal(tasks.statusCode, 200)
+  t.match(tasks.body, taskId, 'the upload is one of the project\'s tasks')
+  t.equal((await alice.request({ method: 'GET', url: `/api/projects/${other}/tasks/${taskId}` })).statusCode, 404, "not another project's task")
+})
+
+t.test('a service that is down is 503', async (t) => {
+  const h = await harness(t)
+  await h.user('alice')
+  const app = await h.app()
+  const alice = await signIn(app, 'alice')
+  const projectId = (await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Shop' } })).json().id as string
+  for (const [method, url] of [['POST', 'search'], ['GET', 'chats'], ['GET', 'analytics'], ['GET', 'tasks']] as const) {
+    const res = await alice.request({ method, url: `/api/projects/${projectId}/${url}`, ...(method === 'POST' ? { payload: { search_term: 'x' } } : {}) })
+    t.equal(res.statusCode, 503, `${method} ${url}`)
+    t.equal(res.json().code, 'service_unavailable')
+    t.notMatch(res.body, /127\.0\.0\.1|ECONNREFUSED/, 'nothing internal leaks')
+  }
+})
+
+t.test('a wrong SERVICE_TOKEN is 503, not the browser\'s 401', async (t) => {
+  const h = await harness(t)
+  const { searchUrl, chatUrl } = await services(t, h)
+  await h.user('alice')
+  const app = await h.app({ searchUrl, chatUrl, serviceToken: 'another-token-'.padEnd(40, 'y') })
+  const alice = await signIn(app, 'alice')
+  const projectId = (await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Shop' } })).json().id as string
+  const res = await alice.request({ method: 'GET', url: `/api/projects/${projectId}/settings` })
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'service_unavailable')
+})
+
+t.test('the playground talks to the chat service as a test chat of console:<username>', async (t) => {
+  const h = await harness(t)
+  const { searchUrl, chatUrl } = await services(t, h)
+  await h.user('alice')
+  const app = await h.app({ searchUrl, chatUrl })
+  const alice = await signIn(app, 'alice')
+  const projectId = (await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Shop' } })).json().id as string
+  const base = `/api/projects/${projectId}/playground/chat`
+
+  const first = await alice.request({ method: 'POST', url: base, payload: { user_message: 'Hello there!' } })
+  t.equal(first.statusCode, 200, first.body)
+  const chatId = first.json().chat_id as string
+  t.type(first.json().assistant_response, 'string')
+  const { rows } = await h.db.query<{ consumer_id: string, is_test: boolean }>('SELECT consumer_id, is_test FROM chats WHERE id = $1', [chatId])
+  t.same(rows, [{ consumer_id: 'console:alice', is_test: true }])
+
+  const streamed = await alice.request({ method: 'POST', url: base, payload: { user_message: 'Thanks!', chat_id: chatId, stream: true } })
+  t.equal(streamed.statusCode, 200)
+  t.match(String(streamed.headers['content-type']), /^text\/event-stream/)
+  t.match(streamed.body, /event: done\ndata: \{.*"chat_id":"/)
+  t.equal((await alice.request({ method: 'POST', url: base, payload: { user_message: '   ' } })).statusCode, 400)
+})
