@@ -27,8 +27,8 @@ export type HandoffCase = HandoffReason | 'complaint' | 'unanswered'
  * reproducible. None promises an action: nothing in this service acts on orders, records reports or
  * passes messages on, so a reply says what the shopper can do instead (see promises.ts and its test).
  * A handed-off reply says only what is true: the chat is flagged (needs_human) and a team member's
- * answer (POST /admin/chats/{chat_id}/answer) appears in this conversation. It does not say the team
- * sees flagged chats first: nothing lists them first yet (the console will, issue 15).
+ * answer (POST /admin/chats/{chat_id}/answer) appears in this conversation. That the team sees it is
+ * true because the console lists flagged chats first (GET /admin/chats orders them so).
  */
 export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> | 'noMatch' | 'unavailable' | HandoffCase, string[]> = {
   unavailable: [
