@@ -7,6 +7,7 @@ import { TtlCache } from './cache.js'
 import { hashKey, keyService, type Service } from './credential.js'
 import { findPrincipal, getProject, type Principal } from './store.js'
 import { listenThroughPostgres, listenThroughRedis } from './revocation.js'
+import { LastUsed } from './last-used.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +46,8 @@ export interface AuthOptions {
    * until the minute ends, whatever it sends. 0 switches the throttle off.
    */
   failuresPerMinute?: number
+  /** How often the keys' last use is written (LAST_USED_FLUSH_MS by default). */
+  lastUsedFlushMs?: number
 }
 
 /** AUTH_FAILURES_PER_MINUTE's default: a person mistyping a key never meets it; a key scanner does at once. */
@@ -89,6 +92,7 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     return { projectId, keyId: 'service', service: opts.service, username: 'service' }
   }
 
+  const lastUsed = new LastUsed(app.pg, app.log, opts.lastUsedFlushMs)
   const throttle = new FailureThrottle(opts.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(opts.redis),
     opts.failuresPerMinute ?? AUTH_FAILURES_PER_MINUTE, `authfail:${opts.service}:`, new ThrottledWarning(app.log))
 
@@ -106,6 +110,7 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     const principal = await cache.get(hash.toString('base64'), () => findPrincipal(app.pg, hash, opts.service))
     if (principal === undefined) throw new ApiError('unauthorized', 'the API key is invalid or has been revoked')
     request.principal = principal
+    lastUsed.used(principal.keyId)
   }
 
   app.decorateRequest('principal', null as unknown as Principal)
@@ -131,6 +136,7 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
   if (opts.redis !== undefined) feeds.push(await listenThroughRedis(opts.redis, handlers, app.log))
   app.addHook('onClose', async () => {
     for (const stop of feeds) await stop()
+    await lastUsed.close()
     cache.clear()
     projects.clear()
   })

@@ -13,6 +13,8 @@ export interface KeyInfo {
   username: string
   hint: string
   created_at: string
+  /** When the key last authenticated a request, within LAST_USED_FLUSH_MS; null if never. */
+  last_used_at: string | null
   revoked_at: string | null
 }
 export interface CreatedKey { id: string, key: string, project_id: string, service: Service, username: string }
@@ -53,8 +55,8 @@ export async function createKey (db: Queryable, projectId: string, service: Serv
 }
 
 export async function listKeys (db: Queryable, projectId: string): Promise<KeyInfo[]> {
-  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string, key_hint: string, created_at: Date, revoked_at: Date | null }>(
-    `SELECT id, project_id, service, username, key_hint, created_at, revoked_at
+  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string, key_hint: string, created_at: Date, last_used_at: Date | null, revoked_at: Date | null }>(
+    `SELECT id, project_id, service, username, key_hint, created_at, last_used_at, revoked_at
      FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId])
   return rows.map((r) => ({
     id: r.id,
@@ -63,6 +65,7 @@ export async function listKeys (db: Queryable, projectId: string): Promise<KeyIn
     username: r.username,
     hint: r.key_hint,
     created_at: r.created_at.toISOString(),
+    last_used_at: iso(r.last_used_at),
     revoked_at: iso(r.revoked_at)
   }))
 }
@@ -77,6 +80,12 @@ export async function revokeKey (db: Queryable, keyId: string): Promise<boolean>
     `WITH revoked AS (UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id)
      SELECT pg_notify($2, id) FROM revoked`, [keyId, REVOCATION_NOTIFY])
   return rowCount === 1
+}
+
+/** Marks the keys as used now (LastUsed calls it in batches). */
+export async function touchKeys (db: Queryable, keyIds: string[]): Promise<void> {
+  if (keyIds.length === 0) return
+  await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::text[])', [keyIds])
 }
 
 /** The principal of a live key with this hash, for this service. */

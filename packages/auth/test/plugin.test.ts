@@ -12,7 +12,7 @@ async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search'
   await migrate(app.pg, 'auth', authMigrations)
   await app.register(redisPlugin, { url: redisUrl, name: 'test' })
   await app.register(authPlugin, {
-    service, cacheTtlMs, redis: app.redis, ...(serviceToken === undefined ? {} : { serviceToken }), ...(failuresPerMinute === undefined ? {} : { failuresPerMinute })
+    service, cacheTtlMs, redis: app.redis, lastUsedFlushMs: 50, ...(serviceToken === undefined ? {} : { serviceToken }), ...(failuresPerMinute === undefined ? {} : { failuresPerMinute })
   })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
@@ -37,6 +37,23 @@ t.test('auth plugin', async (t) => {
     t.same(res.json(), { projectId: shop.id, keyId: key.id, service: 'chat', username: 'alice' })
     const theirs = await createKey(app.pg, other.id, 'chat', 'bob')
     t.equal((await whoami(`Bearer ${theirs.key}`)).json().projectId, other.id)
+  })
+
+  t.test('a key\'s last use is recorded in a batch, off the request path; an unused key has none', async (t) => {
+    const used = await createKey(app.pg, shop.id, 'chat', 'carol')
+    const unused = await createKey(app.pg, shop.id, 'chat', 'dave')
+    const lastUsed = async (id: string) => (await listKeys(app.pg, shop.id)).find((k) => k.id === id)?.last_used_at
+    t.equal(await lastUsed(used.id), null, 'never used yet')
+    const before = Date.now()
+    t.equal((await whoami(`Bearer ${used.key}`)).statusCode, 200)
+    // The batch interval here is 50 ms (bareApp's lastUsedFlushMs).
+    let at: string | null | undefined = null
+    for (let i = 0; i < 100 && at === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      at = await lastUsed(used.id)
+    }
+    t.ok(at !== null && at !== undefined && Date.parse(at) >= before - 1000, `recorded: ${String(at)}`)
+    t.equal(await lastUsed(unused.id), null, 'the other key stays unused')
   })
 
   t.test('routes outside the guarded scope stay open', async (t) => {

@@ -77,6 +77,7 @@ export const Credential = Type.Object({
   username: Type.String(),
   hint: Type.String({ description: 'The key\'s service prefix and last four characters' }),
   created_at: Timestamp,
+  last_used_at: Type.Union([Timestamp, Type.Null()], { description: 'When the credential last authenticated a request (recorded every 10 s or so); null if never' }),
   revoked_at: Type.Union([Timestamp, Type.Null()])
 }, { additionalProperties: false })
 export type Credential = Static<typeof Credential>

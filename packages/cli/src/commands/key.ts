@@ -34,7 +34,7 @@ export function keyCommands (program: Command, { env, print }: CommandContext) {
       })
       print(keys, keys.length === 0
         ? 'no keys'
-        : keys.map((k) => `${k.id}  ${k.service.padEnd(6)}  ${k.hint}  ${k.username}  ${k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`}`).join('\n'))
+        : keys.map((k) => `${k.id}  ${k.service.padEnd(6)}  ${k.hint}  ${k.username}  ${k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`}  ${k.last_used_at === null ? 'never used' : `last used ${k.last_used_at}`}`).join('\n'))
     })
 
   key.command('revoke')

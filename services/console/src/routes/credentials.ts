@@ -18,7 +18,7 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
     const service = request.query.service
     return {
       credentials: keys.filter((k) => service === undefined || k.service === service)
-        .map((k) => ({ id: k.id, service: k.service, username: k.username, hint: k.hint, created_at: k.created_at, revoked_at: k.revoked_at }))
+        .map((k) => ({ id: k.id, service: k.service, username: k.username, hint: k.hint, created_at: k.created_at, last_used_at: k.last_used_at, revoked_at: k.revoked_at }))
     }
   })
 
