@@ -21,7 +21,7 @@ export class LastUsed {
   constructor (db: Queryable, log: FastifyBaseLogger, flushMs = LAST_USED_FLUSH_MS) {
     this.#db = db
     this.#log = log
-    this.#timer = setInterval(() => { void this.flush() }, flushMs)
+    this.#timer = setInterval(() => { this.flush().catch(() => {}) }, flushMs)
     this.#timer.unref()
   }
 
