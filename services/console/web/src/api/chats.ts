@@ -1,0 +1,21 @@
+import type { Message } from '@chatsearch/contracts'
+import { del, get, post, projectPath, query } from './client.js'
+import type { ChatList, ChatTranscript } from './types.js'
+
+export interface ChatFilters {
+  consumer_id?: string
+  classification?: string
+  needs_human?: 'true' | 'false'
+  from?: string
+  to?: string
+}
+
+export const listChats = (id: string, filters: ChatFilters, cursor?: string) =>
+  get<ChatList>(projectPath(id, 'chats') + query({ ...filters, limit: 50, cursor }))
+export const getChat = (id: string, chatId: string) => get<ChatTranscript>(projectPath(id, 'chats', chatId))
+export const deleteChat = (id: string, chatId: string) => del(projectPath(id, 'chats', chatId))
+export const answerChat = (id: string, chatId: string, content: string) => post<Message>(projectPath(id, 'chats', chatId, 'answer'), { content })
+
+/** Where the browser downloads the chats the filters select (the session cookie goes along). */
+export const exportUrl = (id: string, format: 'json' | 'csv', filters: ChatFilters) =>
+  projectPath(id, 'chats', 'export') + query({ format, ...filters })

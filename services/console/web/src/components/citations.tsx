@@ -1,0 +1,34 @@
+import type { Citation } from '../api/types.js'
+
+/** Where a cited source can be read: a catalog item on the catalog page, a page or pair at its URL. */
+function hrefOf (projectId: string, citation: Citation): string | undefined {
+  if (citation.source === 'catalog') return `/projects/${encodeURIComponent(projectId)}/catalog?q=${encodeURIComponent(citation.reference)}`
+  return citation.url
+}
+
+const sourceNames: Record<Citation['source'], string> = { catalog: 'Catalog item', knowledge: 'Knowledge', faq: 'FAQ' }
+
+export function Citations ({ projectId, citations }: { projectId: string, citations: Citation[] }) {
+  if (citations.length === 0) return null
+  return (
+    <div class='citations'>
+      <p class='hint'>Sources</p>
+      <ul>
+        {citations.map((c) => {
+          const href = hrefOf(projectId, c)
+          const label = c.title ?? c.reference
+          const external = href !== undefined && !href.startsWith('/')
+          return (
+            <li key={`${c.source}:${c.reference}`}>
+              <span class='badge'>{sourceNames[c.source]}</span>{' '}
+              {href === undefined
+                ? label
+                : <a href={href} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>{label}</a>}
+              <span class='hint'> ({Math.round(c.confidence * 100)} %)</span>
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}

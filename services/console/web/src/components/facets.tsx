@@ -1,0 +1,57 @@
+import type { SearchResponse } from '../api/types.js'
+
+/** Chosen values per attribute. */
+export type FacetChoice = Record<string, string[]>
+
+const quote = (value: string) => '"' + value.replaceAll('\\', '\\\\').replaceAll('"', '\\"') + '"'
+
+/** The filter expression of the chosen values: any value of an attribute, every attribute (null for none). */
+export function filterOf (choice: FacetChoice, extra?: string): string | null {
+  const parts = Object.entries(choice)
+    .filter(([, values]) => values.length > 0)
+    .map(([attribute, values]) => {
+      const terms = values.map((v) => `${attribute} = ${quote(v)}`)
+      return terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`
+    })
+  if (extra !== undefined && extra.trim() !== '') parts.unshift(`(${extra.trim()})`)
+  return parts.length === 0 ? null : parts.join(' AND ')
+}
+
+export const filterEquals = (attribute: string, value: string) => `${attribute} = ${quote(value)}`
+
+interface Props {
+  distribution: SearchResponse['facetDistribution']
+  choice: FacetChoice
+  onChange: (choice: FacetChoice) => void
+}
+
+/** The facets of a search as groups of checkboxes, each value with its count. */
+export function Facets ({ distribution, choice, onChange }: Props) {
+  const groups = Object.entries(distribution ?? {}).filter(([, values]) => Object.keys(values).length > 0)
+  if (groups.length === 0) return null
+  const toggle = (attribute: string, value: string, on: boolean) => {
+    const current = choice[attribute] ?? []
+    onChange({ ...choice, [attribute]: on ? [...current, value] : current.filter((v) => v !== value) })
+  }
+  return (
+    <div class='facets'>
+      {groups.map(([attribute, values]) => (
+        <fieldset key={attribute}>
+          <legend>{attribute}</legend>
+          {Object.entries(values).sort(([, a], [, b]) => b - a).slice(0, 20).map(([value, count]) => {
+            const id = `facet-${attribute}-${value}`.replace(/[^A-Za-z0-9_-]/g, '_')
+            return (
+              <div class='check' key={value}>
+                <input
+                  type='checkbox' id={id} checked={choice[attribute]?.includes(value) ?? false}
+                  onChange={(e) => toggle(attribute, value, e.currentTarget.checked)}
+                />
+                <label for={id}>{value} <span class='count'>({count})</span></label>
+              </div>
+            )
+          })}
+        </fieldset>
+      ))}
+    </div>
+  )
+}
