@@ -11,11 +11,14 @@ import { useLoad } from '../hooks.js'
 /** The numbers of a chart as a table, for screen readers. */
 function DataTable ({ caption, columns, rows }: { caption: string, columns: string[], rows: Array<Array<string | number>> }) {
   return (
-    <table class='sr-only'>
-      <caption>{caption}</caption>
-      <thead><tr>{columns.map((c) => <th scope='col' key={c}>{c}</th>)}</tr></thead>
-      <tbody>{rows.map((r, i) => <tr key={i}>{r.map((cell, j) => j === 0 ? <th scope='row' key={j}>{cell}</th> : <td key={j}>{cell}</td>)}</tr>)}</tbody>
-    </table>
+    // In a hidden box: a table grows to fit its cells whatever width it is given.
+    <div class='sr-only'>
+      <table>
+        <caption>{caption}</caption>
+        <thead><tr>{columns.map((c) => <th scope='col' key={c}>{c}</th>)}</tr></thead>
+        <tbody>{rows.map((r, i) => <tr key={i}>{r.map((cell, j) => j === 0 ? <th scope='row' key={j}>{cell}</th> : <td key={j}>{cell}</td>)}</tr>)}</tbody>
+      </table>
+    </div>
   )
 }
 
@@ -28,6 +31,9 @@ function Figure ({ id, title, children }: { id: string, title: string, children:
   )
 }
 
+/** A query short enough to leave the bars room on a phone; the table holds it whole. */
+const shorten = (query: string) => query.length > 24 ? query.slice(0, 23) + '…' : query
+
 function QueryChart ({ id, title, rows, empty }: { id: string, title: string, rows: Array<{ query: string, count: number }>, empty: string }) {
   return (
     <Figure id={id} title={title}>
@@ -35,7 +41,7 @@ function QueryChart ({ id, title, rows, empty }: { id: string, title: string, ro
         ? <p>{empty}</p>
         : (
           <>
-            <ChartView kind='bar' horizontal labels={rows.map((r) => r.query)} series={[{ label: 'Searches', values: rows.map((r) => r.count) }]} />
+            <ChartView kind='bar' horizontal labels={rows.map((r) => shorten(r.query))} series={[{ label: 'Searches', values: rows.map((r) => r.count) }]} />
             <DataTable caption={title} columns={['Query', 'Searches']} rows={rows.map((r) => [r.query, r.count])} />
           </>
           )}

@@ -62,7 +62,7 @@ export function PlaygroundChat ({ projectId }: { projectId: string }) {
         <button type='button' disabled={pending || turns.length === 0} onClick={() => { setTurns([]); setChatId(undefined); setError(undefined) }}>New chat</button>
       </div>
       <p class='hint'>Playground chats are test chats: they are left out of analytics{chatId !== undefined && <> (this one is <code>{chatId}</code>)</>}.</p>
-      <ol class='messages plain' aria-label='Chat messages'>
+      <ol class='messages plain' aria-label='Conversation so far'>
         {turns.map((t, i) => (
           <Fragment key={i}>
             <li class='message message-user'><p class='message-meta'><strong>You</strong></p><p class='message-text'>{t.user}</p></li>
