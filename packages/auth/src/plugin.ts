@@ -186,3 +186,12 @@ export function credentialOf (request: FastifyRequest): string | undefined {
   const principal = request.principal as Principal | null
   return principal === null ? undefined : `${principal.projectId}:${principal.keyId}`
 }
+
+/**
+ * onRequest hook of the admin routes (decision 15), registered after `authenticate` in their own
+ * scope: only the service token, with the project in X-Project-Id, passes. It runs before the body
+ * and query are validated, so a project's key learns nothing from these routes but 401.
+ */
+export async function serviceTokenOnly (request: FastifyRequest): Promise<void> {
+  if (request.principal.keyId !== 'service') throw new ApiError('unauthorized', 'admin routes take only the service token (SERVICE_TOKEN) with the project in X-Project-Id')
+}

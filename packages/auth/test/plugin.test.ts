@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import Fastify from 'fastify'
 import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
 import { startRedis, testDatabase } from '@chatsearch/shell/testing'
-import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey } from '../src/index.js'
+import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey, serviceTokenOnly } from '../src/index.js'
 
 /** The plugin on a bare Fastify instance with one dummy route that echoes the principal. */
 async function bareApp (t: Test, databaseUrl: string, service: 'chat' | 'search', cacheTtlMs: number, serviceToken?: string, failuresPerMinute?: number, redisUrl?: string) {
@@ -124,6 +124,37 @@ t.test('a service credential acts for the project it names', async (t) => {
   const key = await createKey(app.pg, shop.id, 'search', 'alice')
   t.equal((await whoami({ authorization: `Bearer ${key.key}`, 'x-project-id': 'prj_other' })).json().projectId, shop.id,
     'a project key ignores the header: it cannot reach another project')
+})
+
+t.test('serviceTokenOnly lets the service token through and nothing else, before the body is read', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const token = 'st_' + 'k'.repeat(40)
+  const app = Fastify()
+  installErrorHandler(app)
+  await app.register(databasePlugin, { databaseUrl })
+  await migrate(app.pg, 'auth', authMigrations)
+  await app.register(redisPlugin, { url: undefined, name: 'test' })
+  await app.register(authPlugin, { service: 'chat', cacheTtlMs: 200, redis: app.redis, serviceToken: token })
+  await app.register(async (api) => {
+    api.addHook('onRequest', api.authenticate)
+    await api.register(async (admin) => {
+      admin.addHook('onRequest', serviceTokenOnly)
+      admin.post('/admin/echo', { schema: { body: { type: 'object', required: ['content'] } } }, async (request) => request.principal)
+    })
+    api.get('/public', async (request) => request.principal)
+  })
+  t.teardown(() => app.close())
+  const shop = await createProject(app.pg, 'Shop')
+  const key = await createKey(app.pg, shop.id, 'chat', 'alice')
+
+  const ok = await app.inject({ method: 'POST', url: '/admin/echo', headers: { authorization: `Bearer ${token}`, 'x-project-id': shop.id }, payload: { content: 'x' } })
+  t.equal(ok.statusCode, 200)
+  t.equal(ok.json().projectId, shop.id)
+  const refused = await app.inject({ method: 'POST', url: '/admin/echo', headers: { authorization: `Bearer ${key.key}` }, payload: {} })
+  t.equal(refused.statusCode, 401, 'a project key, even with a body the route would refuse')
+  t.equal(refused.json().code, 'unauthorized')
+  t.match(refused.json().message, /service token/)
+  t.equal((await app.inject({ url: '/public', headers: { authorization: `Bearer ${key.key}` } })).statusCode, 200, 'routes outside its scope keep taking project keys')
 })
 
 t.test('no service token configured: a bearer that looks like one is just an invalid key', async (t) => {

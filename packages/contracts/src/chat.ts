@@ -56,21 +56,6 @@ export const NewUserMessageEvent = Type.Union([
   description: 'With `Accept: text/event-stream` the reply comes as server-sent events, each written as `event: <name>` and `data: <JSON>` lines and a blank line; this schema describes one event. Errors found before the stream begins (401, 404, 429, …) are answered as JSON with their status. A request replayed by its Idempotency-Key gets one `done` event.'
 })
 
-/** A team member's answer to a chat (decision 15: POST /admin/chats/{chat_id}/answer, service token only). */
-export const AdminAnswerParams = Type.Object({
-  chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })
-})
-export type AdminAnswerParams = Static<typeof AdminAnswerParams>
-export const AdminAnswerBody = Type.Object({
-  content: Type.String({ minLength: 1, maxLength: limits.userMessageMaxChars, pattern: '\\S', description: 'The answer as the shopper will read it' }),
-  username: Type.String({ minLength: 1, maxLength: limits.idMaxChars, pattern: '\\S', description: 'The team member who answers, shown as the message\'s author' })
-}, { additionalProperties: false })
-export type AdminAnswerBody = Static<typeof AdminAnswerBody>
-/** What the service token of an admin route sends beside `Authorization`: the project it acts for. */
-export const AdminHeaders = Type.Object({
-  'x-project-id': Type.String({ description: 'The project the service token acts for' })
-})
-
 export const ReadConversationQuery = Type.Object({
   chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })
 })

@@ -5,7 +5,7 @@ import { ThrottledWarning } from './redis/connection.js'
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './redis/rate-limit-store.js'
 
 /** Endpoint classes, each with its own limit per credential and minute. */
-export type RateLimitClass = 'chat_write' | 'chat_read' | 'search' | 'catalog'
+export type RateLimitClass = 'chat_write' | 'chat_read' | 'search' | 'catalog' | 'admin'
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -13,7 +13,7 @@ import { newUserMessageRoutes } from './routes/new-user-message.js'
 import { readConversationRoutes } from './routes/read-conversation.js'
 import { listChatsRoutes } from './routes/list-chats.js'
 import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
-import { adminRoutes } from './routes/admin-answer.js'
+import { adminRoutes } from './routes/admin.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,7 +55,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   })
   await app.register(rateLimitPlugin, {
     service: 'chat',
-    limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0 },
+    limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0, admin: config.rateLimits?.admin ?? 0 },
     identify: credentialOf
   })
   await app.register(idempotencyPlugin, { service: 'chat', identify: credentialOf })

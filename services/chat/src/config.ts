@@ -17,7 +17,9 @@ export const ChatEnvSchema = Type.Object({
   /** POST /newUserMessage per credential and minute (0: unlimited). */
   RATE_LIMIT_CHAT_WRITE: rateLimitEnv(600),
   /** The reading routes per credential and minute (0: unlimited). */
-  RATE_LIMIT_CHAT_READ: rateLimitEnv(1200)
+  RATE_LIMIT_CHAT_READ: rateLimitEnv(1200),
+  /** The /admin routes (the console's) per project and minute (0: unlimited). */
+  RATE_LIMIT_ADMIN: rateLimitEnv(600)
 })
 export type ChatEnv = Static<typeof ChatEnvSchema>
 
@@ -38,7 +40,7 @@ export interface ChatConfig {
   /** Shared state of the replicas; without it, this process keeps it (one node). */
   redisUrl?: string
   /** Requests per credential and minute; absent or 0: unlimited. */
-  rateLimits?: { chatWrite: number, chatRead: number }
+  rateLimits?: { chatWrite: number, chatRead: number, admin?: number }
   /** How many earlier turns the assistant sees. */
   historyTurns: number
   /** Where the assistant retrieves catalog items; without it replies carry no citations. */
@@ -67,7 +69,7 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     ...edgeConfigOf(env),
     historyTurns: env.HISTORY_TURNS,
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
-    rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ },
+    rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ, admin: env.RATE_LIMIT_ADMIN },
     ...searchOf(env),
     ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...llmOf(env)

@@ -18,8 +18,13 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /latestConsumerChatId': 'latestConsumerChatId',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness',
-    'POST /admin/chats/{chat_id}/answer': 'adminAnswerChat'
-  }, 'the spec\'s names (and the console\'s admin route); /metrics is deliberately left out')
+    'POST /admin/chats/{chat_id}/answer': 'adminAnswerChat',
+    'GET /admin/chats': 'adminListChats',
+    'GET /admin/chats/export': 'adminExportChats',
+    'GET /admin/chats/{chat_id}': 'adminReadChat',
+    'DELETE /admin/chats/{chat_id}': 'adminDeleteChat',
+    'GET /admin/analytics': 'adminChatAnalytics'
+  }, 'the spec\'s names (and the console\'s admin routes); /metrics is deliberately left out')
   const events = doc.paths['/newUserMessage'].post.responses['200'].content['text/event-stream'].schema.anyOf
   t.same(events.map((e: { properties: { event: { enum: string[] } } }) => e.properties.event.enum[0]), ['delta', 'reset', 'done', 'error'])
 })

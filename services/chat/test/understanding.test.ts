@@ -99,6 +99,20 @@ t.test('answerFromKnowledge: an FAQ verbatim, else the sentences that answer, el
   t.equal(answerFromKnowledge('Alaska', [{ ...where, score: 0.1 }]), undefined, 'a passage the search barely found is not read')
 })
 
+t.test('answerFromKnowledge: the sentence of the shape asked for, its words close together; a message about what no page holds is not answered', async (t) => {
+  const orders = passage({ documentId: 'orders', title: 'Orders', section: 'Orders', score: 0.7, text: 'When you add a new order line, new allocations are created. An order is created once a customer completes the checkout.' })
+  t.match(answerFromKnowledge('When does an order get created?', [orders])?.text, /: "An order is created once a customer completes the checkout\."/, 'the words side by side, and a condition for "when"')
+  const columns = passage({ documentId: 'products', title: 'Products', section: 'Products › Columns', score: 0.7, text: 'The attributes topic says how attributes are shown as columns. Columns can be sorted. You can select up to 16 attributes as columns.' })
+  t.match(answerFromKnowledge('How many attributes can I pick as columns?', [columns])?.text, /: "You can select up to 16 attributes as columns\."/, 'a number for "how many"')
+  const types = passage({ documentId: 'orders', title: 'Orders', section: 'Orders › Order types', score: 0.7, text: 'Unreleased draft orders do not change stock levels.\nDraft orders - These are orders created by administrators.' })
+  t.match(answerFromKnowledge("what's a draft order?", [types])?.text, /"Draft orders - These are orders created by administrators\."/, 'a definition for "what is"')
+  const channels = passage({ documentId: 'channels', title: 'Channels', section: 'Channels › Restrictions', score: 0.7, text: 'Every channel is listed by its name. A channel can only be removed when it has no orders.' })
+  t.match(answerFromKnowledge('Can I remove a channel?', [channels])?.text, /: "A channel can only be removed when it has no orders\."/, '"remove" meets "removed"')
+  const home = passage({ documentId: 'home', title: 'Home', section: 'Home › Dark mode', score: 0.5, text: 'To work in dark mode, open the dashboard menu and click Dark Mode.' })
+  const apps = passage({ documentId: 'apps', title: 'Apps', section: 'Apps', score: 0.45, text: 'The dashboard lists the installed apps. Each app can work with the dashboard.' })
+  t.equal(answerFromKnowledge('Does the dashboard work with a barcode scanner?', [home, apps]), undefined, 'no page names a barcode scanner: the shared words do not answer')
+})
+
 t.test('detectLanguage: another language only when sure; English otherwise', async (t) => {
   const cases: Array<[string, string]> = [
     ['Quiero cancelar mi pedido', 'es'], ['¿Cuánto cuesta el envío?', 'es'], ['Combien coûte la livraison ?', 'fr'],

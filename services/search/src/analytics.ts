@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
+import type { SearchAnalyticsResponse } from '@chatsearch/contracts'
 import type { SearchEngine } from './engine/port.js'
 
 export interface SearchEvent {
@@ -72,4 +73,42 @@ export class SearchAnalytics {
       this.#log.warn({ err, dropped: events.length }, 'search analytics could not be written')
     }
   }
+}
+
+/**
+ * The project's searches over the last `days` UTC days, today included: per day (every day, zero
+ * when quiet), and the 20 most frequent search queries and those that found nothing. Queries are
+ * counted without regard to case, as they are matched; browsing (an empty query) is not a query.
+ */
+export async function searchAnalytics (db: Pick<pg.Pool, 'query'>, projectId: string, days: number): Promise<SearchAnalyticsResponse> {
+  const range = `bounds AS (
+    SELECT (now() AT TIME ZONE 'UTC')::date - ($2::int - 1) AS first_day, (now() AT TIME ZONE 'UTC')::date AS last_day,
+           ((now() AT TIME ZONE 'UTC')::date - ($2::int - 1))::timestamp AT TIME ZONE 'UTC' AS first
+  )`
+  const queries = (name: string, condition: string) => db.query<{ query: string, count: number }>({
+    name,
+    text: `WITH ${range}
+      SELECT lower(query) AS query, count(*)::int AS count FROM search_events, bounds
+      WHERE project_id = $1 AND kind = 'search' AND query <> '' AND created_at >= bounds.first ${condition}
+      GROUP BY lower(query) ORDER BY count DESC, lower(query) LIMIT 20`,
+    values: [projectId, days]
+  })
+  const [perDay, top, noResults] = await Promise.all([
+    db.query<{ day: string, searches: number, autocompletes: number }>({
+      name: 'search-analytics-per-day',
+      text: `WITH ${range},
+        span AS (SELECT d::date AS day FROM bounds, generate_series(first_day, last_day, interval '1 day') d),
+        counted AS (
+          SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
+                 count(*) FILTER (WHERE kind = 'search') AS searches, count(*) FILTER (WHERE kind = 'autocomplete') AS autocompletes
+          FROM search_events, bounds WHERE project_id = $1 AND created_at >= bounds.first GROUP BY 1
+        )
+        SELECT to_char(span.day, 'YYYY-MM-DD') AS day, coalesce(searches, 0)::int AS searches, coalesce(autocompletes, 0)::int AS autocompletes
+        FROM span LEFT JOIN counted USING (day) ORDER BY span.day`,
+      values: [projectId, days]
+    }),
+    queries('search-analytics-top', ''),
+    queries('search-analytics-no-results', 'AND hits = 0')
+  ])
+  return { days, searches_per_day: perDay.rows, top_queries: top.rows, no_result_queries: noResults.rows }
 }

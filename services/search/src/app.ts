@@ -16,6 +16,7 @@ import { catalogImport } from './tasks/catalog-import.js'
 import { knowledgeCrawl } from './tasks/knowledge-crawl.js'
 import { knowledgeFiles } from './tasks/knowledge-files.js'
 import { taskRoutes } from './routes/tasks.js'
+import { adminRoutes } from './routes/admin.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +39,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   })
   await app.register(rateLimitPlugin, {
     service: 'search',
-    limits: { search: config.rateLimits?.search ?? 0, catalog: config.rateLimits?.catalog ?? 0 },
+    limits: { search: config.rateLimits?.search ?? 0, catalog: config.rateLimits?.catalog ?? 0, admin: config.rateLimits?.admin ?? 0 },
     identify: credentialOf
   })
   await app.register(idempotencyPlugin, { service: 'search', identify: credentialOf })
@@ -58,7 +59,8 @@ async function register (app: FastifyInstance, config: SearchConfig) {
       { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; autocomplete a partial term' },
       { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
       { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
-      { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' }
+      { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' },
+      { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
     ]
   })
   await app.register(enginePlugin, {
@@ -87,6 +89,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     await api.register(knowledgeRoutes)
     await api.register(knowledgeFileRoutes)
     await api.register(taskRoutes)
+    await api.register(adminRoutes)
   })
 }
 

@@ -23,6 +23,8 @@ export const SearchEnvSchema = Type.Object({
   RATE_LIMIT_SEARCH: rateLimitEnv(3000),
   /** Catalog routes (/documents, /settings) per credential and minute (0: unlimited). */
   RATE_LIMIT_CATALOG: rateLimitEnv(300),
+  /** The /admin routes (the console's) per project and minute (0: unlimited). */
+  RATE_LIMIT_ADMIN: rateLimitEnv(600),
   /** How long a search or autocomplete response is cached (0: no cache); a catalog change ends it at once. */
   SEARCH_CACHE_TTL_S: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
   /** Tasks of each type (crawl, files, catalog_import) one replica runs at once. */
@@ -68,7 +70,7 @@ export interface SearchConfig {
   /** Shared state of the replicas; without it, this process keeps it (one node). */
   redisUrl?: string
   /** Requests per credential and minute; absent or 0: unlimited. */
-  rateLimits?: { search: number, catalog: number }
+  rateLimits?: { search: number, catalog: number, admin?: number }
   /** Response cache lifetime in seconds; absent or 0: no cache. */
   cacheTtlS?: number
   /** The task queue's settings; absent ones take TASK_DEFAULTS. */
@@ -117,7 +119,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...(meilisearch === undefined ? {} : { meilisearch }),
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
-    rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG },
+    rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG, admin: env.RATE_LIMIT_ADMIN },
     cacheTtlS: env.SEARCH_CACHE_TTL_S,
     // Half the shutdown grace for running tasks: the rest of the app must close within it too.
     tasks: { concurrency: env.TASK_CONCURRENCY, heartbeatMs: env.TASK_HEARTBEAT_MS, maxAttempts: env.TASK_MAX_ATTEMPTS, shutdownGraceMs: Math.floor(env.SHUTDOWN_GRACE_MS / 2) },

@@ -29,9 +29,10 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'POST /knowledge/files': 'uploadKnowledgeFiles',
     'GET /tasks/{id}': 'getTask',
     'GET /tasks': 'listTasks',
+    'GET /admin/analytics': 'adminSearchAnalytics',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness'
-  }, 'the spec\'s names; /metrics is deliberately left out')
+  }, 'the spec\'s names (and the console\'s admin route); /metrics is deliberately left out')
   t.same(Object.keys(doc.paths['/documents'].post.requestBody.content), ['application/json', 'application/x-ndjson'])
   t.same(Object.keys(doc.paths['/knowledge/documents'].post.requestBody.content), ['application/json', 'application/x-ndjson'])
 })

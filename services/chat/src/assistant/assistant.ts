@@ -7,7 +7,7 @@ import { groundedReply, handoffReply, phrasings } from './responder.js'
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
 import { answerFromKnowledge, type KnowledgeAnswer } from './knowledge-answer.js'
-import { contentWords, coverage } from './words.js'
+import { coverage, stems } from './words.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
@@ -79,8 +79,8 @@ export function relevantItems (items: RetrievedItem[], max: number, order?: Orde
 
 /** The share of the message's words the best of the items holds (title, brand, category, description). */
 function itemCoverage (message: string, items: RetrievedItem[]): number {
-  const wanted = contentWords(message)
-  return Math.max(0, ...items.map((i) => coverage(wanted, new Set(contentWords([i.title, i.brand, i.category, i.description].join(' '))))))
+  const wanted = stems(message)
+  return Math.max(0, ...items.map((i) => coverage(wanted, new Set(stems([i.title, i.brand, i.category, i.description].join(' '))))))
 }
 
 /**

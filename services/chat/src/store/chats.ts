@@ -79,11 +79,11 @@ const plusMs = (d: Date, ms: number) => new Date(d.getTime() + ms)
 
 async function insertTurn (client: pg.PoolClient, projectId: string, chatId: string, seq: number, turn: Turn, userAt: Date, replyAt: Date) {
   await client.query(
-    `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at) VALUES
-     ($1, $2, $3, $4, 'user', $5, $6, NULL, $7),
-     ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11)`,
+    `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, handoff) VALUES
+     ($1, $2, $3, $4, 'user', $5, $6, NULL, $7, false),
+     ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11, $12)`,
     [projectId, chatId, seq, randomUUID(), turn.userMessage, turn.classification, userAt,
-      randomUUID(), turn.reply, JSON.stringify(turn.citations), replyAt])
+      randomUUID(), turn.reply, JSON.stringify(turn.citations), replyAt, turn.handoff])
 }
 
 async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -160,4 +160,10 @@ export async function appendHumanAnswer (pool: pg.Pool, projectId: string, chatI
        WHERE project_id = $1 AND id = $2`, [projectId, chatId, at])
     return { id, created_at: at }
   })
+}
+
+/** Deletes a chat and its messages; false when the project has no such chat. */
+export async function deleteChat (db: Queryable, projectId: string, chatId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM chats WHERE project_id = $1 AND id = $2', [projectId, chatId])
+  return rowCount === 1
 }

@@ -45,3 +45,16 @@ export async function recentMessages (db: Queryable, projectId: string, chatId: 
   })
   return rows.map(toMessage)
 }
+
+/** The messages of several chats, each chat's earliest first: the conversations of an export page. */
+export async function messagesOfChats (db: Queryable, projectId: string, chatIds: string[]): Promise<Map<string, Message[]>> {
+  const { rows } = await db.query<MessageRow & { chat_id: string }>({
+    name: 'messages-of-chats',
+    text: `SELECT chat_id, id, role, content, classification, citations, created_at, author_username FROM messages
+           WHERE project_id = $1 AND chat_id = ANY($2::text[]) ORDER BY chat_id, seq`,
+    values: [projectId, chatIds]
+  })
+  const byChat = new Map<string, Message[]>(chatIds.map((id) => [id, []]))
+  for (const row of rows) byChat.get(row.chat_id)?.push(toMessage(row))
+  return byChat
+}

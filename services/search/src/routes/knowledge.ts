@@ -4,7 +4,7 @@ import {
   DeletedResponse, DocumentParams, DocumentsResponse, KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeListQuery, KnowledgeListResponse,
   KnowledgeCrawlBody, KnowledgeSearchBody, KnowledgeSearchResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, knowledgeLimits
 } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
+import { ApiError, integerQuery } from '@chatsearch/shell'
 import { isUsableVector } from '@chatsearch/embeddings'
 import type { HybridQuery, KnowledgeHit, StoredKnowledge } from '../engine/port.js'
 import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
@@ -12,7 +12,6 @@ import { ingestKnowledge } from '../knowledge/ingest.js'
 import { knowledgePage } from '../knowledge/listing.js'
 import { DocumentError } from '../ingest/validate.js'
 import { acceptNdjson } from './ndjson.js'
-import { integerQuery } from './query-integers.js'
 import { IMPORT_BODY_LIMIT } from './documents.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Task, TaskList, TaskListQuery, TaskParams, errorResponses, limits } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
+import { ApiError, integerQuery } from '@chatsearch/shell'
 import { TASK_RETENTION_DAYS } from '../tasks/queue.js'
-import { integerQuery } from './query-integers.js'
 
 export async function taskRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()

@@ -1,0 +1,121 @@
+import { Type, type Static } from 'typebox'
+import { limits } from './limits.js'
+import { Classification, Message } from './message.js'
+
+// The admin routes of both services (decision 15): what the console calls with the service token
+// and X-Project-Id. The gateway never routes /admin/ from outside.
+
+/** What the service token of an admin route sends beside `Authorization`: the project it acts for. */
+export const AdminHeaders = Type.Object({
+  'x-project-id': Type.String({ description: 'The project the service token acts for' })
+})
+
+/** A chat named in an admin route's path. */
+export const AdminChatParams = Type.Object({
+  chat_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })
+})
+export type AdminChatParams = Static<typeof AdminChatParams>
+
+/** A team member's answer to a chat (POST /admin/chats/{chat_id}/answer). */
+export const AdminAnswerBody = Type.Object({
+  content: Type.String({ minLength: 1, maxLength: limits.userMessageMaxChars, pattern: '\\S', description: 'The answer as the shopper will read it' }),
+  username: Type.String({ minLength: 1, maxLength: limits.idMaxChars, pattern: '\\S', description: 'The team member who answers, shown as the message\'s author' })
+}, { additionalProperties: false })
+export type AdminAnswerBody = Static<typeof AdminAnswerBody>
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' })
+
+/** The filters of the console's chat listing and of its export. */
+const chatFilters = {
+  consumer_id: Type.Optional(Type.String({ minLength: 1, maxLength: limits.consumerIdMaxChars, description: 'Only this consumer\'s chats' })),
+  classification: Type.Optional(Classification),
+  needs_human: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'Only chats that wait for a person (`true`) or that do not (`false`)' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Only chats last updated at or after this instant (ISO 8601)' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Only chats last updated before this instant (ISO 8601)' }))
+}
+
+export const adminChatsLimitDefault = 50
+export const adminChatsLimitMax = 200
+
+export const AdminChatsQuery = Type.Object({
+  ...chatFilters,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: adminChatsLimitMax, default: adminChatsLimitDefault, description: 'Chats per page' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'The `next_cursor` of the previous page, with the same filters' }))
+}, { additionalProperties: false })
+export type AdminChatsQuery = Static<typeof AdminChatsQuery>
+
+export const AdminExportQuery = Type.Object({
+  ...chatFilters,
+  format: Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: '`json`: an array of `{chat, messages}`; `csv`: one row per message' })
+}, { additionalProperties: false })
+export type AdminExportQuery = Static<typeof AdminExportQuery>
+
+/** One chat as the console lists it. */
+export const AdminChatSummary = Type.Object({
+  chat_id: Type.String(),
+  consumer_id: Type.String(),
+  created_at: Timestamp,
+  last_updated_at: Timestamp,
+  message_count: Type.Integer({ minimum: 0 }),
+  needs_human: Type.Boolean({ description: 'A turn was handed off and no team member has answered since' }),
+  is_test: Type.Boolean({ description: 'Sent with `test: true` (left out of analytics)' }),
+  classifications: Type.Array(Classification, { description: 'The distinct classes of its user messages' }),
+  last_message: Type.String({ description: 'The first 200 characters of its last message' })
+}, { additionalProperties: false })
+export type AdminChatSummary = Static<typeof AdminChatSummary>
+
+export const AdminChatList = Type.Object({
+  chats: Type.Array(AdminChatSummary, { description: 'Chats waiting for a person first, then the most recently updated' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' })
+}, { additionalProperties: false })
+export type AdminChatList = Static<typeof AdminChatList>
+
+export const AdminChatDetail = Type.Object({
+  chat: AdminChatSummary,
+  messages: Type.Array(Message, { description: 'The whole conversation, earliest first' })
+}, { additionalProperties: false })
+export type AdminChatDetail = Static<typeof AdminChatDetail>
+
+export const AdminChatExport = Type.Array(AdminChatDetail)
+
+export const AdminDeleted = Type.Object({ deleted: Type.Literal(true) }, { additionalProperties: false })
+export type AdminDeleted = Static<typeof AdminDeleted>
+
+export const analyticsDaysDefault = 30
+export const analyticsDaysMax = 365
+
+export const AnalyticsQuery = Type.Object({
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: analyticsDaysMax, default: analyticsDaysDefault, description: 'How many UTC days, today included' }))
+}, { additionalProperties: false })
+export type AnalyticsQuery = Static<typeof AnalyticsQuery>
+
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A UTC day, YYYY-MM-DD' })
+const Count = Type.Integer({ minimum: 0 })
+
+export const ChatAnalyticsResponse = Type.Object({
+  days: Type.Integer({ minimum: 1 }),
+  chats_per_day: Type.Array(Type.Object({ day: Day, chats: Count, messages: Count }, { additionalProperties: false }), {
+    description: 'Every day of the range, earliest first, zero when nothing happened: chats started and messages sent that day'
+  }),
+  classifications: Type.Object({
+    question: Count, request: Count, greeting: Count, complaint: Count, feedback: Count, other: Count
+  }, { additionalProperties: false, description: 'User messages of the range by class' }),
+  handoff: Type.Object({
+    chats: Type.Integer({ minimum: 0, description: 'Chats started in the range' }),
+    handed_off: Type.Integer({ minimum: 0, description: 'Those of them with at least one turn handed off to the team' }),
+    rate: Type.Number({ minimum: 0, maximum: 1, description: 'handed_off / chats (0 without chats)' })
+  }, { additionalProperties: false })
+}, { additionalProperties: false, description: 'Test chats are left out' })
+export type ChatAnalyticsResponse = Static<typeof ChatAnalyticsResponse>
+
+const QueryCount = Type.Object({ query: Type.String(), count: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
+
+export const SearchAnalyticsResponse = Type.Object({
+  days: Type.Integer({ minimum: 1 }),
+  searches_per_day: Type.Array(Type.Object({ day: Day, searches: Count, autocompletes: Count }, { additionalProperties: false }), {
+    description: 'Every day of the range, earliest first, zero when nothing happened'
+  }),
+  top_queries: Type.Array(QueryCount, { description: 'The 20 most frequent search queries of the range, most frequent first' }),
+  no_result_queries: Type.Array(QueryCount, { description: 'The 20 most frequent search queries of the range that found nothing' })
+}, { additionalProperties: false })
+export type SearchAnalyticsResponse = Static<typeof SearchAnalyticsResponse>

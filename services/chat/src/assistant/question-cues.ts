@@ -1,0 +1,31 @@
+/**
+ * What shape of sentence answers a question, by its opening words (English): "how many" is answered
+ * by a number, "when" by a condition or a moment, "why" by a reason, "what is X" by a sentence that
+ * defines X. A sentence of that shape is preferred among those that hold the question's words; none
+ * is required, as a source may answer in other words.
+ */
+export type AnswerCue = (sentence: string, wanted: string[], sequence: string[]) => boolean
+
+const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred|thousand|dozen|unlimited|no limit)\b/i
+const CONDITION = /\b(?:when|whenever|once|after|before|until|unless|if|only|as soon as|within)\b/i
+const REASON = /\b(?:because|since|so that|in order to|useful|helpful|helps?|allows?|lets?|ensures?)\b/i
+/** "X - …", "X: …", "X is …", "X means …": the words of a definition. */
+const DEFINES = /(?:^|\s)(?:[-–—:]|is|are|means?|refers? to|stands? for)\s/i
+
+/** Of the sentence's first words: a definition names what it defines first. */
+const DEFINED_WITHIN = 3
+
+function defines (sentence: string, wanted: string[], sequence: string[]): boolean {
+  if (!DEFINES.test(sentence)) return false
+  const opening = sequence.slice(0, DEFINED_WITHIN)
+  return wanted.some((w) => opening.includes(w)) && opening.filter((w) => wanted.includes(w)).length >= Math.min(2, wanted.length)
+}
+
+export function answerCue (message: string): AnswerCue | undefined {
+  const text = message.trim().toLowerCase()
+  if (/^(?:how (?:many|much|long|often|big|large|old)|what(?:'s| is) the (?:max|min|limit|number))/.test(text)) return (s) => NUMBER.test(s)
+  if (/^(?:when\b|at what point|until when|how soon)/.test(text)) return (s) => CONDITION.test(s)
+  if (/^why\b/.test(text)) return (s) => REASON.test(s)
+  if (/^(?:what(?:'s| is| are| does| do)\b|define\b|meaning of\b)/.test(text) && !/\b(?:can|should|how)\b/.test(text)) return defines
+  return undefined
+}

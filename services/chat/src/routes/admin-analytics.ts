@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { AdminHeaders, AnalyticsQuery, ChatAnalyticsResponse, analyticsDaysDefault, errorResponses } from '@chatsearch/contracts'
+import { integerQuery } from '@chatsearch/shell'
+import { chatAnalytics } from '../store/analytics.js'
+
+export async function adminAnalyticsRoutes (app: FastifyInstance) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.get('/admin/analytics', {
+    config: { rateLimit: 'admin' },
+    preValidation: integerQuery('days'),
+    schema: {
+      operationId: 'adminChatAnalytics',
+      tags: ['admin'],
+      summary: 'Chats and messages per day, user messages by class and the handoff rate over the last days',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Days are UTC days, today included; test chats are left out.',
+      querystring: AnalyticsQuery,
+      headers: AdminHeaders,
+      response: { 200: ChatAnalyticsResponse, ...errorResponses() }
+    }
+  }, async (request) => await chatAnalytics(app.pg, request.principal.projectId, request.query.days ?? analyticsDaysDefault))
+}

@@ -1,0 +1,192 @@
+import { Readable, pipeline } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import fastJson from 'fast-json-stringify'
+import { Type } from 'typebox'
+import { stringify } from 'csv-stringify'
+import {
+  AdminChatDetail, AdminChatList, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AdminHeaders,
+  adminChatsLimitDefault, bodyErrors, errorResponses, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type Message
+} from '@chatsearch/contracts'
+import { ApiError, integerQuery } from '@chatsearch/shell'
+import { adminChat, adminChatPage, adminChatsQuery, positionOf, toAdminSummary, type AdminChatRow, type ChatFilters, type ChatPosition } from '../store/admin-chats.js'
+import { deleteChat } from '../store/chats.js'
+import { messagesOfChats, readMessages } from '../store/messages.js'
+import { readInBatches, type RowBatches } from '../store/cursor.js'
+
+const stringifyDetail = fastJson(AdminChatDetail)
+
+function filtersOf (query: Omit<ChatsQuery, 'limit' | 'cursor'>): ChatFilters {
+  return {
+    consumerId: query.consumer_id,
+    classification: query.classification,
+    needsHuman: query.needs_human === undefined ? undefined : query.needs_human === 'true',
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to)
+  }
+}
+
+/** The position after a page's last chat as an opaque token: base64url of its JSON. */
+const encodeCursor = (p: ChatPosition) => Buffer.from(JSON.stringify([p.needsHuman, p.lastUpdatedAt.toISOString(), p.chatId])).toString('base64url')
+
+function decodeCursor (cursor: string): ChatPosition {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    parsed = undefined
+  }
+  if (Array.isArray(parsed) && parsed.length === 3) {
+    const [needsHuman, at, chatId] = parsed as unknown[]
+    const lastUpdatedAt = new Date(typeof at === 'string' ? at : NaN)
+    if (typeof needsHuman === 'boolean' && typeof chatId === 'string' && !Number.isNaN(lastUpdatedAt.getTime())) return { needsHuman, lastUpdatedAt, chatId }
+  }
+  throw new ApiError('invalid_request', 'cursor is not a next_cursor of this listing: pass it back as it was received')
+}
+
+/** One message of an export as a CSV record (the columns of CSV_COLUMNS). */
+function csvRecord (chat: AdminChatRow, seq: number, message: Message) {
+  const author = message.author === undefined ? '' : message.author.kind === 'human' ? `human:${message.author.username}` : 'assistant'
+  return {
+    chat_id: chat.id,
+    consumer_id: chat.consumer_id,
+    seq,
+    role: message.role,
+    author,
+    classification: message.classification ?? '',
+    content: message.content,
+    citations: message.citations === undefined ? '' : JSON.stringify(message.citations),
+    created_at: message.timestamp
+  }
+}
+const CSV_COLUMNS = ['chat_id', 'consumer_id', 'seq', 'role', 'author', 'classification', 'content', 'citations', 'created_at']
+
+/** The chats of the export with their messages, a batch of chats (and one query of messages) at a time. */
+async function * exportedChats (app: FastifyInstance, projectId: string, batches: RowBatches<AdminChatRow>) {
+  // Runs also when the client goes away mid-stream, so the connection is never leaked.
+  try {
+    const withMessages = async function * (rows: AdminChatRow[]) {
+      if (rows.length === 0) return
+      const messages = await messagesOfChats(app.pg, projectId, rows.map((r) => r.id))
+      for (const row of rows) yield { row, messages: messages.get(row.id) ?? [] }
+    }
+    yield * withMessages(batches.first)
+    for await (const rows of batches.rest()) yield * withMessages(rows)
+  } finally {
+    await batches.release()
+  }
+}
+
+async function * jsonExport (chats: ReturnType<typeof exportedChats>) {
+  let first = true
+  yield '['
+  for await (const { row, messages } of chats) {
+    yield (first ? '' : ',') + stringifyDetail({ chat: toAdminSummary(row), messages })
+    first = false
+  }
+  yield ']'
+}
+
+async function * csvRecords (chats: ReturnType<typeof exportedChats>) {
+  for await (const { row, messages } of chats) {
+    for (const [seq, message] of messages.entries()) yield csvRecord(row, seq, message)
+  }
+}
+
+export async function adminChatRoutes (app: FastifyInstance) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  const notFound = (chatId: string) => new ApiError('chat_not_found', `chat ${chatId} does not exist`)
+
+  api.get('/admin/chats', {
+    config: { rateLimit: 'admin' },
+    preValidation: integerQuery('limit'),
+    schema: {
+      operationId: 'adminListChats',
+      tags: ['admin'],
+      summary: 'The project\'s chats for its team: those waiting for a person first, then the most recently updated, a page at a time',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Test chats are listed, flagged `is_test`. Pass `next_cursor` back as `cursor`, with the same filters, for the next page.',
+      querystring: AdminChatsQuery,
+      headers: AdminHeaders,
+      response: { 200: AdminChatList, ...errorResponses() }
+    }
+  }, async (request) => {
+    const { limit = adminChatsLimitDefault, cursor, ...filters } = request.query
+    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const rows = await adminChatPage(app.pg, request.principal.projectId, filtersOf(filters), limit + 1, after)
+    const page = rows.slice(0, limit)
+    const last = page.at(-1)
+    return { chats: page.map(toAdminSummary), next_cursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null }
+  })
+
+  // Untyped replies: the body is a stream, not the JSON the schema describes.
+  app.get<{ Querystring: ExportQuery }>('/admin/chats/export', {
+    config: { rateLimit: 'admin' },
+    schema: {
+      operationId: 'adminExportChats',
+      tags: ['admin'],
+      summary: 'Every chat passing the filters with its messages, streamed as a JSON or CSV attachment',
+      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at; quoted as RFC 4180 says.',
+      querystring: AdminExportQuery,
+      headers: AdminHeaders,
+      response: {
+        200: {
+          description: 'The export, as an attachment',
+          content: { 'application/json': { schema: Type.Array(AdminChatDetail) }, 'text/csv': { schema: Type.String() } }
+        },
+        ...errorResponses('missing_parameters')
+      }
+    }
+  }, async (request, reply) => {
+    const { format, ...filters } = request.query
+    const { projectId } = request.principal
+    // The first batch is read before anything is sent: a failing query is still an error response.
+    const batches = await readInBatches<AdminChatRow>(app.pg, adminChatsQuery(projectId, filtersOf(filters)), 500)
+    const filename = `chats-${new Date().toISOString().slice(0, 10)}.${format}`
+    reply.header('content-disposition', `attachment; filename="${filename}"`)
+    if (format === 'json') {
+      return await reply.type('application/json; charset=utf-8').send(Readable.from(jsonExport(exportedChats(app, projectId, batches)), { objectMode: false }))
+    }
+    // csv-stringify rather than our own quoting: fields holding commas, quotes or line breaks are
+    // its tested business (RFC 4180), and it is a Transform stream, so backpressure holds.
+    const csv = pipeline(Readable.from(csvRecords(exportedChats(app, projectId, batches))), stringify({ header: true, columns: CSV_COLUMNS, record_delimiter: 'windows' }), (err) => {
+      if (err !== undefined && err !== null) request.log.warn({ err }, 'the chat export stopped before its end')
+    })
+    return await reply.type('text/csv; charset=utf-8').send(csv)
+  })
+
+  api.get('/admin/chats/:chat_id', {
+    config: { rateLimit: 'admin' },
+    schema: {
+      operationId: 'adminReadChat',
+      tags: ['admin'],
+      summary: 'One chat for the project\'s team: its summary and the whole conversation, with citations and authors',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`).',
+      params: AdminChatParams,
+      headers: AdminHeaders,
+      response: { 200: AdminChatDetail, ...errorResponses('chat_not_found') }
+    }
+  }, async (request) => {
+    const { projectId } = request.principal
+    const chatId = request.params.chat_id
+    const [chat, messages] = await Promise.all([adminChat(app.pg, projectId, chatId), readMessages(app.pg, projectId, chatId)])
+    if (chat === undefined) throw notFound(chatId)
+    return { chat: toAdminSummary(chat), messages }
+  })
+
+  api.delete('/admin/chats/:chat_id', {
+    config: { rateLimit: 'admin' },
+    schema: {
+      operationId: 'adminDeleteChat',
+      tags: ['admin'],
+      summary: 'Deletes a chat and all its messages, for good',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). The shopper\'s client gets 404 chat_not_found for it from then on.',
+      params: AdminChatParams,
+      headers: AdminHeaders,
+      response: { 200: AdminDeleted, ...errorResponses(...bodyErrors, 'chat_not_found') }
+    }
+  }, async (request) => {
+    const chatId = request.params.chat_id
+    if (!await deleteChat(app.pg, request.principal.projectId, chatId)) throw notFound(chatId)
+    return { deleted: true as const }
+  })
+}
