@@ -1,18 +1,12 @@
-import type { Message } from '@chatsearch/contracts'
+import type { AdminChatsQuery, Message } from '@chatsearch/contracts'
 import { del, get, post, projectPath, query } from './client.js'
-import type { ChatList, ChatTranscript } from './types.js'
+import type { AdminChatDetail, AdminChatList } from './types.js'
 
-export interface ChatFilters {
-  consumer_id?: string
-  classification?: string
-  needs_human?: 'true' | 'false'
-  from?: string
-  to?: string
-}
+export type ChatFilters = Omit<AdminChatsQuery, 'limit' | 'cursor'>
 
 export const listChats = (id: string, filters: ChatFilters, cursor?: string) =>
-  get<ChatList>(projectPath(id, 'chats') + query({ ...filters, limit: 50, cursor }))
-export const getChat = (id: string, chatId: string) => get<ChatTranscript>(projectPath(id, 'chats', chatId))
+  get<AdminChatList>(projectPath(id, 'chats') + query({ ...filters, limit: 50, cursor }))
+export const getChat = (id: string, chatId: string) => get<AdminChatDetail>(projectPath(id, 'chats', chatId))
 export const deleteChat = (id: string, chatId: string) => del(projectPath(id, 'chats', chatId))
 export const answerChat = (id: string, chatId: string, content: string) => post<Message>(projectPath(id, 'chats', chatId, 'answer'), { content })
 

@@ -1,14 +1,17 @@
 import type { ChatFilters } from '../api/chats.js'
+import type { Classification } from '../api/types.js'
 import { classLabels, classifications } from '../format.js'
+
+const isDay = (text: string | undefined): text is string => text !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
 
 /** The filters of the page's URL (?consumer_id=&classification=&needs_human=&from=&to=), dates as days. */
 export function filtersOf (query: Record<string, string>): ChatFilters {
   const filters: ChatFilters = {}
   if (query.consumer_id) filters.consumer_id = query.consumer_id
-  if (query.classification) filters.classification = query.classification
+  if (query.classification !== undefined && query.classification in classLabels) filters.classification = query.classification as Classification
   if (query.needs_human === 'true' || query.needs_human === 'false') filters.needs_human = query.needs_human
-  if (query.from) filters.from = query.from
-  if (query.to) filters.to = query.to
+  if (isDay(query.from)) filters.from = query.from
+  if (isDay(query.to)) filters.to = query.to
   return filters
 }
 

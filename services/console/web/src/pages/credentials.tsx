@@ -39,6 +39,7 @@ export function Credentials ({ projectId, service, title, noun, purpose }: Props
   const headingId = `credentials-${service}`
   const active = list.data?.filter((c) => c.revoked_at === null) ?? []
   const revoked = list.data?.filter((c) => c.revoked_at !== null) ?? []
+  const showLastUsed = active.some((c) => c.last_used_at !== undefined)
 
   return (
     <section aria-labelledby={headingId} class='card'>
@@ -66,14 +67,14 @@ export function Credentials ({ projectId, service, title, noun, purpose }: Props
           : (
             <table class='responsive'>
               <caption class='sr-only'>Active {title}</caption>
-              <thead><tr><th scope='col'>User</th><th scope='col'>Hint</th><th scope='col'>Created</th><th scope='col'>Last used</th><th scope='col'><span class='sr-only'>Actions</span></th></tr></thead>
+              <thead><tr><th scope='col'>User</th><th scope='col'>Hint</th><th scope='col'>Created</th>{showLastUsed && <th scope='col'>Last used</th>}<th scope='col'><span class='sr-only'>Actions</span></th></tr></thead>
               <tbody>
                 {active.map((c) => (
                   <tr key={c.id}>
                     <td data-label='User'>{c.username}</td>
                     <td data-label='Hint'><code>{c.hint}</code></td>
                     <td data-label='Created'>{formatDate(c.created_at)}</td>
-                    <td data-label='Last used'>{c.last_used_at === null ? 'Never' : formatDate(c.last_used_at)}</td>
+                    {showLastUsed && <td data-label='Last used'>{c.last_used_at === null ? 'Never' : formatDate(c.last_used_at)}</td>}
                     <td data-label='Actions'>
                       <ConfirmButton
                         label='Revoke' target={`${noun} ${c.hint}`} question={`Revoke ${c.hint}? Callers using it stop working at once.`}

@@ -1,12 +1,19 @@
 import { faqId, saveFaq } from '../api/knowledge.js'
-import type { KnowledgeDocument } from '../api/types.js'
 import { ErrorAlert, Status } from '../components/status.js'
 import { useAction } from '../hooks.js'
+
+/** A stored pair as the form shows it; `answer` is undefined when it could not be read. */
+export interface FaqDraft {
+  id: string
+  question: string
+  answer: string | undefined
+  url: string | null
+}
 
 interface Props {
   projectId: string
   /** The pair being edited; a new one when undefined. */
-  editing: KnowledgeDocument | undefined
+  editing: FaqDraft | undefined
   onSaved: () => void
   onCancel: () => void
 }
@@ -34,9 +41,15 @@ export function FaqForm ({ projectId, editing, onSaved, onCancel }: Props) {
         }}
       >
         <label for='faq-question'>Question</label>
-        <input id='faq-question' name='question' required maxLength={1000} defaultValue={editing?.title ?? ''} />
+        <input id='faq-question' name='question' required maxLength={1000} defaultValue={editing?.question ?? ''} />
         <label for='faq-answer'>Answer</label>
-        <textarea id='faq-answer' name='answer' required rows={5} maxLength={20000} defaultValue={editing?.content ?? ''} />
+        <textarea
+          id='faq-answer' name='answer' required rows={5} maxLength={20000} defaultValue={editing?.answer ?? ''}
+          {...(editing !== undefined && editing.answer === undefined ? { 'aria-describedby': 'faq-answer-unread' } : {})}
+        />
+        {editing !== undefined && editing.answer === undefined && (
+          <p id='faq-answer-unread' class='hint'>The stored answer could not be read; saving replaces it with what you type here.</p>
+        )}
         <label for='faq-url'>Link for readers (optional URL)</label>
         <input id='faq-url' name='url' type='url' placeholder='https://' defaultValue={editing?.url ?? ''} />
         <div class='buttons'>

@@ -1,20 +1,19 @@
 import { useState } from 'preact/hooks'
 import { getDocument } from '../api/knowledge.js'
-import { messageOf } from '../api/client.js'
-import type { KnowledgeDocument } from '../api/types.js'
+import { ApiError, messageOf } from '../api/client.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
 import { ErrorAlert } from '../components/status.js'
 import { TaskProgress } from '../components/task-progress.js'
 import { CrawlSite, UploadFiles } from './knowledge-add.js'
 import { KnowledgeDocuments } from './knowledge-documents.js'
-import { FaqForm } from './knowledge-faq.js'
+import { FaqForm, type FaqDraft } from './knowledge-faq.js'
 import { RecentTasks } from './knowledge-tasks.js'
 
 function Body () {
   const project = useProject()
   const [tasks, setTasks] = useState<string[]>([])
   const [version, setVersion] = useState(0)
-  const [editing, setEditing] = useState<KnowledgeDocument | undefined>()
+  const [editing, setEditing] = useState<FaqDraft | undefined>()
   const [error, setError] = useState<string | undefined>()
   const changed = () => setVersion((v) => v + 1)
   const follow = (taskId: string) => {
@@ -44,11 +43,18 @@ function Body () {
       <KnowledgeDocuments
         projectId={project.id} version={version} onEdit={(summary) => {
           setError(undefined)
-          getDocument(project.id, summary.id).then((doc) => {
-            setEditing(doc)
+          const open = (draft: FaqDraft) => {
+            setEditing(draft)
             // After the form has re-rendered with the pair.
             setTimeout(() => document.getElementById('faq-question')?.focus(), 0)
-          }, (err: unknown) => setError(`“${summary.title}” cannot be opened: ${messageOf(err)}`))
+          }
+          getDocument(project.id, summary.id).then(
+            (doc) => open({ id: doc.id, question: doc.title, answer: doc.content, url: doc.url }),
+            (err: unknown) => {
+              // A console that does not pass single documents on: the question and link are known, the answer is typed again.
+              if (err instanceof ApiError && err.code === 'not_found') open({ id: summary.id, question: summary.title, answer: undefined, url: summary.url })
+              else setError(`“${summary.title}” cannot be opened: ${messageOf(err)}`)
+            })
         }}
       />
       <RecentTasks projectId={project.id} version={version} />
