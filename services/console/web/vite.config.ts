@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite'
 
 // The console's JSON API, for `pnpm dev` (the built app is served by the console itself).
-const apiTarget = process.env.CONSOLE_API_URL ?? 'http://127.0.0.1:3002'
+const apiTarget = process.env.CONSOLE_API_URL ?? 'http://127.0.0.1:3000'
 
 export default defineConfig({
   build: {

@@ -19,8 +19,15 @@ import { Playground } from './pages/playground.js'
 // The charts are the heaviest part of the app: only the analytics page loads them.
 const Analytics = lazy(async () => (await import('./pages/analytics.js')).Analytics)
 
-/** After a client-side navigation, focus goes to the new page's heading, as a page load would reset it. */
+let shownPath = location.pathname
+
+/**
+ * After a client-side navigation to another page, focus goes to its heading, as a page load would
+ * reset it; a new query on the same page (filters applied) leaves focus where it is.
+ */
 function focusHeading () {
+  if (location.pathname === shownPath) return
+  shownPath = location.pathname
   requestAnimationFrame(() => {
     const target = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('main')
     target?.focus()

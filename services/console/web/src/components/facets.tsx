@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks'
 import type { SearchResponse } from '../api/types.js'
 import type { FacetChoice } from '../filter.js'
 
@@ -9,6 +10,7 @@ interface Props {
 
 /** The facets of a search as groups of checkboxes, each value with its count. */
 export function Facets ({ distribution, choice, onChange }: Props) {
+  const [wide] = useState(() => window.matchMedia('(min-width: 40rem)').matches)
   const groups = Object.entries(distribution ?? {}).filter(([, values]) => Object.keys(values).length > 0)
   if (groups.length === 0) return null
   const toggle = (attribute: string, value: string, on: boolean) => {
@@ -16,7 +18,9 @@ export function Facets ({ distribution, choice, onChange }: Props) {
     onChange({ ...choice, [attribute]: on ? [...current, value] : current.filter((v) => v !== value) })
   }
   return (
-    <div class='facets'>
+    // Folded on a phone, where the values would push the results a screen or more down.
+    <details class='facets' open={wide}>
+      <summary>Narrow down</summary>
       {groups.map(([attribute, values]) => (
         <fieldset key={attribute}>
           <legend>{attribute}</legend>
@@ -34,6 +38,6 @@ export function Facets ({ distribution, choice, onChange }: Props) {
           })}
         </fieldset>
       ))}
-    </div>
+    </details>
   )
 }
