@@ -3,14 +3,16 @@ import type { SearchResponse } from '../api/types.js'
 import type { FacetChoice } from '../filter.js'
 
 interface Props {
+  /** Unfolded at first; by default only on a wide window. */
+  open?: boolean
   distribution: SearchResponse['facetDistribution']
   choice: FacetChoice
   onChange: (choice: FacetChoice) => void
 }
 
 /** The facets of a search as groups of checkboxes, each value with its count. */
-export function Facets ({ distribution, choice, onChange }: Props) {
-  const [wide] = useState(() => window.matchMedia('(min-width: 40rem)').matches)
+export function Facets ({ open, distribution, choice, onChange }: Props) {
+  const [unfolded] = useState(() => open ?? window.matchMedia('(min-width: 40rem)').matches)
   const groups = Object.entries(distribution ?? {}).filter(([, values]) => Object.keys(values).length > 0)
   if (groups.length === 0) return null
   const toggle = (attribute: string, value: string, on: boolean) => {
@@ -18,8 +20,8 @@ export function Facets ({ distribution, choice, onChange }: Props) {
     onChange({ ...choice, [attribute]: on ? [...current, value] : current.filter((v) => v !== value) })
   }
   return (
-    // Folded on a phone, where the values would push the results a screen or more down.
-    <details class='facets' open={wide}>
+    // Folded where the values would push the results a screen or more down (a phone, the playground's half column).
+    <details class='facets' open={unfolded}>
       <summary>Narrow down</summary>
       {groups.map(([attribute, values]) => (
         <fieldset key={attribute}>

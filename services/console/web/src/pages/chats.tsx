@@ -68,7 +68,7 @@ function Body () {
         <a href={exportUrl(project.id, 'csv', api)} download>CSV</a>
       </p>
       <ErrorAlert message={error} />
-      <Status>{loading ? 'Loading conversations…' : chats !== undefined && `${chats.length}${cursor === null ? '' : '+'} conversations.`}</Status>
+      <Status>{loading ? 'Loading conversations…' : chats !== undefined && `${chats.length}${cursor === null ? '' : '+'} conversation${chats.length === 1 && cursor === null ? '' : 's'}.`}</Status>
       {chats !== undefined && chats.length > 0 && (
         <ul class='chats plain' aria-label='Conversations'>
           {chats.map((c) => <ChatItem key={c.chat_id} projectId={project.id} chat={c} />)}

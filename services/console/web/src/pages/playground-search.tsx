@@ -64,7 +64,7 @@ export function PlaygroundSearch ({ projectId, settings }: { projectId: string, 
       {result !== undefined && (
         <div class='with-sidebar'>
           <aside aria-label='Facets'>
-            <Facets distribution={result.response.facetDistribution} choice={choice} onChange={(c) => { setChoice(c); run(form, c) }} />
+            <Facets open={false} distribution={result.response.facetDistribution} choice={choice} onChange={(c) => { setChoice(c); run(form, c) }} />
           </aside>
           <div class='results'>
             <ul class='hits plain'>{result.response.hits.map((hit) => <Hit key={hit.id} hit={hit} />)}</ul>
