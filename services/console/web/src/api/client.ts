@@ -72,6 +72,18 @@ async function errorOf (response: Response): Promise<ApiError> {
   )
 }
 
+/** Reads the session's current CSRF token; false when there is no session. */
+async function refreshCsrfToken (): Promise<boolean> {
+  try {
+    const response = await fetch('/api/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+    if (!response.ok) return false
+    setCsrfToken((await response.json() as { csrf_token: string }).csrf_token)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Sends a request and answers the raw response once it is known to be a success (2xx). */
 export async function send (path: string, options: RequestOptions = {}): Promise<Response> {
   const method = (options.method ?? 'GET').toUpperCase()
@@ -85,16 +97,24 @@ export async function send (path: string, options: RequestOptions = {}): Promise
       headers['content-type'] = 'application/json'
     }
   }
-  if (!SAFE_METHODS.has(method) && csrfToken !== undefined) headers['x-csrf-token'] = csrfToken
-  let response: Response
-  try {
-    response = await fetch(path, { method, headers, body, credentials: 'same-origin', signal: options.signal ?? null })
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err
-    throw new ApiError(0, 'network_error', 'The console cannot be reached. Check your connection and try again.')
+  const attempt = async () => {
+    if (!SAFE_METHODS.has(method) && csrfToken !== undefined) headers['x-csrf-token'] = csrfToken
+    try {
+      return await fetch(path, { method, headers, body, credentials: 'same-origin', signal: options.signal ?? null })
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') throw err
+      throw new ApiError(0, 'network_error', 'The console cannot be reached. Check your connection and try again.')
+    }
   }
+  let response = await attempt()
   if (response.ok) return response
-  const error = await errorOf(response)
+  let error = await errorOf(response)
+  // A sign-in in another tab replaced the session and its token: take the new one and try once more.
+  if (error.code === 'csrf_failed' && await refreshCsrfToken()) {
+    response = await attempt()
+    if (response.ok) return response
+    error = await errorOf(response)
+  }
   if (response.status === 401 && options.allowUnauthorized !== true) {
     setCsrfToken(null)
     onUnauthorized()
