@@ -1,8 +1,14 @@
 import type { Citation } from '../api/types.js'
 
-/** Where a cited source can be read: a catalog item on the catalog page, a page or pair at its URL. */
+/**
+ * Where a cited source can be read: a page or pair at its URL; a catalog item on the catalog page,
+ * found by its title (ids are not searchable) and marked there by its id.
+ */
 function hrefOf (projectId: string, citation: Citation): string | undefined {
-  if (citation.source === 'catalog') return `/projects/${encodeURIComponent(projectId)}/catalog?q=${encodeURIComponent(citation.reference)}`
+  if (citation.source === 'catalog') {
+    const search = new URLSearchParams({ q: citation.title ?? citation.reference, item: citation.reference })
+    return `/projects/${encodeURIComponent(projectId)}/catalog?${search.toString()}`
+  }
   return citation.url
 }
 

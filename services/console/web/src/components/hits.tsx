@@ -6,12 +6,12 @@ const SHOWN = ['price', 'category', 'brand', 'in_stock', 'rating'] as const
 const text = (value: unknown) => typeof value === 'string' ? value : JSON.stringify(value)
 
 /** One catalog item: its title, a few fields, and the whole item on demand. */
-export function Hit ({ hit, actions }: { hit: SearchHit, actions?: ComponentChildren }) {
+export function Hit ({ hit, actions, cited = false }: { hit: SearchHit, actions?: ComponentChildren, cited?: boolean }) {
   const fields = SHOWN.filter((f) => hit[f] !== undefined)
   return (
-    <li class='hit'>
+    <li class={cited ? 'hit hit-cited' : 'hit'}>
       <div class='hit-head'>
-        <h3>{hit.title ?? hit.id}</h3>
+        <h3>{hit.title ?? hit.id}{cited && <> <span class='badge badge-accent'>Cited item</span></>}</h3>
         {actions}
       </div>
       <p class='hint'>id <code>{hit.id}</code></p>

@@ -17,10 +17,12 @@ interface Props {
   version: number
   /** A search to start with (the page's ?q=). */
   initialTerm: string
+  /** The id of an item to mark among the results (the page's ?item=, from a citation). */
+  cited: string | undefined
 }
 
 /** Browse and search the catalog, narrowed by the facets the settings name. */
-export function CatalogBrowse ({ projectId, settings, version, initialTerm }: Props) {
+export function CatalogBrowse ({ projectId, settings, version, initialTerm, cited }: Props) {
   const [term, setTerm] = useState(initialTerm)
   const [choice, setChoice] = useState<FacetChoice>({})
   const [offset, setOffset] = useState(0)
@@ -69,7 +71,7 @@ export function CatalogBrowse ({ projectId, settings, version, initialTerm }: Pr
               <ul class='hits plain'>
                 {data.hits.map((hit) => (
                   <Hit
-                    key={hit.id} hit={hit} actions={
+                    key={hit.id} hit={hit} cited={hit.id === cited} actions={
                       <ConfirmButton
                         label='Delete' target={`item ${hit.id}`} question={`Delete item ${hit.id}?`}
                         onConfirm={() => action.run(() => deleteItem(projectId, hit.id), `Item ${hit.id} deleted.`).then(() => setRound((r) => r + 1))}

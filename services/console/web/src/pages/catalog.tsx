@@ -22,7 +22,7 @@ function Body () {
         ? settings.loading && <Loading what='settings' />
         : (
           <>
-            <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} key={query.q} />
+            <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} cited={query.item} key={query.q} />
             <CatalogSettingsForm projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} />
           </>
           )}
