@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { createContext } from 'preact'
-import { useContext } from 'preact/hooks'
+import { useContext, useEffect, useRef } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { findProject } from '../api/projects.js'
 import type { Project } from '../api/types.js'
@@ -31,6 +31,11 @@ export function ProjectFrame ({ id, title, children }: { id: string, title: stri
   const project = useLoad(() => findProject(id), [id])
   useTitle(project.data === undefined ? title : `${title} · ${project.data.name}`)
   const base = `/projects/${encodeURIComponent(id)}`
+  const heading = useRef<HTMLHeadingElement>(null)
+  // A navigation focuses the main region while the project loads; its heading takes over once shown.
+  useEffect(() => {
+    if (document.activeElement?.id === 'main') heading.current?.focus()
+  }, [project.data !== undefined])
 
   if (project.data === undefined) {
     if (project.error !== undefined) return <ErrorAlert message={project.error} />
@@ -54,7 +59,7 @@ export function ProjectFrame ({ id, title, children }: { id: string, title: stri
           })}
         </ul>
       </nav>
-      <h1 tabIndex={-1}>{title}</h1>
+      <h1 tabIndex={-1} ref={heading}>{title}</h1>
       {children}
     </ProjectContext.Provider>
   )
