@@ -1,0 +1,23 @@
+import { del, get, post, projectPath, put, request } from './client.js'
+import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, Task, TaskAccepted, TaskList } from './types.js'
+
+/** The content type of a catalog file, from its name: the console converts CSV and reads JSON and NDJSON. */
+export function catalogContentType (fileName: string): string | undefined {
+  const ext = fileName.toLowerCase().split('.').pop()
+  if (ext === 'json') return 'application/json'
+  if (ext === 'jsonl' || ext === 'ndjson') return 'application/x-ndjson'
+  if (ext === 'csv') return 'text/csv'
+  return undefined
+}
+
+/** Imports a catalog file: indexed at once (the counts) or, for a large one, as a task to follow. */
+export const importCatalog = (id: string, file: File, contentType: string) =>
+  request<DocumentsResponse | TaskAccepted>(projectPath(id, 'catalog'), { method: 'POST', body: file, headers: { 'content-type': contentType } })
+
+export const search = (id: string, body: SearchBody) => post<SearchResponse>(projectPath(id, 'search'), body)
+export const deleteItem = (id: string, itemId: string) => del(projectPath(id, 'documents', itemId))
+export const getSettings = (id: string) => get<CatalogSettings>(projectPath(id, 'settings'))
+export const putSettings = (id: string, settings: CatalogSettings) => put<CatalogSettings>(projectPath(id, 'settings'), settings)
+
+export const getTask = (id: string, taskId: string, signal?: AbortSignal) => get<Task>(projectPath(id, 'tasks', taskId), signal)
+export const listTasks = (id: string) => get<TaskList>(projectPath(id, 'tasks') + '?limit=20')

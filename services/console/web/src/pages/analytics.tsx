@@ -1,0 +1,109 @@
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { getAnalytics } from '../api/analytics.js'
+import type { Analytics as Figures } from '../api/types.js'
+import { ChartView } from '../components/chart.js'
+import { ProjectFrame, useProject } from '../components/project-frame.js'
+import { ErrorAlert, Loading } from '../components/status.js'
+import { classLabels, classifications, formatPercent } from '../format.js'
+import { useLoad } from '../hooks.js'
+
+/** The numbers of a chart as a table, for screen readers. */
+function DataTable ({ caption, columns, rows }: { caption: string, columns: string[], rows: Array<Array<string | number>> }) {
+  return (
+    // In a hidden box: a table grows to fit its cells whatever width it is given.
+    <div class='sr-only'>
+      <table>
+        <caption>{caption}</caption>
+        <thead><tr>{columns.map((c) => <th scope='col' key={c}>{c}</th>)}</tr></thead>
+        <tbody>{rows.map((r, i) => <tr key={i}>{r.map((cell, j) => j === 0 ? <th scope='row' key={j}>{cell}</th> : <td key={j}>{cell}</td>)}</tr>)}</tbody>
+      </table>
+    </div>
+  )
+}
+
+function Figure ({ id, title, children }: { id: string, title: string, children: ComponentChildren }) {
+  return (
+    <section aria-labelledby={id} class='card figure'>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  )
+}
+
+/** A query short enough to leave the bars room on a phone; the table holds it whole. */
+const shorten = (query: string) => query.length > 24 ? query.slice(0, 23) + '…' : query
+
+function QueryChart ({ id, title, rows, empty }: { id: string, title: string, rows: Array<{ query: string, count: number }>, empty: string }) {
+  return (
+    <Figure id={id} title={title}>
+      {rows.length === 0
+        ? <p>{empty}</p>
+        : (
+          <>
+            <ChartView kind='bar' horizontal labels={rows.map((r) => shorten(r.query))} series={[{ label: 'Searches', values: rows.map((r) => r.count) }]} />
+            <DataTable caption={title} columns={['Query', 'Searches']} rows={rows.map((r) => [r.query, r.count])} />
+          </>
+          )}
+    </Figure>
+  )
+}
+
+function Charts ({ figures }: { figures: Figures }) {
+  const { chat, search } = figures
+  const classes = classifications.map((c) => ({ name: classLabels[c], count: chat.classifications[c] ?? 0 }))
+  return (
+    <div class='figures'>
+      <Figure id='handoff' title='Handoff rate'>
+        <p class='big-number'>{formatPercent(chat.handoff.rate)}</p>
+        <p>{chat.handoff.handed_off} of {chat.handoff.chats} conversations were handed off to the team.</p>
+      </Figure>
+      <Figure id='searches-per-day' title='Searches per day'>
+        <ChartView
+          kind='line' labels={search.searches_per_day.map((d) => d.day)}
+          series={[{ label: 'Searches', values: search.searches_per_day.map((d) => d.searches) }, { label: 'Autocompletes', values: search.searches_per_day.map((d) => d.autocompletes) }]}
+        />
+        <DataTable caption='Searches per day' columns={['Day', 'Searches', 'Autocompletes']} rows={search.searches_per_day.map((d) => [d.day, d.searches, d.autocompletes])} />
+      </Figure>
+      <Figure id='chats-per-day' title='Conversations per day'>
+        <ChartView
+          kind='line' labels={chat.chats_per_day.map((d) => d.day)}
+          series={[{ label: 'Conversations', values: chat.chats_per_day.map((d) => d.chats) }, { label: 'Messages', values: chat.chats_per_day.map((d) => d.messages) }]}
+        />
+        <DataTable caption='Conversations per day' columns={['Day', 'Conversations', 'Messages']} rows={chat.chats_per_day.map((d) => [d.day, d.chats, d.messages])} />
+      </Figure>
+      <QueryChart id='top-queries' title='Top queries' rows={search.top_queries} empty='No searches in this period.' />
+      <QueryChart id='no-results' title='Queries with no results' rows={search.no_result_queries} empty='Every search found something.' />
+      <Figure id='classifications' title='Messages by classification'>
+        <ChartView kind='bar' labels={classes.map((c) => c.name)} series={[{ label: 'Messages', values: classes.map((c) => c.count) }]} />
+        <DataTable caption='Messages by classification' columns={['Classification', 'Messages']} rows={classes.map((c) => [c.name, c.count])} />
+      </Figure>
+    </div>
+  )
+}
+
+function Body () {
+  const project = useProject()
+  const [days, setDays] = useState(30)
+  const figures = useLoad(() => getAnalytics(project.id, days), [project.id, days])
+  return (
+    <>
+      <div class='inline-form'>
+        <label for='days'>Period</label>
+        <select id='days' value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
+          <option value='7'>Last 7 days</option>
+          <option value='30'>Last 30 days</option>
+          <option value='90'>Last 90 days</option>
+          <option value='365'>Last 365 days</option>
+        </select>
+      </div>
+      <p class='hint'>Test conversations (from the playground) are left out.</p>
+      <ErrorAlert message={figures.error} />
+      {figures.data === undefined ? figures.loading && <Loading what='analytics' /> : <Charts figures={figures.data} />}
+    </>
+  )
+}
+
+export function Analytics ({ id }: { id: string }) {
+  return <ProjectFrame id={id} title='Analytics'><Body /></ProjectFrame>
+}

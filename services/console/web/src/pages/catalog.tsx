@@ -1,0 +1,35 @@
+import { useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
+import { getSettings } from '../api/catalog.js'
+import { ProjectFrame, useProject } from '../components/project-frame.js'
+import { ErrorAlert, Loading } from '../components/status.js'
+import { useLoad } from '../hooks.js'
+import { CatalogBrowse } from './catalog-browse.js'
+import { CatalogImport } from './catalog-import.js'
+import { CatalogSettingsForm } from './catalog-settings.js'
+
+function Body () {
+  const project = useProject()
+  const { query } = useLocation()
+  const settings = useLoad(() => getSettings(project.id), [project.id])
+  const [version, setVersion] = useState(0)
+
+  return (
+    <>
+      <CatalogImport projectId={project.id} onImported={() => setVersion((v) => v + 1)} />
+      <ErrorAlert message={settings.error} />
+      {settings.data === undefined
+        ? settings.loading && <Loading what='settings' />
+        : (
+          <>
+            <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} cited={query.item} key={query.q} />
+            <CatalogSettingsForm projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} />
+          </>
+          )}
+    </>
+  )
+}
+
+export function Catalog ({ id }: { id: string }) {
+  return <ProjectFrame id={id} title='Catalog'><Body /></ProjectFrame>
+}

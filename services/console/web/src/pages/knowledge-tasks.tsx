@@ -1,0 +1,37 @@
+import { listTasks } from '../api/catalog.js'
+import { ErrorAlert, Loading } from '../components/status.js'
+import { formatDate } from '../format.js'
+import { useLoad } from '../hooks.js'
+
+/** The project's recent tasks (crawls, uploads, imports), newest first. */
+export function RecentTasks ({ projectId, version }: { projectId: string, version: number }) {
+  const tasks = useLoad(() => listTasks(projectId), [projectId, version])
+  return (
+    <section aria-labelledby='tasks' class='card'>
+      <div class='section-head'>
+        <h2 id='tasks'>Recent tasks</h2>
+        <button type='button' onClick={() => tasks.reload()}>Refresh</button>
+      </div>
+      <ErrorAlert message={tasks.error} />
+      {tasks.data === undefined
+        ? tasks.loading && <Loading what='tasks' />
+        : tasks.data.results.length === 0
+          ? <p>No tasks yet.</p>
+          : (
+            <table class='responsive'>
+              <thead><tr><th scope='col'>Task</th><th scope='col'>Status</th><th scope='col'>Progress</th><th scope='col'>Started</th></tr></thead>
+              <tbody>
+                {tasks.data.results.map((t) => (
+                  <tr key={t.id}>
+                    <td data-label='Task'>{t.type.replace('_', ' ')} <code class='hint'>{t.id}</code></td>
+                    <td data-label='Status'><span class={`badge status-${t.status}`}>{t.status}</span>{t.error !== null && <span class='hint'> {t.error.message}</span>}</td>
+                    <td data-label='Progress'>{t.progress.total > 0 ? `${t.progress.done} of ${t.progress.total}` : '—'}</td>
+                    <td data-label='Started'>{formatDate(t.enqueued_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            )}
+    </section>
+  )
+}
