@@ -2,7 +2,7 @@
 # Builds what one image runs into OUT: the service compiled to JavaScript (tsc), with the workspace
 # packages it imports (compiled too) and its production dependencies; no TypeScript sources, tsx,
 # compiler, tests or dev dependencies.
-#   sh infra/build-app.sh chat|search|cli OUT
+#   sh infra/build-app.sh chat|search|console|cli OUT
 # Run at the workspace root once `pnpm fetch` has filled the store from pnpm-lock.yaml: infra/Dockerfile
 # does both, and so does infra/test/image.test.ts with an empty store. Nothing here asks the registry.
 set -eu

@@ -5,7 +5,7 @@
 // in the output names a JavaScript file that is there, so a package whose publishConfig lags behind its
 // exports fails the build instead of the first request.
 //   node infra/publish-manifests.mjs <deploy dir>
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const out = process.argv[2]
@@ -37,6 +37,9 @@ for (const dir of workspacePackages()) {
   const manifest = JSON.parse(readFileSync(file, 'utf8'))
   const { publishConfig, ...published } = manifest
   Object.assign(published, publishConfig ?? {})
+  // A new file, not the old one rewritten: pnpm may hard-link the deployed manifest to the source
+  // package's (from the same store or checkout), and writing through the link would change the source.
+  unlinkSync(file)
   writeFileSync(file, JSON.stringify(published, null, 2) + '\n')
   for (const target of targets(published.exports)) {
     if (!/\.js$/.test(target) || !existsSync(join(dir, target))) problems.push(`${published.name}: export ${target} is not a compiled file of the package`)

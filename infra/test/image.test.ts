@@ -79,6 +79,7 @@ async function installed (out: string) {
 const images = {
   chat: { port: 'CHAT_PORT', entry: 'dist/server.js' },
   search: { port: 'SEARCH_PORT', entry: 'dist/server.js' },
+  console: { port: 'CONSOLE_PORT', entry: 'dist/server.js' },
   cli: { port: undefined, entry: 'dist/cli.js' }
 } as const
 type Image = keyof typeof images
@@ -171,9 +172,9 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
   }
 
   /** Starts a service's image command; stops it with SIGTERM at the end of `use`, expecting exit 0. */
-  async function serve (t: Test, image: 'chat' | 'search', use: (url: string) => Promise<void>) {
+  async function serve (t: Test, image: 'chat' | 'search' | 'console', use: (url: string) => Promise<void>, extraEnv: Record<string, string> = {}) {
     const port = await freePort()
-    const env = await appEnv(image, port)
+    const env = { ...await appEnv(image, port), ...extraEnv }
     const server = spawn('env', [...withoutTap, ...cmd.slice(1)], { cwd: outs[image], env, stdio: ['ignore', 'ignore', 'pipe'], ...user })
     let stderr = ''
     server.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
@@ -244,6 +245,23 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
       const filtered = await post(`${url}/search`, key, { search_term: '', filters: 'price < 200' })
       t.same(((await filtered.json()) as { hits: Array<{ id: string }> }).hits.map((h) => h.id), ['boot-1'], 'filtered by the new settings')
     })
+  })
+
+  t.test('console: the compiled console serves its built web app', async (t) => {
+    // Its chat and search services are not running here: pages and the session API do not need them.
+    const down = `http://127.0.0.1:${await freePort()}`
+    await serve(t, 'console', async (url) => {
+      const page = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) })
+      const html = await page.text()
+      t.equal(page.status, 200)
+      const script = /<script type="module"[^>]*src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1]
+      t.ok(script !== undefined, `the built index.html, not the not-built page: ${html.slice(0, 200)}`)
+      const asset = await fetch(`${url}${script ?? '/'}`, { signal: AbortSignal.timeout(10_000) })
+      t.equal(asset.status, 200, `${script ?? ''} is in the image`)
+      t.match(asset.headers.get('cache-control'), /immutable/)
+      const session = await fetch(`${url}/api/session`, { signal: AbortSignal.timeout(10_000) })
+      t.equal(session.status, 401, 'its API answers (no session)')
+    }, { CHAT_URL: down, SEARCH_URL: down, SERVICE_TOKEN: 'image-test-service-token-' + 'x'.repeat(32) })
   })
 
   t.test('cli: the compiled admin CLI', async (t) => {

@@ -58,6 +58,23 @@ t.test('JSON nested thousands of levels deep is a 400, not a stack overflow', as
   t.equal((await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } })).statusCode, 400, 'NUL is still refused')
 })
 
+t.test('a body handed on as a stream (a multipart upload passed through) is not taken for deep JSON', async (t) => {
+  const server = createServer({ name: 'test', logLevel: 'silent' })
+  t.teardown(() => server.close())
+  server.addContentTypeParser('multipart/form-data', (_request, payload, done) => { done(null, payload) })
+  server.post('/upload', async (request) => {
+    let bytes = 0
+    for await (const chunk of request.body as AsyncIterable<Buffer>) bytes += chunk.length
+    return { bytes }
+  })
+  const payload = '--b\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\n# A\r\n--b--\r\n'
+  // Over a real socket: the request stream then holds the socket and the server, far more than 32 levels.
+  const url = await server.listen({ host: '127.0.0.1', port: 0 })
+  const res = await fetch(`${url}/upload`, { method: 'POST', body: payload, headers: { 'content-type': 'multipart/form-data; boundary=b' } })
+  t.equal(res.status, 200, await res.clone().text())
+  t.same(await res.json(), { bytes: payload.length })
+})
+
 t.test('errors the HTTP parser raises before routing carry the catalog code', async (t) => {
   const server = await app(t)
   await server.listen({ port: 0, host: '127.0.0.1' })

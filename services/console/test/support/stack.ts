@@ -2,18 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { buildApp as buildSearch } from '@chatsearch/search'
+import { buildApp as buildSearch, type SearchConfig } from '@chatsearch/search'
 import { buildApp as buildChat } from '@chatsearch/chat'
 import { TOKEN, type Harness } from '../helpers.js'
 
 interface TestLike { teardown: (fn: () => unknown) => void }
 
 /** Real search and chat services on the test's database, listening on ports, as the console meets them. */
-export async function services (t: TestLike, h: Harness): Promise<{ searchUrl: string, chatUrl: string, search: FastifyInstance, chat: FastifyInstance }> {
+export async function services (t: TestLike, h: Harness, extra: Partial<SearchConfig> = {}): Promise<{ searchUrl: string, chatUrl: string, search: FastifyInstance, chat: FastifyInstance }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'console-search-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const search = await buildSearch({
-    databaseUrl: h.databaseUrl, dataDir, embeddings: false, readers: 0, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN
+    databaseUrl: h.databaseUrl, dataDir, embeddings: false, readers: 0, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN, ...extra
   })
   t.teardown(() => search.close())
   const searchUrl = await search.listen({ host: '127.0.0.1', port: 0 })

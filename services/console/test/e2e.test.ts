@@ -1,0 +1,205 @@
+// The console's user story in a real browser (Debian's chromium driven by playwright-core), against
+// the real console, chat and search services on one real PostgreSQL: sign in, create a project, issue
+// credentials and use them with the services, import a catalog and follow its task, add knowledge,
+// try the playground, answer a handed-off conversation as a person (the shopper's client reads it),
+// see analytics, revoke a credential and see it stop working. Every page is also saved as a
+// screenshot at 1280 and 375 pixels wide (E2E_SHOTS, default a temporary folder) and checked for
+// horizontal scrolling at 375.
+import t from 'tap'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
+import { createProject } from '@chatsearch/auth'
+import { harness, PASSWORD } from './helpers.js'
+import { services } from './support/stack.js'
+import { defaultWebRoot } from '../src/web.js'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const skip = !existsSync(CHROMIUM)
+  ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
+  : !existsSync(join(defaultWebRoot, 'index.html')) ? 'the web app is not built (pnpm install builds it)' : false
+
+const MOBILE = 375
+const DESKTOP = 1280
+
+t.test('a team member walks the console in a browser', { skip, timeout: 300_000 }, async (t) => {
+  const h = await harness(t)
+  // A catalog of more than 50 items is imported as a task here, so that its progress is seen.
+  const stack = await services(t, h, { catalogTask: { items: 50, bytes: 8 * 1024 * 1024 } })
+  const app = await h.app({ chatUrl: stack.chatUrl, searchUrl: stack.searchUrl })
+  const consoleUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+  await h.user('alice')
+  // Someone else's project: never listed for alice.
+  await createProject(h.db, 'Not yours')
+
+  const shots = process.env.E2E_SHOTS ?? await mkdtemp(join(tmpdir(), 'console-shots-'))
+  await mkdir(shots, { recursive: true })
+  if (process.env.E2E_SHOTS === undefined) t.teardown(() => rm(shots, { recursive: true, force: true }))
+  const files = await mkdtemp(join(tmpdir(), 'console-e2e-files-'))
+  t.teardown(() => rm(files, { recursive: true, force: true }))
+
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  t.teardown(() => browser.close())
+  const context = await browser.newContext({ viewport: { width: DESKTOP, height: 900 } })
+  const page = await context.newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', (err) => pageErrors.push(err.message))
+  // A 401 is how the page learns that nobody is signed in (before sign-in, after sign-out): not an error.
+  page.on('console', (message) => { if (message.type() === 'error' && !/status of 401/.test(message.text())) pageErrors.push(message.text()) })
+  page.setDefaultTimeout(20_000)
+
+  /** The page as it is now, at both widths; at 375 nothing may scroll sideways. */
+  const snapshot = async (name: string) => {
+    await page.screenshot({ path: join(shots, `${name}-${DESKTOP}.png`), fullPage: true })
+    await page.setViewportSize({ width: MOBILE, height: 800 })
+    await page.waitForTimeout(100)
+    // Run in the page, where `document` is the browser's (this file is compiled without the DOM's types).
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number
+    t.ok(overflow <= 0, `${name}: no horizontal scrolling at ${MOBILE} px (overflow ${overflow} px)`)
+    await page.screenshot({ path: join(shots, `${name}-${MOBILE}.png`), fullPage: true })
+    await page.setViewportSize({ width: DESKTOP, height: 900 })
+  }
+  const api = async (url: string, key: string, body?: unknown) => await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+
+  try {
+    // Sign in: a wrong password is refused in an alert, the right one opens the projects.
+    await page.goto(`${consoleUrl}/`)
+    await page.waitForURL(/\/signin/)
+    await page.getByLabel('Username').fill('alice')
+    await page.getByLabel('Password').fill('wrong password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('alert').filter({ hasText: /.+/ }).waitFor()
+    await snapshot('signin')
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByLabel('Password').press('Enter')
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor()
+    t.equal(await page.getByText('Not yours').count(), 0, 'another project is not listed')
+
+    // A project of her own.
+    await page.getByLabel('Project name').fill('Trail shop')
+    await page.getByRole('button', { name: 'Create project' }).click()
+    await page.getByRole('link', { name: 'Trail shop' }).click()
+    await page.waitForURL(/\/projects\/prj_[^/]+$/)
+    const projectUrl = page.url()
+    await snapshot('projects-and-project')
+
+    // An API key (chat) and an API token (search), each shown once, work with the services.
+    const issue = async (section: 'API Keys' | 'API Tokens') => {
+      const card = page.locator('section', { has: page.getByRole('heading', { name: section, level: 2 }) })
+      await card.getByRole('button', { name: 'Create' }).click()
+      const secret = (await card.locator('code.secret').textContent())?.trim() ?? ''
+      t.match(secret, section === 'API Keys' ? /^csk_chat_\w{32,}$/ : /^csk_search_\w{32,}$/, `${section}: the new credential in full`)
+      t.equal(await card.getByRole('button', { name: 'Copy' }).count(), 1, `${section}: a copy button`)
+      return { card, secret }
+    }
+    const chatKey = await issue('API Keys')
+    await snapshot('credentials-new')
+    await chatKey.card.getByRole('button', { name: 'I have copied it' }).click()
+    t.equal(await chatKey.card.locator('code.secret').count(), 0, 'shown once: gone once dismissed')
+    const searchKey = await issue('API Tokens')
+
+    // Catalog: a file of 120 items, imported as a task whose progress the page follows.
+    const items = Array.from({ length: 120 }, (_, i) => ({
+      id: `item-${i}`,
+      title: i === 7 ? 'Ridgeline waterproof hiking boot' : `Trail item ${i}`,
+      brand: i % 2 === 0 ? 'Northvale' : 'Pinecrest',
+      category: i % 3 === 0 ? 'Footwear' : 'Camping',
+      price: 20 + i
+    }))
+    await writeFile(join(files, 'catalog.json'), JSON.stringify(items))
+    await page.goto(`${projectUrl}/catalog`)
+    await page.getByLabel(/^Catalog file/).setInputFiles(join(files, 'catalog.json'))
+    await page.getByRole('button', { name: 'Import' }).click()
+    await page.getByText(/catalog\.json is being imported as a task/).waitFor()
+    await page.getByText(/: succeeded/).waitFor({ timeout: 60_000 })
+    await page.getByLabel('Search the catalog').fill('hiking boot')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.getByText('Ridgeline waterproof hiking boot').first().waitFor()
+    await snapshot('catalog')
+
+    // The search token works against the search service itself, as a shop's site would use it.
+    const found = await api(`${stack.searchUrl}/search`, searchKey.secret, { search_term: 'hiking boot' })
+    t.equal(found.status, 200, 'the API token searches')
+    t.same(((await found.json()) as { hits: Array<{ id: string }> }).hits.map((h) => h.id), ['item-7'])
+
+    // Knowledge: a help page uploaded as a file and a question with its answer.
+    await writeFile(join(files, 'returns.md'), '# Returns\n\n## How to return an item\n\nReturns are accepted within 30 days of delivery. Print the label from your account and drop the parcel at any post office.\n')
+    await page.goto(`${projectUrl}/knowledge`)
+    await page.getByLabel(/^Files/).setInputFiles(join(files, 'returns.md'))
+    await page.getByRole('button', { name: 'Upload' }).click()
+    await page.getByText('Returns', { exact: true }).first().waitFor({ timeout: 60_000 })
+    await page.getByLabel('Question', { exact: true }).fill('Do you ship to Canada?')
+    await page.getByLabel('Answer', { exact: true }).fill('Not yet: we ship within the United States only.')
+    await page.getByRole('button', { name: 'Add question' }).click()
+    await page.getByText('Do you ship to Canada?').first().waitFor()
+    await snapshot('knowledge')
+
+    // Playground: the assistant answers from the knowledge, streamed into the page.
+    await page.goto(`${projectUrl}/playground`)
+    await page.getByLabel('Message', { exact: true }).fill('How many days do I have to return an item?')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.locator('.message-assistant').filter({ hasText: 'within 30 days' }).waitFor()
+    await snapshot('playground')
+
+    // A shopper's chat through the API key: an action, handed off to the team.
+    const shopper = await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'I want to cancel my order 1234', consumer_id: 'shopper-1' })
+    const turn = await shopper.json() as { chat_id: string, handoff: boolean }
+    t.equal(shopper.status, 200, 'the API key talks to the chat service')
+    t.equal(turn.handoff, true, 'cancelling an order is handed off')
+
+    // Conversations: the handed-off chat first, its transcript, and an answer as a person.
+    await page.goto(`${projectUrl}/chats`)
+    const first = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first()
+    await first.getByText('Handed off').waitFor()
+    t.match(await first.textContent(), /shopper-1/, 'the handed-off conversation is listed first')
+    await snapshot('conversations')
+    await first.getByRole('link').first().click()
+    await page.getByRole('heading', { name: 'Transcript' }).waitFor()
+    await page.getByText('I want to cancel my order 1234').waitFor()
+    await page.getByLabel('Your answer').fill('Hello, this is Alice from the shop: order 1234 is cancelled and refunded.')
+    await page.getByRole('button', { name: 'Send answer' }).click()
+    await page.locator('main').getByText('Hello, this is Alice from the shop').first().waitFor()
+    await snapshot('transcript')
+
+    const read = await api(`${stack.chatUrl}/readConversation?chat_id=${encodeURIComponent(turn.chat_id)}`, chatKey.secret)
+    const conversation = await read.json() as Array<{ role: string, content: string, author?: { kind: string, username?: string } }>
+    t.match(conversation.at(-1), { role: 'assistant', content: /this is Alice from the shop/, author: { kind: 'human', username: 'alice' } },
+      'the shopper\'s client reads the person\'s answer in readConversation')
+
+    // Analytics: the day's searches and chats as charts.
+    await page.goto(`${projectUrl}/analytics`)
+    await page.locator('canvas').first().waitFor()
+    t.ok(await page.locator('canvas').count() >= 3, 'charts drawn')
+    await snapshot('analytics')
+
+    // Revoking the API key: the chat service refuses it at once.
+    await page.goto(projectUrl)
+    const keys = page.locator('section', { has: page.getByRole('heading', { name: 'API Keys', level: 2 }) })
+    await keys.getByRole('button', { name: /^Revoke / }).first().click()
+    await keys.getByRole('button', { name: 'Yes, revoke' }).click()
+    await keys.getByText(/revoked/i).first().waitFor()
+    let status = 0
+    for (let i = 0; i < 50 && status !== 401; i++) {
+      status = (await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'hello', consumer_id: 'shopper-1' })).status
+      if (status !== 401) await page.waitForTimeout(100)
+    }
+    t.equal(status, 401, 'a revoked API key stops working')
+    await snapshot('credentials-revoked')
+
+    // Signing out ends the session: the API answers 401 to the old page.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL(/\/signin/)
+  } catch (err) {
+    // The page a step failed on, to look at.
+    await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => {})
+    throw err
+  }
+  t.same(pageErrors, [], 'no script errors in the browser')
+  t.comment(`screenshots in ${shots}`)
+})
