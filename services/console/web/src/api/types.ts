@@ -1,58 +1,19 @@
 /**
- * Shapes of the console's own API (/work/notes/console-api.md, section C). What the console forwards
- * from the chat and search services is typed by @chatsearch/contracts; only the types are imported,
- * so no schema code reaches the bundle.
+ * The shapes the console's API answers with, from @chatsearch/contracts: its own routes' and those
+ * of the chat and search services it forwards. Only the types are imported, so no schema code
+ * reaches the bundle.
  */
-import type { ChatAnalyticsResponse, SearchAnalyticsResponse } from '@chatsearch/contracts'
+import type { ChatAnalyticsResponse, Credential, SearchAnalyticsResponse } from '@chatsearch/contracts'
 
 export type {
-  AdminChatDetail, AdminChatList, AdminChatSummary, CatalogSettings, Citation, Classification, DocumentsResponse, KnowledgeDocument, KnowledgeListResponse, KnowledgeSummary,
-  Message, NewUserMessageResponse, SearchBody, SearchHit, SearchResponse, Task, TaskAccepted, TaskList
+  AdminChatDetail, AdminChatList, AdminChatSummary, CatalogSettings, Citation, Classification, ConsoleProject as Project,
+  Credential, DocumentsResponse, IssuedCredential, KnowledgeDocument, KnowledgeListResponse, KnowledgeSummary, Member, Message,
+  NewUserMessageResponse, ProjectRole as Role, SearchBody, SearchHit, SearchResponse, SessionResponse as Session, Task, TaskAccepted, TaskList
 } from '@chatsearch/contracts'
 
-export interface Session {
-  username: string
-  csrf_token: string
-}
+export type Service = Credential['service']
 
-export type Role = 'owner' | 'member'
-
-export interface Project {
-  id: string
-  name: string
-  role: Role
-  created_at: string
-}
-
-export interface Member {
-  username: string
-  role: Role
-  added_at: string
-}
-
-export type Service = 'chat' | 'search'
-
-export interface Credential {
-  id: string
-  service: Service
-  username: string
-  hint: string
-  created_at: string
-  /** When the service last accepted it, where the console reports it. */
-  last_used_at?: string | null
-  revoked_at: string | null
-}
-
-/** A credential just created: the only time its key is shown. */
-export interface NewCredential {
-  id: string
-  service: Service
-  username: string
-  key: string
-  hint: string
-  created_at: string
-}
-
+/** GET /api/projects/:id/analytics: the chat and the search service's figures side by side. */
 export interface Analytics {
   chat: ChatAnalyticsResponse
   search: SearchAnalyticsResponse

@@ -42,6 +42,7 @@ export function ChartView ({ kind, labels, series, horizontal = false }: Props) 
           borderColor: colours.series[i % colours.series.length],
           backgroundColor: colours.series[i % colours.series.length],
           tension: 0.25,
+          maxBarThickness: 32,
           pointRadius: labels.length > 60 ? 0 : 2
         }))
       },
@@ -52,7 +53,7 @@ export function ChartView ({ kind, labels, series, horizontal = false }: Props) 
         indexAxis: horizontal ? 'y' : 'x',
         plugins: { legend: { display: series.length > 1, labels: { color: colours.text } } },
         scales: {
-          x: { ticks: { color: colours.text, maxRotation: 0, autoSkip: true }, grid: { color: colours.grid } },
+          x: { ticks: { color: colours.text, maxRotation: 0, autoSkip: true, precision: 0 }, grid: { color: colours.grid }, beginAtZero: true },
           y: { ticks: { color: colours.text, precision: 0 }, grid: { color: colours.grid }, beginAtZero: true }
         }
       }

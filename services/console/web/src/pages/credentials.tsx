@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { createCredential, listCredentials, revokeCredential } from '../api/projects.js'
-import type { NewCredential, Service } from '../api/types.js'
+import type { IssuedCredential, Service } from '../api/types.js'
 import { ConfirmButton } from '../components/confirm-button.js'
 import { CopyButton } from '../components/copy-button.js'
 import { ErrorAlert, Loading, Status } from '../components/status.js'
@@ -18,7 +18,7 @@ interface Props {
 }
 
 /** A new credential, shown once in full. */
-function Revealed ({ credential, noun, onDismiss }: { credential: NewCredential, noun: string, onDismiss: () => void }) {
+function Revealed ({ credential, noun, onDismiss }: { credential: IssuedCredential, noun: string, onDismiss: () => void }) {
   return (
     <div class='revealed' role='group' aria-label={`New ${noun}`}>
       <p><strong>Copy your new {noun} now.</strong> It is shown only once; the console keeps only its hint.</p>
@@ -35,11 +35,10 @@ function Revealed ({ credential, noun, onDismiss }: { credential: NewCredential,
 export function Credentials ({ projectId, service, title, noun, purpose }: Props) {
   const list = useLoad(() => listCredentials(projectId, service), [projectId, service])
   const action = useAction()
-  const [created, setCreated] = useState<NewCredential | undefined>()
+  const [created, setCreated] = useState<IssuedCredential | undefined>()
   const headingId = `credentials-${service}`
   const active = list.data?.filter((c) => c.revoked_at === null) ?? []
   const revoked = list.data?.filter((c) => c.revoked_at !== null) ?? []
-  const showLastUsed = active.some((c) => c.last_used_at !== undefined)
 
   return (
     <section aria-labelledby={headingId} class='card'>
@@ -67,14 +66,14 @@ export function Credentials ({ projectId, service, title, noun, purpose }: Props
           : (
             <table class='responsive'>
               <caption class='sr-only'>Active {title}</caption>
-              <thead><tr><th scope='col'>User</th><th scope='col'>Hint</th><th scope='col'>Created</th>{showLastUsed && <th scope='col'>Last used</th>}<th scope='col'><span class='sr-only'>Actions</span></th></tr></thead>
+              <thead><tr><th scope='col'>User</th><th scope='col'>Hint</th><th scope='col'>Created</th><th scope='col'>Last used</th><th scope='col'><span class='sr-only'>Actions</span></th></tr></thead>
               <tbody>
                 {active.map((c) => (
                   <tr key={c.id}>
                     <td data-label='User'>{c.username}</td>
                     <td data-label='Hint'><code>{c.hint}</code></td>
                     <td data-label='Created'>{formatDate(c.created_at)}</td>
-                    {showLastUsed && <td data-label='Last used'>{c.last_used_at === null ? 'Never' : formatDate(c.last_used_at)}</td>}
+                    <td data-label='Last used'>{c.last_used_at === null ? 'Never' : formatDate(c.last_used_at)}</td>
                     <td data-label='Actions'>
                       <ConfirmButton
                         label='Revoke' target={`${noun} ${c.hint}`} question={`Revoke ${c.hint}? Callers using it stop working at once.`}
