@@ -45,9 +45,11 @@ t.test('search analytics for the console', async (t) => {
     t.ok(month.no_result_queries.some((q: { query: string }) => q.query === 'ancient query'))
   })
 
-  t.test('a search just made is in the report', async (t) => {
+  t.test('a search just made is in the report; one of our own services (the service token) is not', async (t) => {
     const fresh = await h.tenant('fresh shop')
     t.equal((await send(h.app, fresh.key, 'POST', '/search', { search_term: 'lantern' })).statusCode, 200)
+    const ours = await h.app.inject({ method: 'POST', url: '/search', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': fresh.projectId }, payload: { search_term: 'chat retrieval' } })
+    t.equal(ours.statusCode, 200)
     const body = (await analytics({ days: '1' }, { authorization: `Bearer ${TOKEN}`, 'x-project-id': fresh.projectId })).json()
     t.same(body.searches_per_day, [{ day: utcDay(new Date()), searches: 1, autocompletes: 0 }])
     t.same(body.no_result_queries, [{ query: 'lantern', count: 1 }])

@@ -51,7 +51,11 @@ async function semanticSide (embedder: Embedder, index: EngineIndex, query: stri
 
 export async function searchRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  // Searches of the project's own clients only: those of our services (the chat's retrieval, the
+  // console's playground and catalog browsing, on the service token) would count as shoppers' and
+  // feed their queries to autocomplete.
   const record = (request: FastifyRequest, kind: 'search' | 'autocomplete', consumerId: string | null | undefined, query: string, hits: number, latencyMs: number) => {
+    if (request.principal.keyId === 'service') return
     app.analytics.record({ projectId: request.principal.projectId, kind, consumerId: consumerId ?? null, query, hits, latencyMs, at: new Date() })
   }
 
