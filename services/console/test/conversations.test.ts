@@ -58,7 +58,11 @@ t.test('conversations and analytics through the chat and search admin routes', a
   t.same(deleted.json(), { deleted: true })
   t.equal((await alice.request({ method: 'GET', url: `${base}/chats/${hello.chat_id}` })).statusCode, 404)
 
-  await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'tent' } })
+  // A shop's visitor searches with a search token; the console's own search (the service token) and
+  // the chat's retrieval are not counted.
+  const token = (await alice.request({ method: 'POST', url: `${base}/credentials`, payload: { service: 'search' } })).json().key as string
+  await fetch(`${searchUrl}/search`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ search_term: 'tent' }) })
+  await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'console browsing' } })
   const analytics = await alice.request({ method: 'GET', url: `${base}/analytics?days=7` })
   t.equal(analytics.statusCode, 200, analytics.body)
   const { chat, search } = analytics.json() as { chat: { days: number, chats_per_day: unknown[], handoff: { chats: number, handed_off: number } }, search: { days: number, searches_per_day: Array<{ searches: number }>, top_queries: Array<{ query: string }> } }
