@@ -95,6 +95,15 @@ export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> 
   return responsesOf([...everyRoute, ...authenticated, ...codes])
 }
 
+/**
+ * Error responses of a console route behind the session cookie: what every route answers, 401
+ * without a live session, plus `codes`. The console counts no requests against a rate limit (the
+ * sign-in is throttled instead); a forward lists what the service it forwards to can answer.
+ */
+export function sessionErrorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  return responsesOf([...everyRoute, 'unauthorized', ...codes])
+}
+
 /** Error responses of a route that needs no credential (health checks): what every route answers, plus `codes`. */
 export function publicErrorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
   return responsesOf([...everyRoute, ...codes])
