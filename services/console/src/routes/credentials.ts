@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CredentialParams, CredentialsQuery, CredentialsResponse, IssueCredentialBody, IssuedCredential, ProjectParams, bodyErrors, sessionErrorResponses } from '@chatsearch/contracts'
+import { CredentialParams, CredentialsQuery, CredentialsResponse, IssueCredentialBody, IssuedCredential, NoContent, ProjectParams, bodyErrors, sessionErrorResponses } from '@chatsearch/contracts'
 import { createKey, keyHint, listKeys, publishRevocation, revokeKey } from '@chatsearch/auth'
 import { ApiError } from '@chatsearch/shell'
 
@@ -52,7 +52,7 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
       tags: ['credentials'],
       summary: 'Revoke a credential of the project: the services refuse it from then on',
       params: CredentialParams,
-      response: { 204: { description: 'Revoked' }, ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'credential_not_found', 'csrf_failed') }
+      response: { 204: NoContent('Revoked'), ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'credential_not_found', 'csrf_failed') }
     }
   }, async (request, reply) => {
     const { credential_id: id } = request.params

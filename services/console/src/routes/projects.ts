@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
-  AddMemberBody, ConsoleProject, ConsoleProjectsResponse, Member, MemberParams, MembersResponse, ProjectNameBody, ProjectParams, bodyErrors, sessionErrorResponses
+  AddMemberBody, ConsoleProject, ConsoleProjectsResponse, Member, MemberParams, MembersResponse, NoContent, ProjectNameBody, ProjectParams, bodyErrors, sessionErrorResponses
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { addMember, createOwnedProject, membersOf, projectsOf, removeMember, renameProject } from '../store/memberships.js'
@@ -96,7 +96,7 @@ export async function projectRoutes (app: FastifyInstance) {
       tags: ['projects'],
       summary: 'Remove a member from a project (owners only); a project keeps at least one owner',
       params: MemberParams,
-      response: { 204: { description: 'Removed' }, ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'owner_required', 'user_not_found', 'last_owner', 'csrf_failed') }
+      response: { 204: NoContent('Removed'), ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'owner_required', 'user_not_found', 'last_owner', 'csrf_failed') }
     }
   }, async (request, reply) => {
     requireOwner(request)

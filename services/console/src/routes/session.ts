@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { SessionResponse, SignInBody, bodyErrors, publicErrorResponses, sessionErrorResponses } from '@chatsearch/contracts'
+import { NoContent, SessionResponse, SignInBody, bodyErrors, publicErrorResponses, sessionErrorResponses } from '@chatsearch/contracts'
 import { ApiError, type RateLimitStore } from '@chatsearch/shell'
 import { decoyHash, verifyPassword } from '../password.js'
 import { findUser } from '../store/users.js'
@@ -76,7 +76,7 @@ export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOpt
         operationId: 'signOut',
         tags: ['session'],
         summary: 'Sign out: ends the session and clears its cookie',
-        response: { 204: { description: 'Signed out' }, ...sessionErrorResponses(...bodyErrors, 'csrf_failed') }
+        response: { 204: NoContent('Signed out'), ...sessionErrorResponses(...bodyErrors, 'csrf_failed') }
       }
     }, async (request, reply) => {
       await deleteSession(app.pg, request.cookies[SESSION_COOKIE]!)
