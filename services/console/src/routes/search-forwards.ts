@@ -49,49 +49,80 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
   const id = (p: Params) => encodeURIComponent(p.id ?? '')
 
   simple('GET', '/tasks', () => '/tasks', {
-    operationId: 'listTasks', tags: ['tasks'], summary: 'The project\'s tasks (catalog imports, crawls, file uploads), newest first: GET /tasks of the search service',
-    querystring: TaskListQuery, response: { 200: TaskList, ...forwardErrors() }
+    operationId: 'listTasks',
+    tags: ['tasks'],
+    summary: 'The project\'s tasks (catalog imports, crawls, file uploads), newest first: GET /tasks of the search service',
+    querystring: TaskListQuery,
+    response: { 200: TaskList, ...forwardErrors() }
   })
   simple('GET', '/tasks/:id', (p) => `/tasks/${id(p)}`, {
-    operationId: 'getTask', tags: ['tasks'], summary: 'One task of the project: its status, progress and outcome (GET /tasks/{id})',
-    params: IdParams(TaskParams.properties.id), response: { 200: Task, ...forwardErrors('task_not_found') }
+    operationId: 'getTask',
+    tags: ['tasks'],
+    summary: 'One task of the project: its status, progress and outcome (GET /tasks/{id})',
+    params: IdParams(TaskParams.properties.id),
+    response: { 200: Task, ...forwardErrors('task_not_found') }
   })
   simple('POST', '/search', () => '/search', {
-    operationId: 'search', tags: ['search'], summary: 'Search the project catalog, as POST /search of the search service',
+    operationId: 'search',
+    tags: ['search'],
+    summary: 'Search the project catalog, as POST /search of the search service',
     body: SearchBody,
     response: { 200: SearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented') }
   })
   simple('POST', '/autocomplete', () => '/autocomplete', {
-    operationId: 'autocomplete', tags: ['search'], summary: 'Suggestions for a partial search term, as POST /autocomplete',
-    body: AutocompleteBody, response: { 200: AutocompleteResponse, ...changeErrors('missing_parameters') }
+    operationId: 'autocomplete',
+    tags: ['search'],
+    summary: 'Suggestions for a partial search term, as POST /autocomplete',
+    body: AutocompleteBody,
+    response: { 200: AutocompleteResponse, ...changeErrors('missing_parameters') }
   })
   simple('GET', '/settings', () => '/settings', {
-    operationId: 'getSettings', tags: ['catalog'], summary: 'Index settings of the project catalog (GET /settings)',
+    operationId: 'getSettings',
+    tags: ['catalog'],
+    summary: 'Index settings of the project catalog (GET /settings)',
     response: { 200: CatalogSettings, ...forwardErrors() }
   })
   simple('PUT', '/settings', () => '/settings', {
-    operationId: 'replaceSettings', tags: ['catalog'], summary: 'Replace the index settings; the catalog is re-indexed with them (PUT /settings)',
-    body: CatalogSettings, response: { 200: CatalogSettings, ...changeErrors('missing_parameters') }
+    operationId: 'replaceSettings',
+    tags: ['catalog'],
+    summary: 'Replace the index settings; the catalog is re-indexed with them (PUT /settings)',
+    body: CatalogSettings,
+    response: { 200: CatalogSettings, ...changeErrors('missing_parameters') }
   })
   simple('DELETE', '/documents/:id', (p) => `/documents/${id(p)}`, {
-    operationId: 'deleteDocument', tags: ['catalog'], summary: 'Remove a catalog item (DELETE /documents/{id})',
-    params: IdParams(DocumentParams.properties.id), response: { 200: DeletedResponse, ...changeErrors('document_not_found') }
+    operationId: 'deleteDocument',
+    tags: ['catalog'],
+    summary: 'Remove a catalog item (DELETE /documents/{id})',
+    params: IdParams(DocumentParams.properties.id),
+    response: { 200: DeletedResponse, ...changeErrors('document_not_found') }
   })
   simple('GET', '/knowledge/documents', () => '/knowledge/documents', {
-    operationId: 'listKnowledgeDocuments', tags: ['knowledge'], summary: 'The project\'s knowledge documents, by id (GET /knowledge/documents)',
-    querystring: KnowledgeListQuery, response: { 200: KnowledgeListResponse, ...forwardErrors() }
+    operationId: 'listKnowledgeDocuments',
+    tags: ['knowledge'],
+    summary: 'The project\'s knowledge documents, by id (GET /knowledge/documents)',
+    querystring: KnowledgeListQuery,
+    response: { 200: KnowledgeListResponse, ...forwardErrors() }
   })
   simple('POST', '/knowledge/documents', () => '/knowledge/documents', {
-    operationId: 'addOrReplaceKnowledgeDocuments', tags: ['knowledge'], summary: 'Add or replace knowledge pages and question-and-answer pairs by id (POST /knowledge/documents, JSON)',
-    body: KnowledgeDocumentsBody, response: { 200: DocumentsResponse, ...changeErrors('invalid_document') }
+    operationId: 'addOrReplaceKnowledgeDocuments',
+    tags: ['knowledge'],
+    summary: 'Add or replace knowledge pages and question-and-answer pairs by id (POST /knowledge/documents, JSON)',
+    body: KnowledgeDocumentsBody,
+    response: { 200: DocumentsResponse, ...changeErrors('invalid_document') }
   })
   simple('DELETE', '/knowledge/documents/:id', (p) => `/knowledge/documents/${id(p)}`, {
-    operationId: 'deleteKnowledgeDocument', tags: ['knowledge'], summary: 'Remove a knowledge document and its chunks (DELETE /knowledge/documents/{id})',
-    params: IdParams(DocumentParams.properties.id), response: { 200: DeletedResponse, ...changeErrors('document_not_found') }
+    operationId: 'deleteKnowledgeDocument',
+    tags: ['knowledge'],
+    summary: 'Remove a knowledge document and its chunks (DELETE /knowledge/documents/{id})',
+    params: IdParams(DocumentParams.properties.id),
+    response: { 200: DeletedResponse, ...changeErrors('document_not_found') }
   })
   simple('POST', '/knowledge/crawl', () => '/knowledge/crawl', {
-    operationId: 'crawlWebsite', tags: ['knowledge'], summary: 'Crawl a website into the project\'s knowledge, as a task (POST /knowledge/crawl)',
-    body: KnowledgeCrawlBody, response: { 202: TaskAccepted, ...changeErrors('missing_parameters') }
+    operationId: 'crawlWebsite',
+    tags: ['knowledge'],
+    summary: 'Crawl a website into the project\'s knowledge, as a task (POST /knowledge/crawl)',
+    body: KnowledgeCrawlBody,
+    response: { 202: TaskAccepted, ...changeErrors('missing_parameters') }
   })
 
   // A catalog as JSON (an array), NDJSON, or CSV converted to a JSON array here.
