@@ -120,3 +120,6 @@ export const PlaygroundBody = Type.Object({
   stream: Type.Optional(Type.Boolean({ description: 'Answer as server-sent events, as POST /newUserMessage with Accept: text/event-stream' }))
 }, { additionalProperties: false })
 export type PlaygroundBody = Static<typeof PlaygroundBody>
+
+/** A 204 answer: no body (documented without content; `reply.code(204).send()` type-checks against it). */
+export const NoContent = (description: string) => Type.Unsafe<void>({ type: 'null', description })

@@ -14,7 +14,7 @@ export const errorCatalog = {
   invalid_document: { status: 400, title: 'Bad Request', when: 'a catalog item or knowledge document in the batch is not acceptable (nothing of the batch was written)' },
   invalid_file: { status: 400, title: 'Bad Request', when: 'a knowledge file is not what its name says, is not valid UTF-8 or UTF-16 text, has no text (a scanned PDF), or is nested or paged beyond what is read' },
   hybrid_search_disabled: { status: 400, title: 'Bad Request', when: 'hybrid search was asked of a server that runs without embeddings' },
-  unauthorized: { status: 401, title: 'Unauthorized', when: 'the credential is missing, malformed, unknown, revoked or for the other service' },
+  unauthorized: { status: 401, title: 'Unauthorized', when: 'the credential is missing, malformed, unknown, revoked or for the other service; in the console, there is no live session (sign in first)' },
   invalid_credentials: { status: 401, title: 'Unauthorized', when: 'console sign-in: the username or the password is wrong' },
   csrf_failed: { status: 403, title: 'Forbidden', when: 'console: a state-changing request without the session\'s X-CSRF-Token' },
   owner_required: { status: 403, title: 'Forbidden', when: 'console: only an owner of the project may do this' },
@@ -93,6 +93,15 @@ function responsesOf (codes: readonly ErrorCode[]): Record<number, TSchema> {
 /** Error responses of a route behind a credential: what every such route answers, plus `codes`. */
 export function errorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
   return responsesOf([...everyRoute, ...authenticated, ...codes])
+}
+
+/**
+ * Error responses of a console route behind the session cookie: what every route answers, 401
+ * without a live session, plus `codes`. The console counts no requests against a rate limit (the
+ * sign-in is throttled instead); a forward lists what the service it forwards to can answer.
+ */
+export function sessionErrorResponses (...codes: ErrorCode[]): Record<number, TSchema> {
+  return responsesOf([...everyRoute, 'unauthorized', ...codes])
 }
 
 /** Error responses of a route that needs no credential (health checks): what every route answers, plus `codes`. */

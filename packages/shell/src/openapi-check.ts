@@ -12,6 +12,13 @@ export interface OpenApiExpectations {
   idempotent: string[]
   /** The operations that answer `Accept: text/event-stream` with server-sent events: exactly these. */
   streams: string[]
+  /**
+   * The console: signed in by a session cookie instead of the bearer credential. Then the document's
+   * scheme must be an apiKey in this cookie; an operation behind it must list 401 `unauthorized`, and
+   * one with a state-changing method must take the CSRF header (required) and list 403 `csrf_failed`.
+   * No rate limit is counted, so none of its headers nor 429 are required.
+   */
+  session?: { cookie: string, csrfHeader: string }
 }
 
 type Operation = OpenApi.OperationObject
@@ -20,6 +27,8 @@ type Schema = OpenApi.SchemaObject
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
 /** Methods whose requests Fastify reads a body for, whether the route wants one or not. */
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete'])
+/** Methods that change something: behind a session, they must carry its CSRF token. */
+const STATE_CHANGING = BODY_METHODS
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
 
@@ -62,11 +71,12 @@ function operationProblems (id: string, method: string, op: Operation, doc: Open
   const secured = (op.security ?? doc.security ?? []).some((requirement) => Object.keys(requirement).length > 0)
   if (secured !== (answersUnauthenticated === 401)) {
     problem(secured
-      ? `documented behind the bearer credential, but answered ${answersUnauthenticated} without one`
+      ? `documented behind the ${expected.session === undefined ? 'bearer credential' : 'session'}, but answered ${answersUnauthenticated} without one`
       : 'answered 401 without a credential, but documented without security')
   }
 
-  const headerParams = ((op.parameters ?? []) as OpenApi.ParameterObject[]).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase())
+  const headerParameters = ((op.parameters ?? []) as OpenApi.ParameterObject[]).filter((p) => p.in === 'header')
+  const headerParams = headerParameters.map((p) => p.name.toLowerCase())
   if (headerParams.includes('authorization')) problem('an Authorization header parameter (OpenAPI ignores it: the security scheme documents it)')
   if (!headerParams.includes('x-request-id')) problem('no X-Request-Id request header')
   const idempotent = expected.idempotent.includes(id)
@@ -88,7 +98,7 @@ function operationProblems (id: string, method: string, op: Operation, doc: Open
     if (!hasHeader(status, 'X-Request-Id')) problem(`${status} without the X-Request-Id header`)
     if (status.startsWith('2')) {
       if (response.content === undefined && status !== '204') problem(`${status} without content`)
-      if (secured) for (const name of rateLimitHeaderNames) if (!hasHeader(status, name)) problem(`${status} without the ${name} header`)
+      if (secured && expected.session === undefined) for (const name of rateLimitHeaderNames) if (!hasHeader(status, name)) problem(`${status} without the ${name} header`)
       if (idempotent && !hasHeader(status, 'Idempotent-Replayed')) problem(`${status} without the Idempotent-Replayed header`)
       continue
     }
@@ -110,7 +120,17 @@ function operationProblems (id: string, method: string, op: Operation, doc: Open
   needs(400, ['invalid_request'], 'every route')
   needs(500, ['internal_error'], 'every route')
   needs(503, ['service_unavailable'], 'every route')
-  if (secured) {
+  if (secured && expected.session !== undefined) {
+    needs(401, ['unauthorized'], 'behind the session')
+    const csrf = expected.session.csrfHeader.toLowerCase()
+    const csrfParam = headerParameters.find((p) => p.name.toLowerCase() === csrf)
+    if (STATE_CHANGING.has(method)) {
+      if (csrfParam?.required !== true) problem(`no required ${expected.session.csrfHeader} request header`)
+      needs(403, ['csrf_failed'], `${method.toUpperCase()} behind the session`)
+    } else if (csrfParam !== undefined) {
+      problem(`a ${expected.session.csrfHeader} request header, but ${method.toUpperCase()} does not need one`)
+    }
+  } else if (secured) {
     needs(401, ['unauthorized'], 'behind a credential')
     needs(429, ['rate_limited', 'authentication_throttled'], 'behind a credential')
     for (const name of rateLimitHeaderNames) if (!hasHeader('429', name)) problem(`429 without the ${name} header`)
@@ -155,8 +175,13 @@ export async function openApiProblems (app: FastifyInstance, expected: OpenApiEx
   if (doc.info.version !== apiVersion) problems.push(`info.version is ${doc.info.version}, not the API version ${apiVersion}`)
   if ((doc.servers ?? []).length === 0) problems.push('no servers')
   for (const tag of doc.tags ?? []) if ((tag.description ?? '') === '') problems.push(`tag ${tag.name} has no description`)
-  const bearer = doc.components?.securitySchemes?.bearer as OpenApi.HttpSecurityScheme | undefined
-  if (bearer?.type !== 'http' || bearer.scheme !== 'bearer') problems.push('no bearer security scheme')
+  if (expected.session === undefined) {
+    const bearer = doc.components?.securitySchemes?.bearer as OpenApi.HttpSecurityScheme | undefined
+    if (bearer?.type !== 'http' || bearer.scheme !== 'bearer') problems.push('no bearer security scheme')
+  } else {
+    const schemes = Object.values(doc.components?.securitySchemes ?? {}) as OpenApi.ApiKeySecurityScheme[]
+    if (!schemes.some((s) => s.type === 'apiKey' && s.in === 'cookie' && s.name === expected.session?.cookie)) problems.push(`no apiKey security scheme in the ${expected.session.cookie} cookie`)
+  }
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {

@@ -23,7 +23,14 @@ export interface OpenApiOptions {
   servers?: OpenApiServer[]
   /** The tags the service's routes use, each with what it groups; `health` is added. */
   tags?: Array<{ name: string, description: string }>
+  /**
+   * How callers authenticate: the one security scheme, required of every operation unless a route's
+   * schema says `security: []`. Default: `bearer`, the project's csk_… credential (chat, search).
+   */
+  security?: { name: string, scheme: OpenApi.SecuritySchemeObject }
 }
+
+const bearerScheme = { name: 'bearer', scheme: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } } satisfies OpenApiOptions['security']
 
 /** Answered by the error handler on any path, for a method or a path the service does not have. */
 const pathResponses = {
@@ -75,6 +82,7 @@ async function docsWithSlash (request: FastifyRequest, reply: FastifyReply) {
  */
 export const openApiPlugin = fp<OpenApiOptions>(async (app, opts) => {
   app.addHook('onRoute', documentHeaders)
+  const security = opts.security ?? bearerScheme
   await app.register(swagger, {
     // The services' routes are at the root; a server's path (a gateway's prefix) is not theirs to lose.
     stripBasePath: false,
@@ -84,11 +92,11 @@ export const openApiPlugin = fp<OpenApiOptions>(async (app, opts) => {
       servers: opts.servers ?? [{ url: '/' }],
       tags: [...(opts.tags ?? []), healthTag],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } },
+        securitySchemes: { [security.name]: security.scheme },
         // TypeBox schemas are the JSON Schema that OpenAPI 3.1 takes as it is; openapi-types' types do not describe them.
         responses: pathResponses as unknown as OpenApi.ComponentsObject['responses']
       },
-      security: [{ bearer: [] }]
+      security: [{ [security.name]: [] }]
     }
   })
   // Its own Content-Security-Policy on its routes: the API's (default-src 'none', from helmet) would

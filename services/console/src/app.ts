@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations } from '@chatsearch/auth'
-import { buildService, databasePlugin, healthRoutes, migrate, MemoryRateLimitStore, pingDatabase, redisCheck, redisPlugin, RedisRateLimitStore } from '@chatsearch/shell'
+import { apiVersion } from '@chatsearch/contracts'
+import { buildService, databasePlugin, healthRoutes, migrate, MemoryRateLimitStore, openApiPlugin, pingDatabase, redisCheck, redisPlugin, RedisRateLimitStore } from '@chatsearch/shell'
 import type { ConsoleConfig } from './config.js'
-import { sessionPlugin } from './session.js'
+import { documentCsrf, sessionPlugin, sessionSecurity } from './session.js'
 import { requireMember } from './membership.js'
 import { Upstream } from './upstream.js'
 import { sessionRoutes } from './routes/session.js'
@@ -16,6 +17,29 @@ import { consoleCsp, defaultWebRoot, webRoutes } from './web.js'
 export const consoleMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
 async function register (app: FastifyInstance, config: ConsoleConfig) {
+  // First: the routes registered after it are documented as they are registered.
+  await app.register(openApiPlugin, {
+    title: 'Console API',
+    description: 'The JSON API of the project dashboard (its web app\'s): sign in with a console user, manage projects, members and credentials, and reach each project\'s catalog, knowledge, conversations, analytics and playground, which are forwarded to the search and chat services. Signed in by the `console_session` cookie; every POST, PUT, PATCH and DELETE also sends the session\'s CSRF token in `X-CSRF-Token`.',
+    version: apiVersion,
+    servers: [
+      { url: '/', description: 'The console itself, on its own host and port (CONSOLE_PORT, 3000 by default)' },
+      { url: '/', description: 'Through the gateway of docker-compose.yml, which serves the console (its web app and /api) at its root' }
+    ],
+    tags: [
+      { name: 'session', description: 'Sign in with a console username and password, read the session and its CSRF token, sign out' },
+      { name: 'projects', description: 'The projects of the signed-in user, and their members (owners manage them)' },
+      { name: 'credentials', description: 'The project\'s credentials: chat API keys and search API tokens, issued and revoked by its members' },
+      { name: 'catalog', description: 'The project catalog and its index settings: forwarded to the search service' },
+      { name: 'knowledge', description: 'The project\'s knowledge: pages, FAQs, crawls and uploaded files, forwarded to the search service' },
+      { name: 'tasks', description: 'Catalog imports, crawls and file uploads that run in the background: forwarded to the search service' },
+      { name: 'search', description: 'Search and autocomplete of the project catalog, as its shoppers get them: forwarded to the search service' },
+      { name: 'conversations', description: 'The project\'s chats: list, read, export, delete, and answer those handed off to the team; forwarded to the chat service' },
+      { name: 'analytics', description: 'Chat and search figures per day, from both services' },
+      { name: 'playground', description: 'Talk to the project\'s assistant as a test chat, left out of analytics' }
+    ],
+    security: sessionSecurity
+  })
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
   // The console's tables refer to the auth package's projects.
   await migrate(app.pg, 'auth', authMigrations)
@@ -31,6 +55,7 @@ async function register (app: FastifyInstance, config: ConsoleConfig) {
   await app.register(sessionRoutes, { ttlMs: config.sessionTtlMs, failures: config.signInFailures, store: throttleStore })
   await app.register(async (signedIn) => {
     signedIn.addHook('onRequest', signedIn.requireSession)
+    signedIn.addHook('onRoute', documentCsrf)
     await signedIn.register(projectListRoutes)
     await signedIn.register(async (project) => {
       project.addHook('onRequest', requireMember(project))

@@ -1,12 +1,18 @@
 import fp from 'fastify-plugin'
 import cookie from '@fastify/cookie'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import { Type } from 'typebox'
 import { timingSafeEqual, createHash } from 'node:crypto'
 import { ApiError } from '@chatsearch/shell'
 import { deleteExpiredSessions, findSession, type Session } from './store/sessions.js'
 
 export const SESSION_COOKIE = 'console_session'
 export const CSRF_HEADER = 'x-csrf-token'
+/** The session cookie as the OpenAPI document's security scheme. */
+export const sessionSecurity = {
+  name: 'session',
+  scheme: { type: 'apiKey' as const, in: 'cookie', name: SESSION_COOKIE, description: 'The console session: set by POST /api/session (HttpOnly, SameSite=Strict), ended by DELETE /api/session or after CONSOLE_SESSION_TTL_HOURS' }
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,6 +30,24 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
+
+const CsrfToken = Type.String({ description: 'The `csrf_token` of POST or GET /api/session; without it (or with another) a state-changing request is 403 `csrf_failed`' })
+
+/**
+ * An onRoute hook for the scopes that `requireSession` guards: their state-changing routes are
+ * documented with the X-CSRF-Token header (required) it checks. Hidden routes are left alone.
+ */
+export function documentCsrf (route: RouteOptions) {
+  const schema = route.schema as Record<string, unknown> | undefined
+  if (schema === undefined || schema.hide === true) return
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  if (methods.every((m) => SAFE_METHODS.has(m))) return
+  const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown>, required?: string[] }
+  route.schema = {
+    ...schema,
+    headers: { ...headers, type: 'object', properties: { ...headers.properties, 'X-CSRF-Token': CsrfToken }, required: [...(headers.required ?? []), 'X-CSRF-Token'] }
+  }
+}
 
 /** Both hashed to equal length first, so the comparison tells nothing of the token. */
 export const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected))

@@ -102,6 +102,16 @@ export class Upstream {
   }
 }
 
+/**
+ * Route options of a forward whose schema documents the service's own contract: the service
+ * validates the request (the console does not, so the answer is the service's, as it would be
+ * called directly), and what it answers is passed on unchanged, not re-serialised.
+ */
+export const forwarded = {
+  validatorCompiler: () => () => true,
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data)
+}
+
 /** The query string of a request as it came, without '?'. */
 export const queryOf = (request: FastifyRequest) => {
   const at = request.url.indexOf('?')

@@ -47,7 +47,7 @@ export async function webRoutes (app: FastifyInstance, opts: { root: string }) {
   const files = built ? await filesUnder(opts.root) : new Set<string>()
   if (built) await app.register(fastifyStatic, { root: opts.root, serve: false, cacheControl: false })
 
-  app.get('/*', { config: { requestLogLevel: 'debug' } }, async (request, reply) => {
+  app.get('/*', { config: { requestLogLevel: 'debug' }, schema: { hide: true } }, async (request, reply) => {
     const path = (request.params as { '*': string })['*']
     if (path === 'api' || path.startsWith('api/')) throw new ApiError('not_found', `no route GET /${path}`)
     if (!built) return await reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notBuilt)

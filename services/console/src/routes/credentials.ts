@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CredentialParams, CredentialsQuery, CredentialsResponse, IssueCredentialBody, IssuedCredential, ProjectParams, errorResponses } from '@chatsearch/contracts'
+import { CredentialParams, CredentialsQuery, CredentialsResponse, IssueCredentialBody, IssuedCredential, NoContent, ProjectParams, bodyErrors, sessionErrorResponses } from '@chatsearch/contracts'
 import { createKey, keyHint, listKeys, publishRevocation, revokeKey } from '@chatsearch/auth'
 import { ApiError } from '@chatsearch/shell'
 
@@ -12,7 +12,14 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get('/api/projects/:project_id/credentials', {
-    schema: { params: ProjectParams, querystring: CredentialsQuery, response: { 200: CredentialsResponse, ...errorResponses('project_not_found') } }
+    schema: {
+      operationId: 'listCredentials',
+      tags: ['credentials'],
+      summary: 'The project\'s credentials (chat API keys and search API tokens), revoked ones included, without their secrets',
+      params: ProjectParams,
+      querystring: CredentialsQuery,
+      response: { 200: CredentialsResponse, ...sessionErrorResponses('project_not_found') }
+    }
   }, async (request) => {
     const keys = await listKeys(app.pg, request.member.projectId)
     const service = request.query.service
@@ -23,7 +30,14 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
   })
 
   api.post('/api/projects/:project_id/credentials', {
-    schema: { params: ProjectParams, body: IssueCredentialBody, response: { 201: IssuedCredential, ...errorResponses('missing_parameters', 'project_not_found', 'csrf_failed') } }
+    schema: {
+      operationId: 'issueCredential',
+      tags: ['credentials'],
+      summary: 'Issue a credential of the chat or the search service in the signed-in user\'s name; its secret is shown this once',
+      params: ProjectParams,
+      body: IssueCredentialBody,
+      response: { 201: IssuedCredential, ...sessionErrorResponses('missing_parameters', ...bodyErrors, 'project_not_found', 'csrf_failed') }
+    }
   }, async (request, reply) => {
     const created = await createKey(app.pg, request.member.projectId, request.body.service, request.session.username)
     const listed = (await listKeys(app.pg, request.member.projectId)).find((k) => k.id === created.id)!
@@ -33,7 +47,13 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
   })
 
   api.delete('/api/projects/:project_id/credentials/:credential_id', {
-    schema: { params: CredentialParams, response: { ...errorResponses('project_not_found', 'credential_not_found', 'csrf_failed') } }
+    schema: {
+      operationId: 'revokeCredential',
+      tags: ['credentials'],
+      summary: 'Revoke a credential of the project: the services refuse it from then on',
+      params: CredentialParams,
+      response: { 204: NoContent('Revoked'), ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'credential_not_found', 'csrf_failed') }
+    }
   }, async (request, reply) => {
     const { credential_id: id } = request.params
     const owned = (await listKeys(app.pg, request.member.projectId)).some((k) => k.id === id)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
-  AddMemberBody, ConsoleProject, ConsoleProjectsResponse, Member, MemberParams, MembersResponse, ProjectNameBody, ProjectParams, errorResponses
+  AddMemberBody, ConsoleProject, ConsoleProjectsResponse, Member, MemberParams, MembersResponse, NoContent, ProjectNameBody, ProjectParams, bodyErrors, sessionErrorResponses
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { addMember, createOwnedProject, membersOf, projectsOf, removeMember, renameProject } from '../store/memberships.js'
@@ -12,11 +12,22 @@ export async function projectListRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get('/api/projects', {
-    schema: { response: { 200: ConsoleProjectsResponse, ...errorResponses() } }
+    schema: {
+      operationId: 'listProjects',
+      tags: ['projects'],
+      summary: 'The projects the signed-in user is a member of, with their role in each',
+      response: { 200: ConsoleProjectsResponse, ...sessionErrorResponses() }
+    }
   }, async (request) => ({ projects: await projectsOf(app.pg, request.session.userId) }))
 
   api.post('/api/projects', {
-    schema: { body: ProjectNameBody, response: { 201: ConsoleProject, ...errorResponses('missing_parameters', 'csrf_failed') } }
+    schema: {
+      operationId: 'createProject',
+      tags: ['projects'],
+      summary: 'Create a project; the signed-in user is its owner',
+      body: ProjectNameBody,
+      response: { 201: ConsoleProject, ...sessionErrorResponses('missing_parameters', ...bodyErrors, 'csrf_failed') }
+    }
   }, async (request, reply) => {
     const project = await createOwnedProject(app.pg, request.session.userId, request.body.name.trim())
     return await reply.code(201).send(project)
@@ -28,25 +39,47 @@ export async function projectRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.get('/api/projects/:project_id', {
-    schema: { params: ProjectParams, response: { 200: ConsoleProject, ...errorResponses('project_not_found') } }
+    schema: {
+      operationId: 'getProject',
+      tags: ['projects'],
+      summary: 'One project of the signed-in user',
+      params: ProjectParams,
+      response: { 200: ConsoleProject, ...sessionErrorResponses('project_not_found') }
+    }
   }, async (request) => (await projectsOf(app.pg, request.session.userId)).find((p) => p.id === request.member.projectId)!)
 
   api.patch('/api/projects/:project_id', {
-    schema: { params: ProjectParams, body: ProjectNameBody, response: { 200: ConsoleProject, ...errorResponses('project_not_found', 'owner_required', 'csrf_failed') } }
+    schema: {
+      operationId: 'renameProject',
+      tags: ['projects'],
+      summary: 'Rename a project (owners only)',
+      params: ProjectParams,
+      body: ProjectNameBody,
+      response: { 200: ConsoleProject, ...sessionErrorResponses('missing_parameters', ...bodyErrors, 'project_not_found', 'owner_required', 'csrf_failed') }
+    }
   }, async (request) => {
     requireOwner(request)
     return await renameProject(app.pg, request.member.projectId, request.session.userId, request.body.name.trim())
   })
 
   api.get('/api/projects/:project_id/members', {
-    schema: { params: ProjectParams, response: { 200: MembersResponse, ...errorResponses('project_not_found') } }
+    schema: {
+      operationId: 'listMembers',
+      tags: ['projects'],
+      summary: 'The members of a project and their roles',
+      params: ProjectParams,
+      response: { 200: MembersResponse, ...sessionErrorResponses('project_not_found') }
+    }
   }, async (request) => ({ members: await membersOf(app.pg, request.member.projectId) }))
 
   api.post('/api/projects/:project_id/members', {
     schema: {
+      operationId: 'addMember',
+      tags: ['projects'],
+      summary: 'Add a console user to a project, as member (default) or owner (owners only)',
       params: ProjectParams,
       body: AddMemberBody,
-      response: { 201: Member, ...errorResponses('project_not_found', 'owner_required', 'user_not_found', 'member_exists', 'csrf_failed') }
+      response: { 201: Member, ...sessionErrorResponses('missing_parameters', ...bodyErrors, 'project_not_found', 'owner_required', 'user_not_found', 'member_exists', 'csrf_failed') }
     }
   }, async (request, reply) => {
     requireOwner(request)
@@ -58,7 +91,13 @@ export async function projectRoutes (app: FastifyInstance) {
   })
 
   api.delete('/api/projects/:project_id/members/:username', {
-    schema: { params: MemberParams, response: { ...errorResponses('project_not_found', 'owner_required', 'user_not_found', 'last_owner', 'csrf_failed') } }
+    schema: {
+      operationId: 'removeMember',
+      tags: ['projects'],
+      summary: 'Remove a member from a project (owners only); a project keeps at least one owner',
+      params: MemberParams,
+      response: { 204: NoContent('Removed'), ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'owner_required', 'user_not_found', 'last_owner', 'csrf_failed') }
+    }
   }, async (request, reply) => {
     requireOwner(request)
     const outcome = await removeMember(app.pg, request.member.projectId, request.params.username)

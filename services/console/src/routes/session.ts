@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { SessionResponse, SignInBody, errorResponses } from '@chatsearch/contracts'
+import { NoContent, SessionResponse, SignInBody, bodyErrors, publicErrorResponses, sessionErrorResponses } from '@chatsearch/contracts'
 import { ApiError, type RateLimitStore } from '@chatsearch/shell'
 import { decoyHash, verifyPassword } from '../password.js'
 import { findUser } from '../store/users.js'
 import { createSession, deleteSession } from '../store/sessions.js'
-import { SESSION_COOKIE } from '../session.js'
+import { documentCsrf, SESSION_COOKIE } from '../session.js'
 
 /** The window in which CONSOLE_SIGNIN_FAILURES failed sign-ins of one username from one address are allowed. */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000
@@ -21,7 +21,21 @@ export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOpt
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
 
   api.post('/api/session', {
-    schema: { body: SignInBody, response: { 200: SessionResponse, ...errorResponses('missing_parameters', 'invalid_credentials') } }
+    schema: {
+      operationId: 'signIn',
+      tags: ['session'],
+      summary: 'Sign in with a console username and password: sets the session cookie and answers its CSRF token',
+      description: 'Sets `console_session` (HttpOnly, SameSite=Strict, Secure over HTTPS). Send the `csrf_token` back in `X-CSRF-Token` with every POST, PUT, PATCH and DELETE. Failed sign-ins of one username from one address are throttled (CONSOLE_SIGNIN_FAILURES per 15 minutes): past it, 429 `authentication_throttled` with Retry-After, even with the right password.',
+      security: [],
+      body: SignInBody,
+      response: {
+        200: {
+          ...SessionResponse,
+          headers: { 'Set-Cookie': { type: 'string', description: '`console_session=…; Path=/; HttpOnly; SameSite=Strict` with `Max-Age` of the session' } }
+        },
+        ...publicErrorResponses('missing_parameters', ...bodyErrors, 'invalid_credentials', 'authentication_throttled')
+      }
+    }
   }, async (request, reply) => {
     const { username, password } = request.body
     const key = `signin:${username.toLowerCase()}:${request.ip}`
@@ -46,13 +60,24 @@ export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOpt
 
   await app.register(async (signedIn) => {
     signedIn.addHook('onRequest', signedIn.requireSession)
+    signedIn.addHook('onRoute', documentCsrf)
 
     signedIn.get('/api/session', {
-      schema: { response: { 200: SessionResponse, ...errorResponses() } }
+      schema: {
+        operationId: 'getSession',
+        tags: ['session'],
+        summary: 'The signed-in user and the session\'s CSRF token',
+        response: { 200: SessionResponse, ...sessionErrorResponses() }
+      }
     }, async (request) => ({ username: request.session.username, csrf_token: request.session.csrfToken }))
 
     signedIn.delete('/api/session', {
-      schema: { response: { ...errorResponses('csrf_failed') } }
+      schema: {
+        operationId: 'signOut',
+        tags: ['session'],
+        summary: 'Sign out: ends the session and clears its cookie',
+        response: { 204: NoContent('Signed out'), ...sessionErrorResponses(...bodyErrors, 'csrf_failed') }
+      }
     }, async (request, reply) => {
       await deleteSession(app.pg, request.cookies[SESSION_COOKIE]!)
       app.clearSessionCookie(request, reply)
