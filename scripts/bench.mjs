@@ -13,7 +13,8 @@ const benchmarks = {
   relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
   assistant: { dir: 'services/chat', script: 'bench/assistant.ts' },
   cache: { dir: 'services/search', script: 'bench/cache.ts' },
-  knowledge: { dir: 'services/search', script: 'bench/knowledge.ts' }
+  knowledge: { dir: 'services/search', script: 'bench/knowledge.ts' },
+  console: { dir: 'services/console', script: 'bench/pages.ts' }
 }
 
 const name = process.argv[2]

@@ -18,9 +18,11 @@ import { defaultWebRoot } from '../src/web.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 // Skipped, saying why, where the browser or the build is missing; under CI=true it must run.
-const skip = process.env.CI === 'true' ? false : !existsSync(CHROMIUM)
-  ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-  : !existsSync(join(defaultWebRoot, 'index.html')) ? 'the web app is not built (pnpm install builds it)' : false
+const skip = process.env.CI === 'true'
+  ? false
+  : !existsSync(CHROMIUM)
+      ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
+      : !existsSync(join(defaultWebRoot, 'index.html')) ? 'the web app is not built (pnpm install builds it)' : false
 
 const MOBILE = 375
 const DESKTOP = 1280
