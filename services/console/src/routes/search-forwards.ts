@@ -2,8 +2,8 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import {
-  AutocompleteBody, AutocompleteResponse, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, KnowledgeCrawlBody,
-  KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, Task, TaskAccepted,
+  AutocompleteBody, AutocompleteResponse, CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, KnowledgeCrawlBody,
+  KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, Task, TaskAccepted,
   TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, sessionErrorResponses, type ErrorCode
 } from '@chatsearch/contracts'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
@@ -109,6 +109,20 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     summary: 'Add or replace knowledge pages and question-and-answer pairs by id (POST /knowledge/documents, JSON)',
     body: KnowledgeDocumentsBody,
     response: { 200: DocumentsResponse, ...changeErrors('invalid_document') }
+  })
+  simple('GET', '/knowledge/documents/:id', (p) => `/knowledge/documents/${id(p)}`, {
+    operationId: 'getKnowledgeDocument',
+    tags: ['knowledge'],
+    summary: 'One knowledge document as stored: a page\'s text and chunks, or a pair\'s question and answer (GET /knowledge/documents/{id})',
+    params: IdParams(DocumentParams.properties.id),
+    response: { 200: KnowledgeDocument, ...forwardErrors('document_not_found') }
+  })
+  simple('GET', '/documents/:id', (p) => `/documents/${id(p)}`, {
+    operationId: 'getDocument',
+    tags: ['catalog'],
+    summary: 'One catalog item as stored (GET /documents/{id})',
+    params: IdParams(DocumentParams.properties.id),
+    response: { 200: CatalogDocument, ...forwardErrors('document_not_found') }
   })
   simple('DELETE', '/knowledge/documents/:id', (p) => `/knowledge/documents/${id(p)}`, {
     operationId: 'deleteKnowledgeDocument',
