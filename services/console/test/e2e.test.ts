@@ -141,6 +141,11 @@ t.test('a team member walks the console in a browser', { skip, timeout: 300_000 
     await page.getByLabel('Answer', { exact: true }).fill('Not yet: we ship within the United States only.')
     await page.getByRole('button', { name: 'Add question' }).click()
     await page.getByText('Do you ship to Canada?').first().waitFor()
+    // Editing the pair opens it with its stored answer.
+    await page.getByRole('button', { name: 'Edit Do you ship to Canada?' }).click()
+    await page.getByRole('heading', { name: 'Edit a question and answer' }).waitFor()
+    t.equal(await page.getByLabel('Answer', { exact: true }).inputValue(), 'Not yet: we ship within the United States only.', 'the stored answer, to edit')
+    await page.getByRole('button', { name: 'Cancel editing' }).click()
     await snapshot('knowledge')
 
     // Playground: the assistant answers from the knowledge, streamed into the page.

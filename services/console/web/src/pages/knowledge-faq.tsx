@@ -2,11 +2,11 @@ import { faqId, saveFaq } from '../api/knowledge.js'
 import { ErrorAlert, Status } from '../components/status.js'
 import { useAction } from '../hooks.js'
 
-/** A stored pair as the form shows it; `answer` is undefined when it could not be read. */
+/** A stored pair as the form shows it. */
 export interface FaqDraft {
   id: string
   question: string
-  answer: string | undefined
+  answer: string
   url: string | null
 }
 
@@ -43,13 +43,7 @@ export function FaqForm ({ projectId, editing, onSaved, onCancel }: Props) {
         <label for='faq-question'>Question</label>
         <input id='faq-question' name='question' required maxLength={1000} defaultValue={editing?.question ?? ''} />
         <label for='faq-answer'>Answer</label>
-        <textarea
-          id='faq-answer' name='answer' required rows={5} maxLength={20000} defaultValue={editing?.answer ?? ''}
-          {...(editing !== undefined && editing.answer === undefined ? { 'aria-describedby': 'faq-answer-unread' } : {})}
-        />
-        {editing !== undefined && editing.answer === undefined && (
-          <p id='faq-answer-unread' class='hint'>The stored answer could not be read; saving replaces it with what you type here.</p>
-        )}
+        <textarea id='faq-answer' name='answer' required rows={5} maxLength={20000} defaultValue={editing?.answer ?? ''} />
         <label for='faq-url'>Link for readers (optional URL)</label>
         <input id='faq-url' name='url' type='url' placeholder='https://' defaultValue={editing?.url ?? ''} />
         <div class='buttons'>

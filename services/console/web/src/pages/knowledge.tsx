@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { getDocument } from '../api/knowledge.js'
-import { ApiError, messageOf } from '../api/client.js'
+import { messageOf } from '../api/client.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
 import { ErrorAlert } from '../components/status.js'
 import { TaskProgress } from '../components/task-progress.js'
@@ -50,11 +50,7 @@ function Body () {
           }
           getDocument(project.id, summary.id).then(
             (doc) => open({ id: doc.id, question: doc.title, answer: doc.content, url: doc.url }),
-            (err: unknown) => {
-              // A console that does not pass single documents on: the question and link are known, the answer is typed again.
-              if (err instanceof ApiError && err.code === 'not_found') open({ id: summary.id, question: summary.title, answer: undefined, url: summary.url })
-              else setError(`“${summary.title}” cannot be opened: ${messageOf(err)}`)
-            })
+            (err: unknown) => { setError(`“${summary.title}” cannot be opened: ${messageOf(err)}`) })
         }}
       />
       <RecentTasks projectId={project.id} version={version} />
