@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SearchAnalyticsResponse } from '@chatsearch/contracts'
+import { LAST_DAYS } from '@chatsearch/shell'
 import type { SearchEngine } from './engine/port.js'
 
 export interface SearchEvent {
@@ -81,13 +82,9 @@ export class SearchAnalytics {
  * counted without regard to case, as they are matched; browsing (an empty query) is not a query.
  */
 export async function searchAnalytics (db: Pick<pg.Pool, 'query'>, projectId: string, days: number): Promise<SearchAnalyticsResponse> {
-  const range = `bounds AS (
-    SELECT (now() AT TIME ZONE 'UTC')::date - ($2::int - 1) AS first_day, (now() AT TIME ZONE 'UTC')::date AS last_day,
-           ((now() AT TIME ZONE 'UTC')::date - ($2::int - 1))::timestamp AT TIME ZONE 'UTC' AS first
-  )`
   const queries = (name: string, condition: string) => db.query<{ query: string, count: number }>({
     name,
-    text: `WITH ${range}
+    text: `WITH ${LAST_DAYS}
       SELECT lower(query) AS query, count(*)::int AS count FROM search_events, bounds
       WHERE project_id = $1 AND kind = 'search' AND query <> '' AND created_at >= bounds.first ${condition}
       GROUP BY lower(query) ORDER BY count DESC, lower(query) LIMIT 20`,
@@ -96,8 +93,7 @@ export async function searchAnalytics (db: Pick<pg.Pool, 'query'>, projectId: st
   const [perDay, top, noResults] = await Promise.all([
     db.query<{ day: string, searches: number, autocompletes: number }>({
       name: 'search-analytics-per-day',
-      text: `WITH ${range},
-        span AS (SELECT d::date AS day FROM bounds, generate_series(first_day, last_day, interval '1 day') d),
+      text: `WITH ${LAST_DAYS},
         counted AS (
           SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
                  count(*) FILTER (WHERE kind = 'search') AS searches, count(*) FILTER (WHERE kind = 'autocomplete') AS autocompletes

@@ -1,25 +1,18 @@
 import type pg from 'pg'
 import { classifications, type ChatAnalyticsResponse, type Classification } from '@chatsearch/contracts'
+import { LAST_DAYS } from '@chatsearch/shell'
 
 type Queryable = Pick<pg.Pool, 'query'>
 
 /**
- * The range: the last `$2` UTC days, today included. `first` is midnight UTC of its first day; a
- * chat counts on the UTC day it started, a message on the UTC day it was sent.
+ * The project's chat analytics over the last `days` UTC days; test chats are left out (decision 5).
+ * A chat counts on the UTC day it started, a message on the UTC day it was sent.
  */
-const RANGE = `range AS (
-  SELECT (now() AT TIME ZONE 'UTC')::date - ($2::int - 1) AS first_day, (now() AT TIME ZONE 'UTC')::date AS last_day
-), bounds AS (
-  SELECT first_day, last_day, first_day::timestamp AT TIME ZONE 'UTC' AS first FROM range
-)`
-
-/** The project's chat analytics over the last `days` UTC days; test chats are left out (decision 5). */
 export async function chatAnalytics (db: Queryable, projectId: string, days: number): Promise<ChatAnalyticsResponse> {
   const [perDay, byClass, handoff] = await Promise.all([
     db.query<{ day: string, chats: number, messages: number }>({
       name: 'analytics-per-day',
-      text: `WITH ${RANGE},
-        span AS (SELECT d::date AS day FROM bounds, generate_series(first_day, last_day, interval '1 day') d),
+      text: `WITH ${LAST_DAYS},
         started AS (
           SELECT (c.created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS chats FROM chats c, bounds
           WHERE c.project_id = $1 AND NOT c.is_test AND c.created_at >= bounds.first GROUP BY 1
@@ -35,7 +28,7 @@ export async function chatAnalytics (db: Queryable, projectId: string, days: num
     }),
     db.query<{ classification: Classification, count: number }>({
       name: 'analytics-classes',
-      text: `WITH ${RANGE}
+      text: `WITH ${LAST_DAYS}
         SELECT m.classification, count(*)::int AS count
         FROM messages m JOIN chats c ON c.project_id = m.project_id AND c.id = m.chat_id, bounds
         WHERE m.project_id = $1 AND NOT c.is_test AND m.role = 'user' AND m.created_at >= bounds.first
@@ -44,7 +37,7 @@ export async function chatAnalytics (db: Queryable, projectId: string, days: num
     }),
     db.query<{ chats: number, handed_off: number }>({
       name: 'analytics-handoff',
-      text: `WITH ${RANGE}
+      text: `WITH ${LAST_DAYS}
         SELECT count(*)::int AS chats,
           count(*) FILTER (WHERE EXISTS (SELECT 1 FROM messages m WHERE m.project_id = c.project_id AND m.chat_id = c.id AND m.handoff))::int AS handed_off
         FROM chats c, bounds WHERE c.project_id = $1 AND NOT c.is_test AND c.created_at >= bounds.first`,
