@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { limits } from '@chatsearch/contracts'
 import { ApiError } from './errors.js'
@@ -21,11 +22,6 @@ export function jsonParser (parse: (request: FastifyRequest, body: string, done:
   }
 }
 
-function isPlainObject (value: object): boolean {
-  const prototype = Object.getPrototypeOf(value) as unknown
-  return prototype === Object.prototype || prototype === null
-}
-
 /**
  * Walks a parsed value without recursion (a body nested thousands of levels deep must not overflow
  * the stack) and names what is wrong with it: nesting deeper than `jsonMaxDepth`, or a NUL
@@ -40,8 +36,8 @@ export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDe
       continue
     }
     if (item === null || typeof item !== 'object') continue
-    // Only what JSON parses to: a body handed on as a stream (a multipart upload) or a Buffer is not.
-    if (!Array.isArray(item) && !isPlainObject(item)) continue
+    // A body handed on as a stream (a multipart upload streamed through) or as bytes is not parsed JSON.
+    if (item instanceof Stream || ArrayBuffer.isView(item)) continue
     if (depth >= maxDepth) return `the JSON is nested more than ${maxDepth} levels deep`
     if (Array.isArray(item)) {
       for (const element of item) stack.push([element, depth + 1])
