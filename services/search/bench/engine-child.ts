@@ -18,7 +18,7 @@ import { storeVector } from '../src/engines/embedded/vector-codes.js'
 import type { SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '../src/filter/index.js'
-import { processQuery } from '../src/engines/embedded/tokenize.js'
+import { processQuery } from '../src/text.js'
 import { BATCH, CASES, EMBEDDER, FACETS, FILTERS, LIMIT, PROJECT, QUERY_COUNT, SEED, SUGGEST_LIMIT, benchSettings, keywordQueries, prefixes, productType, typoQueries, type CaseName } from './workload.js'
 
 export interface EmbedReport {

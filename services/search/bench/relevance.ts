@@ -7,7 +7,7 @@ import { loadEmbedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '../src/filter/index.js'
-import { processQuery } from '../src/engines/embedded/tokenize.js'
+import { processQuery } from '../src/text.js'
 import { demoCatalogFile } from '../src/index.js'
 
 interface Judged { query: string, kind: string, filters?: string, relevant: Record<string, number> }

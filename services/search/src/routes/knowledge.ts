@@ -7,7 +7,7 @@ import {
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { isUsableVector } from '@chatsearch/embeddings'
 import type { HybridQuery, KnowledgeHit, StoredKnowledge } from '../engine/port.js'
-import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
+import { processQuery, tokenize } from '../text.js'
 import { ingestKnowledge } from '../knowledge/ingest.js'
 import { knowledgePage } from '../knowledge/listing.js'
 import { DocumentError } from '../ingest/validate.js'

@@ -5,7 +5,7 @@ import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
 import type { EngineIndex, HybridQuery, IndexSettings } from '../engine/port.js'
-import { processQuery, tokenize } from '../engines/embedded/tokenize.js'
+import { processQuery, tokenize } from '../text.js'
 import { autocompleteKey, searchKey } from '../response-cache.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)

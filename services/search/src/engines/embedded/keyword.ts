@@ -1,4 +1,5 @@
-import { allowedTypos, ftsString, tokenize } from './tokenize.js'
+import { allowedTypos, tokenize } from '../../text.js'
+import { ftsString } from './fts.js'
 import type { Vocabulary } from './typo.js'
 
 /** Candidate terms per query word, so one word never expands into an unbounded OR. */

@@ -11,7 +11,8 @@
  * and is ranked by their mix, `semanticRatio` × semantic + (1 − `semanticRatio`) × keyword, which is
  * also the score the API shows; ties keep the bm25 order.
  */
-import { allowedTypos, ftsString, tokenize } from './tokenize.js'
+import { allowedTypos, tokenize } from '../../text.js'
+import { ftsString } from './fts.js'
 import type { Vocabulary } from './typo.js'
 
 /** Candidates taken from each side before the mix ranks them. */

@@ -1,6 +1,6 @@
 import { compareCompletions, SEARCH_WEIGHT, type Completion } from '../../engine/phrases.js'
 import type { Statement } from './database.js'
-import { allowedTypos, foldText } from './tokenize.js'
+import { allowedTypos, foldText } from '../../text.js'
 import type { Vocabulary } from './typo.js'
 
 type Prepare = (sql: string) => Statement

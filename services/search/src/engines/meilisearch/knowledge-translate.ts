@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type { DocumentsQuery, RecordAny, SearchParams, SearchResponse, Settings } from 'meilisearch'
 import type { KnowledgeHit, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
-import { tokenize } from '../embedded/tokenize.js'
+import { tokenize } from '../../text.js'
 import { BOOKKEEPING, EMBEDDER, embedderSettings } from './translate.js'
 
 /**

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { SearchParams } from 'meilisearch'
 import { compareCompletions, SEARCH_WEIGHT, suggestionPhrases, type Completion } from '../../engine/phrases.js'
-import { foldText } from '../embedded/tokenize.js'
+import { foldText } from '../../text.js'
 
 export interface Suggestion {
   id: string

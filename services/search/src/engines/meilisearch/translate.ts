@@ -6,7 +6,7 @@ import type { Embedders, SearchParams, SearchResponse, Settings } from 'meilisea
 import { limits } from '@chatsearch/contracts'
 import type { Document, IndexSettings, SearchQuery, SearchResult } from '../../engine/port.js'
 import { filterToMeilisearch } from '../../filter/index.js'
-import { tokenize } from '../embedded/tokenize.js'
+import { tokenize } from '../../text.js'
 
 /** The one embedder of a catalog index: vectors come from our embedder (`userProvided`). */
 export const EMBEDDER = 'default'

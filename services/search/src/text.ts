@@ -1,7 +1,8 @@
 /**
- * Text is split the way FTS5's unicode61 tokenizer (remove_diacritics 2) splits documents, so a
- * query word and an indexed term compare equal: compatibility-normalised, accents removed,
- * lower-cased, cut at every character that is not a letter or a digit.
+ * How the search service reads text, whatever the engine: split the way FTS5's unicode61 tokenizer
+ * (remove_diacritics 2) splits documents, so a query word and an indexed term compare equal:
+ * compatibility-normalised, accents removed, lower-cased, cut at every character that is not a
+ * letter or a digit. The routes and both engines use it; it belongs to neither engine.
  */
 const SEPARATOR = /[^\p{L}\p{N}]+/u
 const MARKS = /\p{M}+/gu
@@ -24,6 +25,3 @@ export function allowedTypos (word: string): number {
   const length = [...word].length
   return length >= 9 ? 2 : length >= 5 ? 1 : 0
 }
-
-/** A term as an FTS5 string literal: inside double quotes, a double quote is doubled. */
-export const ftsString = (term: string) => `"${term.replaceAll('"', '""')}"`
