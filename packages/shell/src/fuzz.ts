@@ -115,6 +115,11 @@ export interface FuzzOptions {
   authorizations: string[]
   /** Values for fields and parameters by name (e.g. `filters`, `chat_id`, `id`), beside the generic ones. */
   fields?: Record<string, fc.Arbitrary<unknown>>
+  /**
+   * Headers sent with every request, or a function giving them before each one (a session cookie and
+   * its CSRF token, for the console, signed in again when a request signed it out).
+   */
+  headers?: Record<string, string> | (() => Promise<Record<string, string>>)
   /** How many requests; FUZZ_RUNS overrides it. */
   runs?: number
   seed?: number
@@ -216,7 +221,7 @@ export async function fuzzRoutes (app: FastifyInstance, opts: FuzzOptions): Prom
     r.op.pathParams.forEach((name, i) => { path = path.replace(`{${name}}`, percentEncoded(r.params[i] ?? '')) })
     const query = new URLSearchParams()
     for (const [key, value] of Object.entries(r.query)) query.append(key, typeof value === 'string' ? value : JSON.stringify(value) ?? '')
-    const headers: Record<string, string> = {}
+    const headers: Record<string, string> = typeof opts.headers === 'function' ? await opts.headers() : { ...opts.headers }
     if (r.authorization !== undefined) headers.authorization = r.authorization
     if (r.contentType !== undefined && r.body !== undefined && r.body !== null) headers['content-type'] = r.contentType
     if (r.idempotencyKey !== null) headers['idempotency-key'] = r.idempotencyKey

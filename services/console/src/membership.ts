@@ -19,7 +19,8 @@ export function requireMember (app: FastifyInstance) {
   app.decorateRequest('member', null as unknown as FastifyRequest['member'])
   return async (request: FastifyRequest) => {
     const projectId = (request.params as { project_id?: string }).project_id ?? ''
-    const role = await roleIn(app.pg, projectId, request.session.userId)
+    // PostgreSQL text cannot hold NUL: no project has such an id, and asking would fail the query.
+    const role = projectId.includes('\u0000') ? undefined : await roleIn(app.pg, projectId, request.session.userId)
     if (role === undefined) throw new ApiError('project_not_found', `no project ${JSON.stringify(projectId.slice(0, 64))}`)
     request.member = { projectId, role }
   }
