@@ -35,5 +35,7 @@ t.test('hostile requests at every console route: no 5xx, only conforming error b
     runs: 300
   })
   t.ok(result.requests > 0, `${result.requests} requests; statuses ${JSON.stringify(result.statuses)}`)
-  t.ok(Object.entries(result.statuses).some(([status, n]) => Number(status) < 300 && n > result.requests / 10), 'a good share got past validation')
+  // Signed in and holding the CSRF token, a share of the requests succeed (signed out, none would).
+  const succeeded = Object.entries(result.statuses).filter(([status]) => Number(status) < 300).reduce((sum, [, n]) => sum + n, 0)
+  t.ok(succeeded > result.requests / 20, `${succeeded} of ${result.requests} succeeded`)
 })
