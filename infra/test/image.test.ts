@@ -131,7 +131,7 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
       t.ok(existsSync(join(out, images[image].entry)), `${image}: ${images[image].entry}`)
       const packages = await installed(out)
       t.same(packages.filter((p) => /^(tsx|typescript|@types\+|tap|eslint)@/.test(p)), [], `${image}: no tsx, TypeScript, types, tap or eslint`)
-      const manifest = JSON.parse(await readFile(join(root, image === 'cli' ? 'packages/cli/package.json' : `services/${image}/package.json`), 'utf8')) as { devDependencies: Record<string, string> }
+      const manifest = JSON.parse(await readFile(join(root, image === 'cli' ? 'apps/cli/package.json' : `services/${image}/package.json`), 'utf8')) as { devDependencies: Record<string, string> }
       for (const dev of Object.keys(manifest.devDependencies)) t.notOk(existsSync(join(out, 'node_modules', dev)), `${image}: no dev dependency ${dev}`)
       const workspace = packages.filter((p) => p.startsWith('@chatsearch+'))
       t.ok(workspace.length >= 3, `${image}: its workspace packages are copied in`)
