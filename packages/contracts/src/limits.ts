@@ -9,6 +9,8 @@ export const limits = {
   searchLimitDefault: 20,
   searchLimitMax: 1000,
   searchWindowMax: 10_000,
+  /** The weight of the semantic side of a hybrid catalog search when the request gives none (the spec's 0.7). */
+  semanticRatioDefault: 0.7,
   autocompleteLimitDefault: 10,
   autocompleteLimitMax: 100,
   bodyMaxBytes: 1024 * 1024,

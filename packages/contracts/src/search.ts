@@ -13,7 +13,7 @@ export const SearchBody = Type.Object({
   facets: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: limits.facetsMax }))),
   limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchLimitMax }))),
   offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchWindowMax }))),
-  semantic_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.7 })),
+  semantic_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: limits.semanticRatioDefault })),
   show_ranking_score: Type.Optional(Type.Boolean({
     default: false,
     description: 'Extension (Meilisearch showRankingScore): each hit gets _rankingScore in [0, 1]'

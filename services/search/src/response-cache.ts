@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '@chatsearch/shell'
+import { limits } from '@chatsearch/contracts'
 import { filterToMeilisearch, parseFilter } from './filter/index.js'
 
 /** Keys and version counters of the search response cache in Redis. */
@@ -46,7 +47,7 @@ export function searchKey (request: SearchRequestKey): string {
     facets: request.facets === undefined || request.facets === null ? null : [...new Set(request.facets)].sort(),
     limit: request.limit,
     offset: request.offset,
-    hybrid: hybrid ? request.semantic_ratio ?? 0.7 : null,
+    hybrid: hybrid ? request.semantic_ratio ?? limits.semanticRatioDefault : null,
     score: request.show_ranking_score === true
   })
 }

@@ -90,7 +90,7 @@ export async function searchRoutes (app: FastifyInstance) {
     let hybrid
     if (body.search_type === 'hybrid') {
       if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
-      hybrid = await semanticSide(app.embedder, index, query, body.semantic_ratio ?? 0.7)
+      hybrid = await semanticSide(app.embedder, index, query, body.semantic_ratio ?? limits.semanticRatioDefault)
     }
     const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }), rankingScore: body.show_ranking_score === true })
     const processingTimeMs = elapsedMs(started)
