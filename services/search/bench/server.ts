@@ -2,8 +2,14 @@
 // generator does not share their event loop: the real search app (with the 50k catalog imported
 // keyword-only, through the engine as POST /documents would) and a bare Fastify route.
 // Started by search.ts with BENCH_DATABASE_URL and BENCH_DATA_DIR set; reports over IPC.
+// BENCH_ENGINE=meilisearch runs the app on the Meilisearch at MEILI_URL (MEILI_API_KEY), in indexes
+// of a prefix of its own that are deleted at the end; BENCH_CATALOG imports the items of that file
+// (a JSON array or JSON Lines) instead of the generated catalog.
+import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { Meilisearch } from 'meilisearch'
 import { createKey, createProject } from '@chatsearch/auth'
 import { createPool } from '@chatsearch/shell'
 import { productsOf, type Product } from '../catalog/generate.js'
@@ -54,12 +60,25 @@ process.on('message', (m: ServerRequest) => {
   }
 })
 
+const meili = process.env.BENCH_ENGINE === 'meilisearch'
+  ? { url: process.env.MEILI_URL ?? '', apiKey: process.env.MEILI_API_KEY, prefix: `chatsearch-bench-${randomBytes(4).toString('hex')}-` }
+  : undefined
+
+/** Deletes this run's Meilisearch indexes (the catalog, its suggestions, the knowledge). */
+async function dropMeiliIndexes () {
+  if (meili === undefined) return
+  const client = new Meilisearch({ host: meili.url, ...(meili.apiKey === undefined ? {} : { apiKey: meili.apiKey }) })
+  const { results } = await client.getIndexes({ limit: 1000 })
+  await Promise.all(results.filter((i) => i.uid.startsWith(meili.prefix)).map((i) => client.deleteIndex(i.uid)))
+}
+
 const apps: FastifyInstance[] = []
 let closing = false
 async function close () {
   if (closing) return
   closing = true
   await Promise.allSettled(apps.map((app) => app.close()))
+  await dropMeiliIndexes().catch((err: unknown) => process.stderr.write(`[bench:server] could not delete the bench's Meilisearch indexes (prefix ${meili?.prefix}): ${String(err)}\n`))
   process.exit(0)
 }
 process.on('SIGTERM', close)
@@ -82,6 +101,9 @@ try {
     RATE_LIMIT_SEARCH: '0',
     RATE_LIMIT_CATALOG: '0',
     SEARCH_CACHE_TTL_S: process.env.BENCH_SEARCH_CACHE_TTL_S ?? '0',
+    ...(meili === undefined
+      ? { SEARCH_ENGINE: 'embedded' }
+      : { SEARCH_ENGINE: 'meilisearch', MEILI_URL: meili.url, MEILI_INDEX_PREFIX: meili.prefix, ...(meili.apiKey === undefined ? {} : { MEILI_API_KEY: meili.apiKey }) }),
     ...(process.env.BENCH_REDIS_URL === undefined ? {} : { REDIS_URL: process.env.BENCH_REDIS_URL }),
     ...(process.env.BENCH_SEARCH_READERS === undefined ? {} : { SEARCH_READERS: process.env.BENCH_SEARCH_READERS })
   })
@@ -101,7 +123,7 @@ try {
   try {
     await within(10_000, (await app.engine.index(project.id)).search({ q: 'warm', filter: null, facets: [], limit: 1, offset: 0 }))
   } catch (err) {
-    if (config.readers === 0) throw err
+    if (config.readers === 0 || meili !== undefined) throw err
     readersFailed = err instanceof Error ? err.message : String(err)
     process.stderr.write(`[bench:server] a search with ${config.readers} reader threads failed (${readersFailed}); restarting with readers: 0\n`)
     apps.splice(apps.indexOf(app), 1)
@@ -112,17 +134,19 @@ try {
   }
 
   const index = await app.engine.index(project.id)
+  const own = process.env.BENCH_CATALOG
   let batch: Product[] = []
   let imported = 0
   const started = performance.now()
   const flush = async () => {
-    if (imported === 0) await index.updateSettings(benchSettings(batch))
+    // The generated catalog gets the benchmark's settings; a catalog of your own, the inferred ones.
+    if (imported === 0 && own === undefined) await index.updateSettings(benchSettings(batch))
     await ingestDocuments(index, batch, undefined)
     imported += batch.length
     batch = []
     if (imported % 10_000 === 0) process.stderr.write(`[bench:server] imported ${imported} items\n`)
   }
-  for (const p of productsOf(items, SEED)) {
+  for (const p of own === undefined ? productsOf(items, SEED) : await itemsOfFile(own)) {
     batch.push(p)
     if (batch.length === BATCH) await flush()
   }
@@ -139,8 +163,17 @@ try {
   await bare.listen({ host: '127.0.0.1', port: 0 })
 
   const { databaseUrl: _url, dataDir: _dir, ...shown } = config
-  await send({ type: 'ready', searchPort: portOf(app), barePort: portOf(bare), key, importSeconds, items, config: shown, ...(readersFailed === undefined ? {} : { readersFailed }) })
+  await send({ type: 'ready', searchPort: portOf(app), barePort: portOf(bare), key, importSeconds, items: imported, config: shown, ...(readersFailed === undefined ? {} : { readersFailed }) })
 } catch (err) {
   await send({ type: 'failed', error: err instanceof Error ? (err.stack ?? err.message) : String(err) })
   await close()
+}
+
+/** The items of a catalog file: a JSON array, or one JSON object per line. */
+async function itemsOfFile (file: string): Promise<Product[]> {
+  const text = await readFile(file, 'utf8')
+  const items = text.trimStart().startsWith('[')
+    ? JSON.parse(text) as unknown[]
+    : text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown)
+  return items as Product[]
 }
