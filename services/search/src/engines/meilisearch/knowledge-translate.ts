@@ -9,7 +9,8 @@ import type { DocumentsQuery, RecordAny, SearchParams, SearchResponse, Settings 
 import type { KnowledgeHit, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { tokenize } from '../../text.js'
-import { BOOKKEEPING, EMBEDDER, embedderSettings } from './translate.js'
+import { BOOKKEEPING, embedderSettings } from './translate.js'
+import { EMBEDDER, hybridParams, KNOWLEDGE_MATCHING, portScore } from './ranking.js'
 
 /**
  * The knowledge index's settings. Chunks are searched by their document's title, their heading path
@@ -114,24 +115,13 @@ export function storedKnowledgeOf (chunks: RecordAny[]): StoredKnowledge {
 
 const HIT_FIELDS = ['document_id', 'chunk_id', 'kind', 'title', 'section', 'text', 'url']
 
-/**
- * A knowledge search as Meilisearch's search parameters. Questions hold little words a help page does
- * not repeat: matchingStrategy `frequency` lets a chunk match without the most frequent query words
- * (the embedded engine weighs words by their rarity likewise). Scores are Meilisearch's ranking score.
- */
+/** A knowledge search as Meilisearch's search parameters (the ranking choices are ranking.ts's). */
 export function knowledgeSearchParams (query: KnowledgeQuery): SearchParams {
-  const params: SearchParams = { q: query.q, limit: query.limit, matchingStrategy: 'frequency', showRankingScore: true, attributesToRetrieve: HIT_FIELDS }
-  if (query.hybrid !== undefined && query.hybrid.semanticRatio > 0) {
-    params.hybrid = { embedder: EMBEDDER, semanticRatio: query.hybrid.semanticRatio }
-    params.vector = Array.from(query.hybrid.vector)
-  }
-  return params
+  return { q: query.q, limit: query.limit, matchingStrategy: KNOWLEDGE_MATCHING, showRankingScore: true, attributesToRetrieve: HIT_FIELDS, ...hybridParams(query.hybrid) }
 }
 
 /** Whether a query is worth sending: one without a word finds nothing (Meilisearch would browse). */
 export const hasWords = (query: KnowledgeQuery) => tokenize(query.q).length > 0 && query.limit > 0
-
-const rounded = (x: number) => Math.round(x * 10_000) / 10_000
 
 export function knowledgeHits (response: SearchResponse): KnowledgeHit[] {
   return response.hits.map((hit) => ({
@@ -142,6 +132,6 @@ export function knowledgeHits (response: SearchResponse): KnowledgeHit[] {
     section: String(hit.section),
     text: String(hit.text),
     ...(typeof hit.url === 'string' ? { url: hit.url } : {}),
-    score: Math.min(1, Math.max(0, rounded(hit._rankingScore ?? 0)))
+    score: portScore(hit._rankingScore)
   }))
 }

@@ -7,9 +7,9 @@ import { limits } from '@chatsearch/contracts'
 import type { Document, IndexSettings, SearchQuery, SearchResult } from '../../engine/port.js'
 import { filterToMeilisearch } from '../../filter/index.js'
 import { tokenize } from '../../text.js'
+import { CATALOG_MATCHING, EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
 
-/** The one embedder of a catalog index: vectors come from our embedder (`userProvided`). */
-export const EMBEDDER = 'default'
+export { EMBEDDER }
 
 /**
  * Our bookkeeping on each stored document: `{ hash, embedder }` (see storedHashes). Never shown:
@@ -58,27 +58,21 @@ export const SUGGESTIONS_SETTINGS: Settings = {
   searchableAttributes: ['text'],
   filterableAttributes: ['weight'],
   sortableAttributes: ['weight'],
-  rankingRules: ['words', 'typo', 'weight:desc', 'proximity', 'attribute', 'exactness']
+  rankingRules: SUGGESTION_RANKING_RULES
 }
 
 /**
- * A search as Meilisearch's search parameters. Every query word must match (matchingStrategy
- * `all`), as in the embedded engine. A query without a word (emoji, punctuation) is sent as the empty
- * placeholder search, without `hybrid`: a browse, as the embedded engine answers it (Meilisearch
- * would take an emoji for a word). A semantic ratio of 0 is the keyword search as is, so it is sent
- * without `hybrid` too.
+ * A search as Meilisearch's search parameters (the ranking choices are ranking.ts's). A query
+ * without a word (emoji, punctuation) is sent as the empty placeholder search, without `hybrid`: a
+ * browse, as the embedded engine answers it (Meilisearch would take an emoji for a word).
  */
 export function searchParams (query: SearchQuery): SearchParams {
   const browse = tokenize(query.q).length === 0
-  const params: SearchParams = { q: browse ? '' : query.q, limit: query.limit, offset: query.offset, matchingStrategy: 'all' }
+  const params: SearchParams = { q: browse ? '' : query.q, limit: query.limit, offset: query.offset, matchingStrategy: CATALOG_MATCHING }
   if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
   if (query.facets.length > 0) params.facets = [...query.facets]
   if (query.rankingScore === true) params.showRankingScore = true
-  if (!browse && query.hybrid !== undefined && query.hybrid.semanticRatio > 0) {
-    params.hybrid = { embedder: EMBEDDER, semanticRatio: query.hybrid.semanticRatio }
-    params.vector = Array.from(query.hybrid.vector)
-  }
-  return params
+  return browse ? params : { ...params, ...hybridParams(query.hybrid) }
 }
 
 /** A stored document or a hit as the API shows it: without our bookkeeping or Meilisearch's additions. */
@@ -88,15 +82,13 @@ export function cleanDocument (stored: Record<string, unknown>): Document {
   return document as Document
 }
 
-const rounded = (x: number) => Math.round(x * 10_000) / 10_000
-
 /** Meilisearch's answer as the port's result. */
 export function searchResult (response: SearchResponse, query: SearchQuery): SearchResult {
   const result: SearchResult = {
     hits: response.hits.map(cleanDocument),
     estimatedTotalHits: response.estimatedTotalHits ?? response.totalHits ?? response.hits.length
   }
-  if (query.rankingScore === true) result.scores = response.hits.map((hit) => rounded(hit._rankingScore ?? 0))
+  if (query.rankingScore === true) result.scores = response.hits.map((hit) => portScore(hit._rankingScore))
   if (query.facets.length > 0) {
     const distribution = response.facetDistribution ?? {}
     result.facetDistribution = Object.fromEntries(query.facets.map((facet) => [facet, distribution[facet] ?? {}]))
