@@ -4,17 +4,21 @@ import type { Db } from './database.js'
 export const MAX_VALUES_PER_FACET = 100
 
 interface Posting { label: string, docs: Int32Array }
+/** The values of each document (as indexes into its attribute's postings), rows of a compressed sparse matrix. */
+interface ByDocument { start: Int32Array, values: Int32Array }
 
 /**
  * Facet counting from posting lists held in memory: for each facetable attribute, each value's sorted
  * document rowids (loaded from the fields table on first use, dropped when the index changes).
  * Counting a facet over a set of matches is then one pass over its postings against a bitmap of the
  * matches, instead of a GROUP BY over a join — the cost grows with the facet's postings, not with a
- * sort of all matched rows.
+ * sort of all matched rows. When the matches are few, the values of each match are counted instead,
+ * from the same postings turned around (document → values).
  */
 export class FacetPostings {
   readonly #db: Db
   readonly #byAttribute = new Map<string, Posting[]>()
+  readonly #byDocument = new Map<string, ByDocument>()
 
   constructor (db: Db) {
     this.#db = db
@@ -42,18 +46,65 @@ export class FacetPostings {
     return postings
   }
 
-  /** Counts per value of each attribute over `matches` (one byte per rowid), or every document when null. */
-  count (attributes: string[], matches: Uint8Array | null): Record<string, Record<string, number>> {
-    const bitmap = matches ?? undefined
+  #valuesByDocument (attribute: string, postings: Posting[]): ByDocument {
+    let byDocument = this.#byDocument.get(attribute)
+    if (byDocument !== undefined) return byDocument
+    let maxDoc = 0
+    let total = 0
+    for (const { docs } of postings) {
+      total += docs.length
+      for (let i = 0; i < docs.length; i++) if (docs[i]! > maxDoc) maxDoc = docs[i]!
+    }
+    const start = new Int32Array(maxDoc + 2)
+    for (const { docs } of postings) for (let i = 0; i < docs.length; i++) start[docs[i]! + 1]!++
+    for (let d = 1; d < start.length; d++) start[d]! += start[d - 1]!
+    const next = start.slice(0, -1)
+    const values = new Int32Array(total)
+    postings.forEach(({ docs }, v) => { for (let i = 0; i < docs.length; i++) values[next[docs[i]!]!++] = v })
+    byDocument = { start, values }
+    this.#byDocument.set(attribute, byDocument)
+    return byDocument
+  }
+
+  /** Per posting, how many of `rowids` it holds: through the postings (one pass over them all) or the matches' own values, whichever reads less. */
+  #tally (attribute: string, matches: Uint8Array | null, rowids: number[] | undefined): Int32Array {
+    const postings = this.#postings(attribute)
+    const counts = new Int32Array(postings.length)
+    let bitmap = matches
+    if (rowids !== undefined) {
+      const { start, values } = this.#valuesByDocument(attribute, postings)
+      const documents = start.length - 1
+      // A few matches: read their own values. Many: one pass over the postings against a bitmap.
+      if (rowids.length * 4 < documents) {
+        for (const r of rowids) {
+          if (r >= documents) continue
+          for (let j = start[r]!; j < start[r + 1]!; j++) counts[values[j]!]!++
+        }
+        return counts
+      }
+      bitmap = new Uint8Array(documents)
+      for (const r of rowids) if (r < documents) bitmap[r] = 1
+    }
+    postings.forEach(({ docs }, v) => {
+      let n = 0
+      if (bitmap === null) n = docs.length
+      else for (let i = 0; i < docs.length; i++) n += bitmap[docs[i]!] ?? 0
+      counts[v] = n
+    })
+    return counts
+  }
+
+  /**
+   * Counts per value of each attribute over the matches: `rowids` (each once) when given, else
+   * `matches` (one byte per rowid), or every document when both are null/undefined.
+   */
+  count (attributes: string[], matches: Uint8Array | null, rowids?: number[]): Record<string, Record<string, number>> {
     const distribution: Record<string, Record<string, number>> = {}
     for (const attribute of attributes) {
+      const postings = this.#postings(attribute)
+      const tally = this.#tally(attribute, matches, rowids)
       const counts: Array<[string, number]> = []
-      for (const { label, docs } of this.#postings(attribute)) {
-        let n = 0
-        if (bitmap === undefined) n = docs.length
-        else for (let i = 0; i < docs.length; i++) n += bitmap[docs[i]!] ?? 0
-        if (n > 0) counts.push([label, n])
-      }
+      postings.forEach(({ label }, v) => { if (tally[v]! > 0) counts.push([label, tally[v]!]) })
       counts.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       distribution[attribute] = Object.fromEntries(counts.slice(0, MAX_VALUES_PER_FACET))
     }
