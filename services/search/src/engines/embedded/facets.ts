@@ -1,4 +1,4 @@
-import type { Db } from './database.js'
+import type { Db, Statement } from './database.js'
 
 /** As Meilisearch's default maxValuesPerFacet: the most frequent values of each facet. */
 export const MAX_VALUES_PER_FACET = 100
@@ -6,6 +6,13 @@ export const MAX_VALUES_PER_FACET = 100
 interface Posting { label: string, docs: Int32Array }
 /** The values of each document (as indexes into its attribute's postings), rows of a compressed sparse matrix. */
 interface ByDocument { start: Int32Array, values: Int32Array }
+/**
+ * Below this many matches, an attribute whose postings are not in memory yet is counted in SQL over
+ * the matches' own rows, until it has been asked for HOLD_AFTER times: a first search (cold start)
+ * then reads a few hundred rows instead of the attribute's whole postings.
+ */
+const FEW_MATCHES = 2000
+const HOLD_AFTER = 3
 
 /**
  * Facet counting from posting lists held in memory: for each facetable attribute, each value's sorted
@@ -13,12 +20,16 @@ interface ByDocument { start: Int32Array, values: Int32Array }
  * Counting a facet over a set of matches is then one pass over its postings against a bitmap of the
  * matches, instead of a GROUP BY over a join — the cost grows with the facet's postings, not with a
  * sort of all matched rows. When the matches are few, the values of each match are counted instead,
- * from the same postings turned around (document → values).
+ * from the same postings turned around (document → values), or, before the postings are worth
+ * loading (see FEW_MATCHES), straight from their rows in SQL.
  */
 export class FacetPostings {
   readonly #db: Db
   readonly #byAttribute = new Map<string, Posting[]>()
   readonly #byDocument = new Map<string, ByDocument>()
+  /** How many times each attribute not held in memory was counted in SQL. */
+  readonly #askedInSql = new Map<string, number>()
+  #inSql: Statement | undefined
 
   constructor (db: Db) {
     this.#db = db
@@ -94,6 +105,24 @@ export class FacetPostings {
     return counts
   }
 
+  /** Counts per value of `attribute` among `rowids`, from their rows in the fields table. */
+  #countInSql (attribute: string, rowids: number[]): Array<[string, number]> {
+    this.#askedInSql.set(attribute, (this.#askedInSql.get(attribute) ?? 0) + 1)
+    // `+f.attr`: reach the rows through the matches (fields_doc), not through the attribute's whole range.
+    this.#inSql ??= this.#db.prepare(`SELECT coalesce(l.label, f.str), count(*) FROM fields f
+      LEFT JOIN facet_labels l ON l.attr = f.attr AND l.str = f.str
+      WHERE f.doc IN (SELECT value FROM json_each(?)) AND +f.attr = ? AND f.str IS NOT NULL
+      GROUP BY f.str`).raw()
+    return this.#inSql.all(JSON.stringify(rowids), attribute) as Array<[string, number]>
+  }
+
+  #inMemory (attribute: string, matches: Uint8Array | null, rowids: number[] | undefined): Array<[string, number]> {
+    const tally = this.#tally(attribute, matches, rowids)
+    const counts: Array<[string, number]> = []
+    this.#postings(attribute).forEach(({ label }, v) => { if (tally[v]! > 0) counts.push([label, tally[v]!]) })
+    return counts
+  }
+
   /**
    * Counts per value of each attribute over the matches: `rowids` (each once) when given, else
    * `matches` (one byte per rowid), or every document when both are null/undefined.
@@ -101,10 +130,9 @@ export class FacetPostings {
   count (attributes: string[], matches: Uint8Array | null, rowids?: number[]): Record<string, Record<string, number>> {
     const distribution: Record<string, Record<string, number>> = {}
     for (const attribute of attributes) {
-      const postings = this.#postings(attribute)
-      const tally = this.#tally(attribute, matches, rowids)
-      const counts: Array<[string, number]> = []
-      postings.forEach(({ label }, v) => { if (tally[v]! > 0) counts.push([label, tally[v]!]) })
+      const inSql = rowids !== undefined && rowids.length < FEW_MATCHES && !this.#byAttribute.has(attribute) &&
+        (this.#askedInSql.get(attribute) ?? 0) < HOLD_AFTER
+      const counts = inSql ? this.#countInSql(attribute, rowids) : this.#inMemory(attribute, matches, rowids)
       counts.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       distribution[attribute] = Object.fromEntries(counts.slice(0, MAX_VALUES_PER_FACET))
     }
