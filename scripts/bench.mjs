@@ -10,6 +10,7 @@ const root = new URL('..', import.meta.url).pathname
 const benchmarks = {
   chat: { dir: 'services/chat', script: 'bench/chat.ts' },
   search: { dir: 'services/search', script: 'bench/search.ts' },
+  engine: { dir: 'services/search', script: 'bench/engine-cpu.ts' },
   relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
   assistant: { dir: 'services/chat', script: 'bench/assistant.ts' },
   cache: { dir: 'services/search', script: 'bench/cache.ts' },

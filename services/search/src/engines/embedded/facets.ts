@@ -1,20 +1,35 @@
-import type { Db } from './database.js'
+import type { Db, Statement } from './database.js'
 
 /** As Meilisearch's default maxValuesPerFacet: the most frequent values of each facet. */
 export const MAX_VALUES_PER_FACET = 100
 
 interface Posting { label: string, docs: Int32Array }
+/** The values of each document (as indexes into its attribute's postings), rows of a compressed sparse matrix. */
+interface ByDocument { start: Int32Array, values: Int32Array }
+/**
+ * Below this many matches, an attribute whose postings are not in memory yet is counted in SQL over
+ * the matches' own rows, until it has been asked for HOLD_AFTER times: a first search (cold start)
+ * then reads a few hundred rows instead of the attribute's whole postings.
+ */
+const FEW_MATCHES = 2000
+const HOLD_AFTER = 3
 
 /**
  * Facet counting from posting lists held in memory: for each facetable attribute, each value's sorted
  * document rowids (loaded from the fields table on first use, dropped when the index changes).
  * Counting a facet over a set of matches is then one pass over its postings against a bitmap of the
  * matches, instead of a GROUP BY over a join — the cost grows with the facet's postings, not with a
- * sort of all matched rows.
+ * sort of all matched rows. When the matches are few, the values of each match are counted instead,
+ * from the same postings turned around (document → values), or, before the postings are worth
+ * loading (see FEW_MATCHES), straight from their rows in SQL.
  */
 export class FacetPostings {
   readonly #db: Db
   readonly #byAttribute = new Map<string, Posting[]>()
+  readonly #byDocument = new Map<string, ByDocument>()
+  /** How many times each attribute not held in memory was counted in SQL. */
+  readonly #askedInSql = new Map<string, number>()
+  #inSql: Statement | undefined
 
   constructor (db: Db) {
     this.#db = db
@@ -42,18 +57,82 @@ export class FacetPostings {
     return postings
   }
 
-  /** Counts per value of each attribute over `matches` (one byte per rowid), or every document when null. */
-  count (attributes: string[], matches: Uint8Array | null): Record<string, Record<string, number>> {
-    const bitmap = matches ?? undefined
+  #valuesByDocument (attribute: string, postings: Posting[]): ByDocument {
+    let byDocument = this.#byDocument.get(attribute)
+    if (byDocument !== undefined) return byDocument
+    let maxDoc = 0
+    let total = 0
+    for (const { docs } of postings) {
+      total += docs.length
+      for (let i = 0; i < docs.length; i++) if (docs[i]! > maxDoc) maxDoc = docs[i]!
+    }
+    const start = new Int32Array(maxDoc + 2)
+    for (const { docs } of postings) for (let i = 0; i < docs.length; i++) start[docs[i]! + 1]!++
+    for (let d = 1; d < start.length; d++) start[d]! += start[d - 1]!
+    const next = start.slice(0, -1)
+    const values = new Int32Array(total)
+    postings.forEach(({ docs }, v) => { for (let i = 0; i < docs.length; i++) values[next[docs[i]!]!++] = v })
+    byDocument = { start, values }
+    this.#byDocument.set(attribute, byDocument)
+    return byDocument
+  }
+
+  /** Per posting, how many of `rowids` it holds: through the postings (one pass over them all) or the matches' own values, whichever reads less. */
+  #tally (attribute: string, matches: Uint8Array | null, rowids: number[] | undefined): Int32Array {
+    const postings = this.#postings(attribute)
+    const counts = new Int32Array(postings.length)
+    let bitmap = matches
+    if (rowids !== undefined) {
+      const { start, values } = this.#valuesByDocument(attribute, postings)
+      const documents = start.length - 1
+      // A few matches: read their own values. Many: one pass over the postings against a bitmap.
+      if (rowids.length * 4 < documents) {
+        for (const r of rowids) {
+          if (r >= documents) continue
+          for (let j = start[r]!; j < start[r + 1]!; j++) counts[values[j]!]!++
+        }
+        return counts
+      }
+      bitmap = new Uint8Array(documents)
+      for (const r of rowids) if (r < documents) bitmap[r] = 1
+    }
+    postings.forEach(({ docs }, v) => {
+      let n = 0
+      if (bitmap === null) n = docs.length
+      else for (let i = 0; i < docs.length; i++) n += bitmap[docs[i]!] ?? 0
+      counts[v] = n
+    })
+    return counts
+  }
+
+  /** Counts per value of `attribute` among `rowids`, from their rows in the fields table. */
+  #countInSql (attribute: string, rowids: number[]): Array<[string, number]> {
+    this.#askedInSql.set(attribute, (this.#askedInSql.get(attribute) ?? 0) + 1)
+    // `+f.attr`: reach the rows through the matches (fields_doc), not through the attribute's whole range.
+    this.#inSql ??= this.#db.prepare(`SELECT coalesce(l.label, f.str), count(*) FROM fields f
+      LEFT JOIN facet_labels l ON l.attr = f.attr AND l.str = f.str
+      WHERE f.doc IN (SELECT value FROM json_each(?)) AND +f.attr = ? AND f.str IS NOT NULL
+      GROUP BY f.str`).raw()
+    return this.#inSql.all(JSON.stringify(rowids), attribute) as Array<[string, number]>
+  }
+
+  #inMemory (attribute: string, matches: Uint8Array | null, rowids: number[] | undefined): Array<[string, number]> {
+    const tally = this.#tally(attribute, matches, rowids)
+    const counts: Array<[string, number]> = []
+    this.#postings(attribute).forEach(({ label }, v) => { if (tally[v]! > 0) counts.push([label, tally[v]!]) })
+    return counts
+  }
+
+  /**
+   * Counts per value of each attribute over the matches: `rowids` (each once) when given, else
+   * `matches` (one byte per rowid), or every document when both are null/undefined.
+   */
+  count (attributes: string[], matches: Uint8Array | null, rowids?: number[]): Record<string, Record<string, number>> {
     const distribution: Record<string, Record<string, number>> = {}
     for (const attribute of attributes) {
-      const counts: Array<[string, number]> = []
-      for (const { label, docs } of this.#postings(attribute)) {
-        let n = 0
-        if (bitmap === undefined) n = docs.length
-        else for (let i = 0; i < docs.length; i++) n += bitmap[docs[i]!] ?? 0
-        if (n > 0) counts.push([label, n])
-      }
+      const inSql = rowids !== undefined && rowids.length < FEW_MATCHES && !this.#byAttribute.has(attribute) &&
+        (this.#askedInSql.get(attribute) ?? 0) < HOLD_AFTER
+      const counts = inSql ? this.#countInSql(attribute, rowids) : this.#inMemory(attribute, matches, rowids)
       counts.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       distribution[attribute] = Object.fromEntries(counts.slice(0, MAX_VALUES_PER_FACET))
     }

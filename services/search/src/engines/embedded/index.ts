@@ -4,7 +4,8 @@ import { fieldAttributes, inferSettings } from '../../engine/settings.js'
 import { flattenDocument } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
-import { columnWeights, planKeyword } from './keyword.js'
+import { planKeyword } from './keyword.js'
+import { bm25, keywordOrder, keywordScore, mergeByRank, rankingScore } from './ranking.js'
 import { PhraseTally, suggest } from './suggestions.js'
 import { suggestionPhrases } from '../../engine/phrases.js'
 import { allowedTypos, foldText, tokenize } from '../../text.js'
@@ -15,8 +16,6 @@ import { FilterIndex, type DocSet } from './filter-index.js'
 import { VectorCodes, deleteVector, storeVector } from './vector-codes.js'
 
 interface Window { limit: number, offset: number }
-/** Reciprocal-rank constant: damps the difference between neighbouring ranks. */
-const RRF_K = 60
 /** What one write accumulates and stores once, at its end. */
 interface WriteBatch {
   phrases: PhraseTally
@@ -25,8 +24,11 @@ interface WriteBatch {
 }
 const newBatch = (): WriteBatch => ({ phrases: new PhraseTally(), labels: new Set() })
 
-/** A page of results, the total, and (when facets need it) the set of every match; null: all documents. */
-interface Page { rowids: number[], total: number, matches?: DocSet | null }
+/**
+ * A page of results, the total, and (when facets need them) every match: as a list of rowids, or as
+ * a set; null: all documents.
+ */
+interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null }
 const NOTHING: Page = { rowids: [], total: 0 }
 
 /**
@@ -43,8 +45,9 @@ export class EmbeddedIndex implements EngineIndex {
   #vectorCodes: VectorCodes | undefined
   readonly #dimensions: number
   readonly #statements: (text: string) => Statement
-  /** The document set allowed(rowid) answers from during one statement (see #withAllowed). */
+  /** What keep(rowid) answers from during one statement (see #keeping): the allowed set (null: all), and the kept rowids. */
   #allowed: DocSet | null = null
+  #kept: number[] = []
   #dataVersion = -1
   #generation: string | undefined
   readonly #file: string
@@ -65,7 +68,12 @@ export class EmbeddedIndex implements EngineIndex {
     this.#dimensions = embedder.dimensions
     this.#db = openDatabase(file)
     this.#statements = statementCache(this.#db)
-    this.#db.function('allowed', { deterministic: false }, (rowid) => this.#allowed?.[Number(rowid)] ?? 0)
+    this.#db.function('keep', { deterministic: false }, (rowid) => {
+      const r = Number(rowid)
+      if (this.#allowed !== null && this.#allowed[r] !== 1) return 0
+      this.#kept.push(r)
+      return 1
+    })
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
     // Checked before taking the write lock, which a rebuild may hold for a while.
     const fresh = () => readMeta(this.#db, 'settings') === undefined && readMeta(this.#db, 'fts') === undefined
@@ -204,7 +212,10 @@ export class EmbeddedIndex implements EngineIndex {
     if (query.rankingScore === true) result.scores = this.#scores(page.rowids, plan?.tiers, query.hybrid)
     if (wantMatches) {
       this.#facetPostings ??= new FacetPostings(this.#db)
-      result.facetDistribution = this.#facetPostings.count(query.facets, page.matches ?? null)
+      const matches = page.matches ?? null
+      result.facetDistribution = Array.isArray(matches)
+        ? this.#facetPostings.count(query.facets, null, matches)
+        : this.#facetPostings.count(query.facets, matches)
     }
     return result
   }
@@ -268,13 +279,18 @@ export class EmbeddedIndex implements EngineIndex {
     return this.#filterIndex
   }
 
-  /** Runs `work` with the SQL function allowed(rowid) answering from `set` (every row when null). */
-  #withAllowed<T> (set: DocSet | null, work: () => T): T {
+  /**
+   * Runs `work` with the SQL function keep(rowid) answering from `set` (every row when null) and
+   * returns what it returned with the rowids kept, in the order SQLite asked about them.
+   */
+  #keeping<T> (set: DocSet | null, work: () => T): { result: T, kept: number[] } {
     this.#allowed = set
+    this.#kept = []
     try {
-      return work()
+      return { result: work(), kept: this.#kept }
     } finally {
       this.#allowed = null
+      this.#kept = []
     }
   }
 
@@ -295,31 +311,26 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   /**
-   * Keyword matches ranked by typo tier, then bm25 with attribute weights. The filter narrows the
-   * matches through allowed(rowid), which SQLite cannot hand to FTS5 as a rowid lookup.
+   * Keyword matches in ranking order (see ranking.ts), with the full-text query run once: its matches
+   * are materialised, counted and sorted in one statement. The filter narrows them through
+   * keep(rowid), which SQLite cannot hand to FTS5 as a rowid lookup, and which also collects the
+   * matches when facets need them.
    */
   #keyword (tiers: string[], allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean): Page {
-    const weights = columnWeights(this.#settings?.searchableAttributes.length ?? 1).join(', ')
-    const tierOrder = tiers.length === 1
-      ? ''
-      : `CASE ${tiers.slice(0, -1).map((_, i) => `WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) THEN ${i}`).join(' ')} ELSE ${tiers.length - 1} END, `
-    const where = `fts MATCH ?${allowed === null ? '' : ' AND allowed(rowid)'}`
-    return this.#withAllowed(allowed, () => {
-      const rowids = this.#sql(`SELECT rowid FROM fts WHERE ${where}
-        ORDER BY ${tierOrder}bm25(fts, ${weights}), rowid LIMIT ? OFFSET ?`)
-        .pluck().all(tiers.at(-1), ...tiers.slice(0, -1), limit, offset) as number[]
-      if (!wantMatches) {
-        return { rowids, total: this.#sql(`SELECT count(*) FROM fts WHERE ${where}`).pluck().get(tiers.at(-1)) as number }
-      }
-      const all = this.#sql(`SELECT rowid FROM fts WHERE ${where}`).pluck().all(tiers.at(-1)) as number[]
-      return { rowids, total: all.length, matches: this.#setOf(all) }
-    })
-  }
-
-  #setOf (rowids: number[]): DocSet {
-    const set = new Uint8Array(this.#filters().universe().length)
-    for (const r of rowids) set[r] = 1
-    return set
+    const columns = this.#settings?.searchableAttributes.length ?? 1
+    const keep = allowed !== null || wantMatches
+    const statement = this.#sql(`WITH matches AS MATERIALIZED (
+        SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?${keep ? ' AND keep(rowid)' : ''})
+      SELECT rowid${keep ? '' : ', (SELECT count(*) FROM matches) AS total'} FROM matches
+      ORDER BY ${keywordOrder(tiers.length)} LIMIT ? OFFSET ?`)
+    const params = [tiers.at(-1), ...tiers.slice(0, -1), limit, offset]
+    if (!keep) {
+      const rows = statement.raw().all(...params) as Array<[number, number]>
+      const total = rows[0]?.[1] ?? (offset === 0 ? 0 : this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck().get(tiers.at(-1)) as number)
+      return { rowids: rows.map((r) => r[0]), total }
+    }
+    const { result: rowids, kept } = this.#keeping(allowed, () => statement.pluck().all(...params) as number[])
+    return { rowids, total: kept.length, ...(wantMatches ? { matches: kept } : {}) }
   }
 
   /** The nearest documents to the query vector among those the filter allows, closest first. */
@@ -328,51 +339,37 @@ export class EmbeddedIndex implements EngineIndex {
     return this.#vectorCodes.nearest(vector, allowed, k)
   }
 
-  /**
-   * Keyword and semantic rankings merged by reciprocal rank, each side weighted by the semantic
-   * ratio: 1 gives the semantic order alone (0 never gets here: it is the keyword result as is).
-   */
+  /** Keyword and semantic rankings merged (see mergeByRank); 0 never gets here: it is the keyword result as is. */
   #hybrid (tiers: string[], allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
     const depth = Math.min(window.offset + window.limit, 1000) + 20
     const ratio = hybrid.semanticRatio
     const keyword = ratio === 1 ? NOTHING : this.#keyword(tiers, allowed, { limit: depth, offset: 0 }, wantMatches)
     const semantic = this.#nearest(hybrid.vector, allowed, depth)
-    const scores = new Map<number, number>()
-    const add = (rowids: number[], weight: number) => rowids.forEach((rowid, rank) => {
-      scores.set(rowid, (scores.get(rowid) ?? 0) + weight / (RRF_K + rank))
-    })
-    add(keyword.rowids, 1 - ratio)
-    add(semantic, ratio)
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([rowid]) => rowid)
+    const ranked = mergeByRank(keyword.rowids, semantic, ratio)
     const inKeyword = new Set(keyword.rowids)
     const extra = semantic.filter((rowid) => !inKeyword.has(rowid))
-    let matches: DocSet | undefined
+    let matches: number[] | undefined
     if (wantMatches) {
-      matches = keyword.matches ?? new Uint8Array(this.#filters().universe().length)
-      for (const r of semantic) matches[r] = 1
+      const all = new Set(Array.isArray(keyword.matches) ? keyword.matches : [])
+      for (const r of semantic) all.add(r)
+      matches = [...all]
     }
     return { rowids: ranked.slice(window.offset, window.offset + window.limit), total: keyword.total + extra.length, ...(matches === undefined ? {} : { matches }) }
   }
 
-  /**
-   * Ranking scores in [0, 1]. Keyword side: 1 for a match without typos, 0.1 less per typo tier,
-   * 0 for no keyword match; semantic side: the cosine similarity with the query (negative as 0);
-   * hybrid: the two weighted by the semantic ratio. Browsing scores every document 1.
-   */
+  /** Ranking scores in [0, 1] (see rankingScore); browsing scores every document 1. */
   #scores (rowids: number[], tiers: string[] | undefined, hybrid: HybridQuery | undefined): number[] {
     if (tiers === undefined) return rowids.map(() => 1)
     const keyword = new Map<number, number>()
     const page = JSON.stringify(rowids)
     tiers.forEach((tier, i) => {
       const matched = this.#sql('SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().all(tier, page) as number[]
-      for (const rowid of matched) if (!keyword.has(rowid)) keyword.set(rowid, Math.max(0, 1 - 0.1 * i))
+      for (const rowid of matched) if (!keyword.has(rowid)) keyword.set(rowid, keywordScore(i))
     })
-    const rounded = (x: number) => Math.round(x * 10_000) / 10_000
-    if (hybrid === undefined) return rowids.map((r) => rounded(keyword.get(r) ?? 0))
+    if (hybrid === undefined) return rowids.map((r) => rankingScore(keyword.get(r), undefined, undefined))
     this.#vectorCodes ??= new VectorCodes(this.#db, this.#dimensions)
     const semantic = this.#vectorCodes.similarities(hybrid.vector, rowids)
-    const ratio = hybrid.semanticRatio
-    return rowids.map((r) => rounded(ratio * Math.max(0, semantic.get(r) ?? 0) + (1 - ratio) * (keyword.get(r) ?? 0)))
+    return rowids.map((r) => rankingScore(keyword.get(r), semantic.get(r), hybrid.semanticRatio))
   }
 
   #load (rowids: number[]): Document[] {

@@ -1,9 +1,12 @@
+import { LRUCache } from 'lru-cache'
 import { allowedTypos, tokenize } from '../../text.js'
 import { ftsString } from './fts.js'
 import type { Vocabulary } from './typo.js'
 
 /** Candidate terms per query word, so one word never expands into an unbounded OR. */
 const MAX_CANDIDATES = 40
+/** Words whose expansions are kept per vocabulary: walking the trie is most of a short query's cost. */
+const CACHED_WORDS = 2000
 
 /**
  * The FTS5 match expressions of a query, one per typo tier: tier t accepts, for every word, the
@@ -12,6 +15,24 @@ const MAX_CANDIDATES = 40
  */
 export interface KeywordPlan {
   tiers: string[]
+}
+
+const expansions = new WeakMap<Vocabulary, { version: number, cache: LRUCache<string, string[][]> }>()
+
+/** wordAlternatives, remembered per vocabulary until a term is added to it. */
+function cachedAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary, maxTier: number): string[][] {
+  let entry = expansions.get(vocabulary)
+  if (entry === undefined || entry.version !== vocabulary.version) {
+    entry = { version: vocabulary.version, cache: new LRUCache({ max: CACHED_WORDS }) }
+    expansions.set(vocabulary, entry)
+  }
+  const key = `${maxTier}${isLast ? '*' : ' '}${word}`
+  let alternatives = entry.cache.get(key)
+  if (alternatives === undefined) {
+    alternatives = wordAlternatives(word, isLast, vocabulary, maxTier)
+    entry.cache.set(key, alternatives)
+  }
+  return alternatives
 }
 
 function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary, maxTier: number): string[][] {
@@ -30,7 +51,7 @@ export function planKeyword (query: string, vocabulary: Vocabulary): KeywordPlan
   const words = tokenize(query)
   if (words.length === 0) return undefined
   const maxTier = Math.max(...words.map(allowedTypos))
-  const alternatives = words.map((word, i) => wordAlternatives(word, i === words.length - 1, vocabulary, maxTier))
+  const alternatives = words.map((word, i) => cachedAlternatives(word, i === words.length - 1, vocabulary, maxTier))
   const tiers: string[] = []
   for (let tier = 0; tier <= maxTier; tier++) {
     const expr = alternatives
@@ -39,9 +60,4 @@ export function planKeyword (query: string, vocabulary: Vocabulary): KeywordPlan
     if (tiers.at(-1) !== expr) tiers.push(expr)
   }
   return { tiers }
-}
-
-/** bm25 weights per searchable attribute: earlier attributes weigh more ("attribute" rule). */
-export function columnWeights (columns: number): number[] {
-  return Array.from({ length: Math.max(columns, 1) }, (_, i) => Math.max(1, 10 - 3 * i))
 }

@@ -16,6 +16,7 @@ export interface FuzzyMatch {
 export class Vocabulary {
   readonly #root: TrieNode = { children: new Map() }
   #size = 0
+  #version = 0
 
   constructor (terms: Iterable<string> = []) {
     for (const term of terms) this.add(term)
@@ -23,6 +24,11 @@ export class Vocabulary {
 
   get size () {
     return this.#size
+  }
+
+  /** Changes whenever a term is added: what was derived from the terms is stale. */
+  get version () {
+    return this.#version
   }
 
   add (term: string) {
@@ -35,7 +41,10 @@ export class Vocabulary {
       }
       node = next
     }
-    if (node.term === undefined) this.#size++
+    if (node.term === undefined) {
+      this.#size++
+      this.#version++
+    }
     node.term = term
   }
 

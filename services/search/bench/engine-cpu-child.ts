@@ -1,0 +1,237 @@
+// The engine CPU benchmark's child (started by engine-cpu.ts), one process per job:
+//   build <dir> <size>           ingest `size` generated items with bag-of-words vectors, then mark `ready`
+//   measure <dir> <size>         CPU µs per request of each kind, service against raw SQL
+//   cold <dir> <size> <kind>     open a fresh index and time the first request of `kind`
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import * as sqliteVec from 'sqlite-vec'
+import type { Embedder } from '@chatsearch/embeddings'
+import { mulberry32, productsOf, type Product } from '../catalog/generate.js'
+import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
+import type { EmbeddedIndex } from '../src/engines/embedded/index.js'
+import { planKeyword } from '../src/engines/embedded/keyword.js'
+import { Vocabulary } from '../src/engines/embedded/typo.js'
+import type { SearchQuery } from '../src/engine/port.js'
+import { ingestDocuments } from '../src/ingest/documents.js'
+import { parseFilter } from '../src/filter/index.js'
+import { processQuery, tokenize } from '../src/text.js'
+import { BATCH, EMBEDDER, FACETS, LIMIT, PROJECT, SEED, benchSettings, keywordQueries, typoQueries } from './workload.js'
+
+export const KINDS = ['keyword', 'typo', 'kwFilterFacets', 'browseFilterFacets', 'hybrid'] as const
+export type Kind = typeof KINDS[number]
+export interface KindResult {
+  kind: Kind
+  serviceCpuUs: number
+  rawCpuUs: number
+  ratio: number
+  p50Ms: number
+  rawP50Ms: number
+  meanHits: number
+}
+export type CpuChildMessage =
+  | { type: 'measured', result: KindResult }
+  | { type: 'cold', kind: Kind, openMs: number, firstMs: number }
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200)
+const WARMUP = 20
+/** The filters of the filtered kinds, as the service gets them and as SQL over the fields table. */
+const PRICES = [50, 100, 150, 200, 300, 500]
+const log = (line: string) => process.stderr.write(`[bench:engine] ${line}\n`)
+const send = async (message: CpuChildMessage) => await new Promise<void>((resolve) => {
+  if (process.send === undefined) return resolve()
+  process.send(message, undefined, {}, () => resolve())
+})
+process.on('disconnect', () => process.exit(0))
+
+/** A bag-of-words embedding: each word a seeded random direction, a text their sum. Cheap, deterministic, and similar texts get similar vectors. */
+const wordVectors = new Map<string, Float32Array>()
+function embedText (text: string): Float32Array {
+  const out = new Float32Array(EMBEDDER.dimensions)
+  for (const word of tokenize(text)) {
+    let v = wordVectors.get(word)
+    if (v === undefined) {
+      let seed = 0
+      for (const ch of word) seed = Math.imul(seed ^ ch.charCodeAt(0), 16777619) >>> 0
+      const r = mulberry32(seed)
+      v = Float32Array.from({ length: EMBEDDER.dimensions }, () => r() - 0.5)
+      wordVectors.set(word, v)
+    }
+    for (let d = 0; d < out.length; d++) out[d]! += v[d]!
+  }
+  return out
+}
+const embedder: Embedder = { dimensions: EMBEDDER.dimensions, embed: async (texts) => texts.map(embedText) }
+
+async function build (dir: string, size: number) {
+  const engine = new EmbeddedEngine(dir, EMBEDDER)
+  const index = await engine.index(PROJECT)
+  let batch: Product[] = []
+  let done = 0
+  const started = performance.now()
+  const flush = async () => {
+    if (done === 0) await index.updateSettings(benchSettings(batch))
+    await ingestDocuments(index, batch, embedder)
+    done += batch.length
+    batch = []
+    if (done % (size / 10) === 0) log(`${size}: built ${done} items (${(done / ((performance.now() - started) / 1000)).toFixed(0)} items/s)`)
+  }
+  for (const p of productsOf(size, SEED)) {
+    batch.push(p)
+    if (batch.length === BATCH) await flush()
+  }
+  if (batch.length > 0) await flush()
+  await engine.close()
+  writeFileSync(join(dir, 'ready'), String(size))
+}
+
+interface Request { query: SearchQuery, match: string | undefined, price: number }
+
+function requests (kind: Kind, vocabulary: Vocabulary): Request[] {
+  const texts = kind === 'typo' ? typoQueries(REQUESTS + WARMUP) : keywordQueries(REQUESTS + WARMUP)
+  return texts.map((text, i) => {
+    const q = kind === 'browseFilterFacets' ? '' : processQuery(text)
+    const price = PRICES[i % PRICES.length]!
+    const filtered = kind === 'kwFilterFacets' || kind === 'browseFilterFacets'
+    const query: SearchQuery = {
+      q,
+      filter: filtered ? parseFilter(`price < ${price} AND in_stock = true`) : null,
+      facets: filtered ? FACETS : [],
+      limit: LIMIT,
+      offset: 0
+    }
+    if (kind === 'hybrid') query.hybrid = { semanticRatio: 0.7, vector: embedText(text) }
+    return { query, match: planKeyword(q, vocabulary)?.tiers.at(-1), price }
+  })
+}
+
+/** The raw better-sqlite3 statements a request reduces to: the page with its total, the facet counts over the matches. */
+function rawRunner (db: Database.Database, columns: number) {
+  const weights = Array.from({ length: Math.max(columns, 1) }, (_, i) => Math.max(1, 10 - 3 * i)).join(', ')
+  // `+rowid`: without it SQLite hands each allowed rowid to FTS5 as a lookup, one MATCH per row.
+  const filterSql = `+rowid IN (SELECT doc FROM fields WHERE attr = 'price' AND num < ?
+    INTERSECT SELECT doc FROM fields WHERE attr = 'in_stock' AND str = 'true' AND kind = 3)`
+  // FTS5's bm25() cannot sit beside a window function: the matches are materialised once, then paged.
+  const page = (where: string, order: string) => db.prepare(`WITH a AS MATERIALIZED (SELECT rowid, ${order} AS score FROM ${where}),
+    m AS (SELECT rowid, score, count(*) OVER () AS total FROM a ORDER BY score LIMIT ?)
+    SELECT m.total, d.body FROM m JOIN documents d ON d.rowid = m.rowid ORDER BY m.score`)
+  const facets = (matches: string) => db.prepare(`WITH m AS MATERIALIZED (${matches})
+    SELECT f.attr, f.str AS label, count(*) AS n FROM m JOIN fields f ON f.doc = m.rowid
+    WHERE f.attr IN (${FACETS.map(() => '?').join(', ')}) AND f.str IS NOT NULL GROUP BY f.attr, f.str`)
+  const keywordPage = page('fts WHERE fts MATCH ?', `bm25(fts, ${weights})`)
+  const filteredPage = page(`fts WHERE fts MATCH ? AND ${filterSql}`, `bm25(fts, ${weights})`)
+  const browsePage = page(`documents WHERE ${filterSql}`, 'rowid')
+  const keywordFacets = facets(`SELECT rowid FROM fts WHERE fts MATCH ? AND ${filterSql}`)
+  const browseFacets = facets(`SELECT rowid FROM documents WHERE ${filterSql}`)
+  const nearest = db.prepare('SELECT rowid FROM vectors WHERE embedding MATCH ? AND k = ?').pluck()
+  const load = db.prepare('SELECT body FROM documents WHERE rowid IN (SELECT value FROM json_each(?))').pluck()
+  const keywordRowids = db.prepare(`SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, ${weights}) LIMIT ?`).pluck()
+  const countFacets = (rows: Array<{ attr: string, label: string, n: number }>) => {
+    const out: Record<string, Record<string, number>> = {}
+    for (const r of rows) (out[r.attr] ??= {})[r.label] = r.n
+    return out
+  }
+  const hits = (rows: Array<{ total: number, body: string }>) => {
+    for (const r of rows) JSON.parse(r.body)
+    return rows[0]?.total ?? 0
+  }
+  return (kind: Kind, r: Request): number => {
+    switch (kind) {
+      case 'keyword':
+      case 'typo':
+        return r.match === undefined ? 0 : hits(keywordPage.all(r.match, LIMIT) as Array<{ total: number, body: string }>)
+      case 'kwFilterFacets': {
+        if (r.match === undefined) return 0
+        const total = hits(filteredPage.all(r.match, r.price, LIMIT) as Array<{ total: number, body: string }>)
+        countFacets(keywordFacets.all(r.match, r.price, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
+        return total
+      }
+      case 'browseFilterFacets': {
+        const total = hits(browsePage.all(r.price, LIMIT) as Array<{ total: number, body: string }>)
+        countFacets(browseFacets.all(r.price, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
+        return total
+      }
+      case 'hybrid': {
+        const depth = LIMIT + 20
+        const keyword = r.match === undefined ? [] : keywordRowids.all(r.match, depth) as number[]
+        const semantic = nearest.all(r.query.hybrid!.vector, depth) as number[]
+        const scores = new Map<number, number>()
+        keyword.forEach((rowid, rank) => scores.set(rowid, (scores.get(rowid) ?? 0) + 0.3 / (60 + rank)))
+        semantic.forEach((rowid, rank) => scores.set(rowid, (scores.get(rowid) ?? 0) + 0.7 / (60 + rank)))
+        const top = [...scores].sort((a, b) => b[1] - a[1]).slice(0, LIMIT).map(([rowid]) => rowid)
+        for (const body of load.all(JSON.stringify(top)) as string[]) JSON.parse(body)
+        return scores.size
+      }
+    }
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+async function measure (dir: string, size: number) {
+  const engine = new EmbeddedEngine(dir, EMBEDDER)
+  const index: EmbeddedIndex = await engine.index(PROJECT)
+  const db = new Database(join(dir, `${PROJECT}.sqlite`), { readonly: true })
+  sqliteVec.load(db)
+  db.pragma('cache_size = -65536')
+  const vocabulary = new Vocabulary(db.prepare('SELECT term FROM fts_vocab').pluck().all() as string[])
+  const columns = (await index.settings()).searchableAttributes.length
+  const raw = rawRunner(db, columns)
+  for (const kind of KINDS) {
+    const list = requests(kind, vocabulary)
+    const timed = async (run: (r: Request) => Promise<number> | number) => {
+      for (const r of list.slice(REQUESTS)) await run(r)
+      const times: number[] = []
+      let hits = 0
+      const cpu = process.cpuUsage()
+      for (const r of list.slice(0, REQUESTS)) {
+        const t = performance.now()
+        hits += await run(r)
+        times.push(performance.now() - t)
+      }
+      const used = process.cpuUsage(cpu)
+      return { cpuUs: (used.user + used.system) / REQUESTS, p50: median(times), hits: hits / REQUESTS }
+    }
+    const service = await timed(async (r) => (await index.search(r.query)).estimatedTotalHits)
+    const bare = await timed((r) => raw(kind, r))
+    const result: KindResult = {
+      kind,
+      serviceCpuUs: service.cpuUs,
+      rawCpuUs: bare.cpuUs,
+      ratio: service.cpuUs / bare.cpuUs,
+      p50Ms: service.p50,
+      rawP50Ms: bare.p50,
+      meanHits: service.hits
+    }
+    log(`${size} ${kind}: service ${service.cpuUs.toFixed(0)} µs, raw ${bare.cpuUs.toFixed(0)} µs (hits ${service.hits.toFixed(0)} vs raw ${bare.hits.toFixed(0)})`)
+    await send({ type: 'measured', result })
+  }
+  db.close()
+  await engine.close()
+}
+
+async function cold (dir: string, kind: Kind) {
+  let started = performance.now()
+  const engine = new EmbeddedEngine(dir, EMBEDDER)
+  const index = await engine.index(PROJECT)
+  const openMs = performance.now() - started
+  const [request] = requests(kind, new Vocabulary())
+  started = performance.now()
+  await index.search(request!.query)
+  const firstMs = performance.now() - started
+  await send({ type: 'cold', kind, openMs, firstMs })
+  await engine.close()
+}
+
+const [mode, dir, size, kind] = process.argv.slice(2)
+try {
+  if (dir === undefined || size === undefined) throw new Error('usage: engine-cpu-child.ts build|measure|cold <dir> <size> [kind]')
+  if (mode === 'build') await build(dir, Number(size))
+  else if (mode === 'measure') await measure(dir, Number(size))
+  else if (mode === 'cold') await cold(dir, kind as Kind)
+  else throw new Error(`unknown mode ${mode}`)
+  process.exit(0)
+} catch (err) {
+  log(err instanceof Error ? (err.stack ?? err.message) : String(err))
+  process.exit(1)
+}
