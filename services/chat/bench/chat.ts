@@ -21,7 +21,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
 const READ_CONNECTIONS = 50
 /** The whole run is abandoned (and cleaned up) past this. */
-const DEADLINE_MS = 400_000
+const DEADLINE_MS = 600_000
 /** The chat service's credential at the search service (SERVICE_TOKEN). */
 const SERVICE_TOKEN = 'bench-service-token-' + 's'.repeat(32)
 
@@ -100,7 +100,7 @@ async function startSearch (databaseUrl: string, projectId: string, port: number
   })
   defer(() => stopChild(child))
   const ready = await new Promise<Extract<SearchServerMessage, { type: 'ready' }>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the search service did not start within 120 s')), 120_000)
+    const timer = setTimeout(() => reject(new Error('the search service did not start within 300 s')), 300_000)
     child.on('message', (message: SearchServerMessage) => {
       clearTimeout(timer)
       if (message.type === 'ready') resolve(message)
