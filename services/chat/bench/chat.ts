@@ -1,5 +1,7 @@
 // `pnpm bench chat`: seeds a realistic database, starts the chat service in a child process and
-// measures its endpoints with autocannon against a bare Fastify route on the same machine.
+// measures its endpoints with autocannon against a bare Fastify route on the same machine. Turns
+// retrieve for real: the chat service's SEARCH_URL is a search service (another child) holding the
+// demo catalog and knowledge.
 // Progress goes to stderr; the table and, last, one line of JSON with every figure go to stdout.
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -12,12 +14,16 @@ import { figures, readEndpoints, round, table, targets, type ReadEndpoint, type 
 import { shopperMessages } from './messages.js'
 import { busyNow, cpuMeter } from './cpu.js'
 import type { ServerMessage } from './server.js'
+import type { SearchServerMessage } from './search-server.js'
+import { freePort } from '@chatsearch/shell/testing'
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
 const READ_CONNECTIONS = 50
 /** The whole run is abandoned (and cleaned up) past this. */
-const DEADLINE_MS = 280_000
+const DEADLINE_MS = 600_000
+/** The chat service's credential at the search service (SERVICE_TOKEN). */
+const SERVICE_TOKEN = 'bench-service-token-' + 's'.repeat(32)
 
 const began = performance.now()
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
@@ -58,10 +64,10 @@ async function stopChild (child: ChildProcess) {
 
 interface Servers { chatUrl: string, bareUrl: string, pid: number, startMs: number, stop: () => Promise<void> }
 
-async function startServers (databaseUrl: string): Promise<Servers> {
+async function startServers (databaseUrl: string, searchUrl: string): Promise<Servers> {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
     execArgv: ['--import', import.meta.resolve('tsx')],
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl },
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_SEARCH_URL: searchUrl, BENCH_SERVICE_TOKEN: SERVICE_TOKEN },
     // The child's stdout joins our stderr: stdout is kept for the report.
     stdio: ['ignore', 2, 2, 'ipc']
   })
@@ -81,6 +87,32 @@ async function startServers (databaseUrl: string): Promise<Servers> {
   })
   log(`servers up in ${(ready.startMs / 1000).toFixed(1)} s (pid ${child.pid}): chat on 127.0.0.1:${ready.chatPort}, bare on 127.0.0.1:${ready.barePort}`)
   return { chatUrl: `http://127.0.0.1:${ready.chatPort}`, bareUrl: `http://127.0.0.1:${ready.barePort}`, pid: child.pid!, startMs: ready.startMs, stop }
+}
+
+interface SearchServer { pid: number, items: number, startMs: number }
+
+/** The search service on `port`, for the project given, once its catalog and knowledge are indexed. */
+async function startSearch (databaseUrl: string, projectId: string, port: number): Promise<SearchServer> {
+  const child = fork(fileURLToPath(new URL('./search-server.ts', import.meta.url)), [], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_PROJECT_ID: projectId, BENCH_SEARCH_PORT: String(port), BENCH_SERVICE_TOKEN: SERVICE_TOKEN },
+    stdio: ['ignore', 2, 2, 'ipc']
+  })
+  defer(() => stopChild(child))
+  const ready = await new Promise<Extract<SearchServerMessage, { type: 'ready' }>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the search service did not start within 300 s')), 300_000)
+    child.on('message', (message: SearchServerMessage) => {
+      clearTimeout(timer)
+      if (message.type === 'ready') resolve(message)
+      else reject(new Error(`the search service failed to start:\n${message.error}`))
+    })
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`the search service's process exited (${signal ?? code}) before it was ready`))
+    })
+  })
+  log(`search service up in ${(ready.startMs / 1000).toFixed(1)} s (pid ${child.pid}) on 127.0.0.1:${port}, ${ready.items} demo items with embeddings`)
+  return { pid: child.pid!, items: ready.items, startMs: ready.startMs }
 }
 
 // ---- traffic ----
@@ -125,6 +157,10 @@ async function smokeTest (chatUrl: string, bareUrl: string, data: Seeded) {
   if (!Array.isArray(conversation) || conversation.length !== plans.a.longMessages) problems.push('readConversation: not 20 messages')
   const turn = await fetch(`${chatUrl}/newUserMessage`, { method: 'POST', headers, body: JSON.stringify({ user_message: 'hello there', consumer_id: consumer }) })
   if (turn.status !== 200) problems.push(`newUserMessage answered ${turn.status}: ${await turn.text()}`)
+  // Retrieval must work, or the turns measured would be cheaper than real ones.
+  const asking = await fetch(`${chatUrl}/newUserMessage`, { method: 'POST', headers, body: JSON.stringify({ user_message: 'Show me waterproof hiking boots', consumer_id: consumer }) })
+  const cited = asking.status === 200 ? ((await asking.json()) as { citations?: unknown[] }).citations : undefined
+  if (!Array.isArray(cited) || cited.length === 0) problems.push(`newUserMessage cites nothing for a product request (status ${asking.status}): retrieval does not work`)
   if (problems.length > 0) throw new Error(`smoke test failed:\n  ${problems.join('\n  ')}`)
 }
 
@@ -151,15 +187,24 @@ async function main () {
   const database = await openDatabase(defer)
   log(`database: ${database.kind}`)
 
-  // Building the app runs the migrations; it is built in the servers' process.
-  let servers = await startServers(database.url)
+  // Building the app runs the migrations; it is built in the servers' process. The search service
+  // starts once the project it serves is seeded, on a port chosen now.
+  const searchPort = await freePort()
+  const searchUrl = `http://127.0.0.1:${searchPort}`
+  let servers = await startServers(database.url, searchUrl)
   const serverStartMs = servers.startMs
 
   const pool = new pg.Pool({ connectionString: database.url, max: 2 })
   pool.on('error', () => {})
   defer(() => pool.end())
   const { rows: [version] } = await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v")
-  const data = await seed(pool, log)
+  let searching: Promise<SearchServer> | undefined
+  const data = await seed(pool, log, (projectId) => {
+    searching = startSearch(database.url, projectId, searchPort)
+    // Awaited below; a failure meanwhile must not go unhandled.
+    searching.catch(() => {})
+  })
+  const search = await searching!
   await smokeTest(servers.chatUrl, servers.bareUrl, data)
 
   /**
@@ -173,13 +218,13 @@ async function main () {
     unhealthyAfter.push(after)
     log(`the chat server is unhealthy after the ${after} run (${problem}); restarting it`)
     await servers.stop()
-    servers = await startServers(database.url)
+    servers = await startServers(database.url, searchUrl)
   }
 
   const auth = { authorization: `Bearer ${data.key}` }
   const run = async (name: string, opts: Omit<LoadOptions, 'url' | 'durationS' | 'warmupS'>, url = servers.chatUrl) => {
     log(`${name}: ${opts.connections} connection${opts.connections === 1 ? '' : 's'}, ${WARMUP_S} s warm-up + ${DURATION_S} s`)
-    const cpu = cpuMeter(servers.pid, database.clusterDir)
+    const cpu = cpuMeter([servers.pid, search.pid], database.clusterDir)
     const result = await load({ ...opts, url, durationS: DURATION_S, warmupS: WARMUP_S })
     result.cpu = cpu()
     log(`${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
@@ -237,8 +282,8 @@ async function main () {
     ...(busy ? [`Note: the machine was busy when the run started (${busyAtStart}% of a core in use by other processes).`, ''] : []),
     table(rows),
     '',
-    'newUserMessage: req/s = turns/s; half the turns start a chat, half continue one.',
-    `CPU: % of one core over the run (warm-up included) used by the load generator / the servers' process / PostgreSQL${database.clusterDir === undefined ? ' (not measured: DATABASE_URL)' : ''} / other processes;`,
+    `newUserMessage: req/s = turns/s; half the turns start a chat, half continue one; each retrieves from the search service (${search.items} demo items, hybrid).`,
+    `CPU: % of one core over the run (warm-up included) used by the load generator / the servers' processes (chat and bare; search) / PostgreSQL${database.clusterDir === undefined ? ' (not measured: DATABASE_URL)' : ''} / other processes;`,
     `  CPU µs/req: CPU time per request of the load generator, the servers${database.clusterDir === undefined ? '' : ' and PostgreSQL'}; much less sensitive than req/s to other work on the machine.`,
     ...(disturbed.length === 0 ? [] : [`Disturbed: other processes took CPU during ${disturbed.join(', ')}; those figures come out low.`]),
     `Targets: ${allMet ? 'all met' : `missed by ${Object.entries(met).filter(([, ok]) => !ok).map(([name]) => name).join(', ')}`}. ` +
@@ -264,6 +309,7 @@ async function main () {
       project_b: { chats: plans.b.chats, messages: plans.b.messages, consumers: plans.b.consumers }
     },
     server_start_ms: Math.round(serverStartMs),
+    search_start_ms: Math.round(search.startMs),
     endpoints: {
       bare: { ...figures(bare), ratio: 1 },
       ...Object.fromEntries(readEndpoints.map((name) => [name, { ...figures(reads[name]), ratio: round(ratio(reads[name]), 3) }]))

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 export interface CpuUse {
   /** This process: autocannon. */
   loadgen: number
-  /** The servers' process. */
+  /** The servers' processes. */
   server: number
   /** The embedded PostgreSQL's processes; null when the database is elsewhere (then counted in other). */
   postgres: number | null
@@ -56,13 +56,13 @@ function clusterTicks (clusterDir: string): Map<string, number> {
  * Starts measuring; the returned function gives the CPU used since, or undefined where /proc is
  * not there to read (the benchmark then reports no CPU figures).
  */
-export function cpuMeter (serverPid: number, clusterDir: string | undefined): () => CpuUse | undefined {
+export function cpuMeter (serverPids: number[], clusterDir: string | undefined): () => CpuUse | undefined {
   const read = () => {
     try {
       return {
         at: performance.now(),
         self: processTicks(process.pid),
-        server: processTicks(serverPid),
+        server: serverPids.reduce((sum, pid) => sum + processTicks(pid), 0),
         postgres: clusterDir === undefined ? undefined : clusterTicks(clusterDir),
         busy: busyTicks()
       }

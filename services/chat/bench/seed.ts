@@ -105,9 +105,11 @@ export interface Seeded {
 }
 
 /** Fills an empty (migrated) database with projects A and B; throws if the result is off plan. */
-export async function seed (pool: pg.Pool, log: (line: string) => void): Promise<Seeded> {
+export async function seed (pool: pg.Pool, log: (line: string) => void, onProject?: (projectId: string) => void): Promise<Seeded> {
   const a = await createProject(pool, plans.a.name)
   const b = await createProject(pool, plans.b.name)
+  // What needs only project A to exist (the search service's indexing) may start now, beside the inserts.
+  onProject?.(a.id)
   const key = await createKey(pool, a.id, 'chat', 'bench')
   await createKey(pool, b.id, 'chat', 'bench')
 

@@ -1,6 +1,7 @@
 // The servers under test, in a process of their own so the load generator does not share their
 // event loop: the chat app on one port and, for a baseline, a bare Fastify app on another.
-// Started by chat.ts with BENCH_DATABASE_URL set; reports its ports over IPC.
+// Started by chat.ts with BENCH_DATABASE_URL set, and BENCH_SEARCH_URL (with BENCH_SERVICE_TOKEN)
+// for the search service the turns retrieve from; reports its ports over IPC.
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app.js'
@@ -41,7 +42,9 @@ try {
   const started = performance.now()
   // The real classifier: buildApp loads it when no parts are given.
   const dbPoolSize = Number(process.env.BENCH_DB_POOL_SIZE ?? 20)
-  const chat = await buildApp({ databaseUrl, logLevel: 'silent', dbPoolSize, authCacheTtlMs: 5000, historyTurns: 6 })
+  const searchUrl = process.env.BENCH_SEARCH_URL
+  const search = searchUrl === undefined ? {} : { search: { url: searchUrl, serviceToken: process.env.BENCH_SERVICE_TOKEN ?? '', timeoutMs: 10_000 } }
+  const chat = await buildApp({ databaseUrl, logLevel: 'silent', dbPoolSize, authCacheTtlMs: 5000, historyTurns: 6, ...search })
   apps.push(chat)
   await chat.listen({ host: '127.0.0.1', port: 0 })
   const startMs = performance.now() - started

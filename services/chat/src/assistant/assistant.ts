@@ -10,7 +10,7 @@ import { handoffReason } from './handoff.js'
 import { answerFromKnowledge, type KnowledgeAnswer } from './knowledge-answer.js'
 import { coverage, stems } from './words.js'
 import { citedLists, resolveReference } from './references.js'
-import { detectLanguage, languageNote, type Language } from './language.js'
+import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
 import { clarifyingReply, referenceReply } from './reference-reply.js'
 import { LlmError, type ChatMessage, type ChatModel } from './llm/client.js'
@@ -45,6 +45,9 @@ export interface AnswerOptions {
   /** The chat request's id, passed on to the search service so that one id follows the turn. */
   requestId?: string
 }
+
+/** What the search service found for a message: the catalog's items and the knowledge's passages. */
+interface Found { retrieval: Retrieval, knowledge: KnowledgeRetrieval }
 
 /** What a deployment wants to watch: failures that did not fail a turn. */
 export interface AssistantStats {
@@ -115,6 +118,15 @@ function seeksProducts (message: string, retrieval: Retrieval): boolean {
   return constrained || PRODUCT_SEEKING.test(message)
 }
 
+/**
+ * Whether a message reads as a question or a request for products, whatever its class turns out to
+ * be: its retrieval is then started while it is classified (see `Assistant.answer`). Such a
+ * message is almost never a complaint or feedback, so the search is rarely wasted.
+ */
+function likelyRetrieves (message: string): boolean {
+  return /\?\s*$/.test(message) || INTERROGATIVE.test(message.trim()) || PRODUCT_SEEKING.test(message)
+}
+
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
 function * wordDeltas (text: string): Generator<string> {
   for (const match of text.matchAll(/\s*\S+/g)) yield match[0]
@@ -136,6 +148,18 @@ export class Assistant {
    * off rather than guessed at.
    */
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
+    // A message that will search whatever its class (no handoff, no greeting, no follow-up, a
+    // question's or a product request's wording) searches while it is classified: the turn then
+    // waits for the longer of the two, not their sum. A search the class turns out not to want is dropped.
+    const early = this.#opts.model === undefined && handoffReason(message) === undefined && !isGreeting(message) &&
+      resolveReference(message, history) === undefined && likelyRetrieves(message)
+      ? this.#find(projectId, message, history, opts, true)
+      : undefined
+    if (early !== undefined) {
+      early.catch(() => {})
+      // The requests go out before an embedder that computes on this thread holds it.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
     const classified = await this.#opts.classifier.classify(message)
     // The classifier learnt English: a greeting in any language is a greeting, and a few plain cases are corrected.
     const label: Classification = refineClassification(message, classified.label)
@@ -166,11 +190,8 @@ export class Assistant {
     const wantsItems = reason === undefined && (label === 'question' || label === 'request' || label === 'other')
     // The help pages may say something useful to a shopper handed off ("how do returns work").
     const wantsKnowledge = wantsItems || reason === 'action'
-    const context = { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }), ...await this.#cheaperThan(projectId, message, history, opts) }
-    const [retrieval, knowledge] = await Promise.all([
-      wantsItems ? this.#opts.retriever.retrieve(projectId, message, history, context) : Promise.resolve<Retrieval>({ items: [] }),
-      wantsKnowledge ? this.#opts.retriever.knowledge(projectId, message, context) : Promise.resolve<KnowledgeRetrieval>({ passages: [] })
-    ])
+    // The early search asked for both; it serves whenever the class wants items (then knowledge too).
+    const { retrieval, knowledge } = await (wantsItems && early !== undefined ? early : this.#find(projectId, message, history, opts, wantsItems, wantsKnowledge))
     if (retrieval.failure !== undefined) {
       this.stats.retrievalFailures++
       this.#opts.log.warn({ projectId, reason: retrieval.failure }, 'catalog search failed; answering without items')
@@ -196,6 +217,16 @@ export class Assistant {
     const unanswered = searched && isQuestion(message, label) && !seeksProducts(message, retrieval) && items.length === 0
     if (unanswered) return send(handoffReply('unanswered', message, undefined), true)
     return send(groundedReply({ message, classification: label, items, searchFailed, ...(retrieval.unmatched === undefined ? {} : { unmatched: retrieval.unmatched }) }), false)
+  }
+
+  /** The catalog's items (when `items`) and the knowledge's passages (when `knowledge`) for the message, asked at once. */
+  async #find (projectId: string, message: string, history: Message[], opts: AnswerOptions, items: boolean, knowledge = items): Promise<Found> {
+    const context = { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }), ...await this.#cheaperThan(projectId, message, history, opts) }
+    const [retrieval, passages] = await Promise.all([
+      items ? this.#opts.retriever.retrieve(projectId, message, history, context) : Promise.resolve<Retrieval>({ items: [] }),
+      knowledge ? this.#opts.retriever.knowledge(projectId, message, context) : Promise.resolve<KnowledgeRetrieval>({ passages: [] })
+    ])
+    return { retrieval, knowledge: passages }
   }
 
   /**

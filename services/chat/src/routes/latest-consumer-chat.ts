@@ -16,6 +16,6 @@ export async function latestConsumerChatRoutes (app: FastifyInstance) {
     const consumerId = request.query.consumer_id
     const chat = await latestConsumerChat(app.pg, request.principal.projectId, consumerId)
     if (chat === undefined) return { chat_id: null, message: `no chats found for consumer ${consumerId}` }
-    return { chat_id: chat.id, last_updated_at: chat.last_updated_at.toISOString() }
+    return { chat_id: chat.id, last_updated_at: chat.last_updated_at }
   })
 }

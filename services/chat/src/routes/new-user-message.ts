@@ -126,13 +126,16 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
     }
 
     return await turns.run(`${projectId}\n${chatId}`, async () => {
-      const chat = await findChat(app.pg, projectId, chatId)
+      // Both at once: a chat that is not there has no messages either, and is refused below.
+      const [chat, history] = await Promise.all([
+        findChat(app.pg, projectId, chatId),
+        recentMessages(app.pg, projectId, chatId, opts.historyTurns * 2)
+      ])
       // A consumer_id that is not the chat's own means the caller has the wrong chat: same answer as missing.
       if (chat === undefined || (consumerId !== undefined && chat.consumer_id !== consumerId)) {
         // The consumer id stays out of the message: it is the caller's end-user identifier, and rejections are logged.
         throw new ApiError('chat_not_found', `chat ${chatId} does not exist${consumerId === undefined ? '' : ' for this consumer_id'}`)
       }
-      const history = await recentMessages(app.pg, projectId, chatId, opts.historyTurns * 2)
       return await turn(history, async (answer) => {
         const stored = await appendTurn(app.pg, projectId, chatId, turnOf(message, answer, startedAt, test))
         if (!stored) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)

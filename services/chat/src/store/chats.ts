@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import type { ChatSummary, Citation, Classification } from '@chatsearch/contracts'
+import { isoTimestamps } from './timestamps.js'
 
 type Queryable = Pick<pg.Pool, 'query'>
 
 export interface ChatRow {
   id: string
   consumer_id: string
-  created_at: Date
-  last_updated_at: Date
+  /** ISO 8601 already (isoTimestamps), as the API sends them. */
+  created_at: string
+  last_updated_at: string
   needs_human: boolean
 }
 
 export const toSummary = (row: ChatRow): ChatSummary => ({
   id: row.id,
-  created_at: row.created_at.toISOString(),
-  last_updated_at: row.last_updated_at.toISOString(),
+  created_at: row.created_at,
+  last_updated_at: row.last_updated_at,
   consumer_id: row.consumer_id,
   needs_human: row.needs_human
 })
@@ -40,7 +42,8 @@ export async function findChat (db: Queryable, projectId: string, chatId: string
   const { rows } = await db.query<ChatRow>({
     name: 'find-chat',
     text: `SELECT ${CHAT_COLUMNS} FROM chats WHERE project_id = $1 AND id = $2`,
-    values: [projectId, chatId]
+    values: [projectId, chatId],
+    types: isoTimestamps
   })
   return rows[0]
 }
@@ -51,7 +54,8 @@ export async function latestConsumerChat (db: Queryable, projectId: string, cons
     text: `SELECT ${CHAT_COLUMNS} FROM chats
            WHERE project_id = $1 AND consumer_id = $2
            ORDER BY last_updated_at DESC, id DESC LIMIT 1`,
-    values: [projectId, consumerId]
+    values: [projectId, consumerId],
+    types: isoTimestamps
   })
   return rows[0]
 }
@@ -65,13 +69,15 @@ export const projectChatsQuery = (projectId: string) => ({
   name: 'project-chats',
   text: `SELECT ${CHAT_COLUMNS} FROM chats
          WHERE project_id = $1 ORDER BY last_updated_at DESC, id DESC`,
-  values: [projectId]
+  values: [projectId],
+  types: isoTimestamps
 })
 export const consumerChatsQuery = (projectId: string, consumerId: string) => ({
   name: 'consumer-chats',
   text: `SELECT ${CHAT_COLUMNS} FROM chats
          WHERE project_id = $1 AND consumer_id = $2 ORDER BY last_updated_at DESC, id DESC`,
-  values: [projectId, consumerId]
+  values: [projectId, consumerId],
+  types: isoTimestamps
 })
 
 const later = (a: Date, b: Date) => (a.getTime() > b.getTime() ? a : b)

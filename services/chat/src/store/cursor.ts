@@ -20,13 +20,13 @@ export interface RowBatches<R> {
  * results fit in one batch: those take one plain query and hold no connection; only a larger result
  * is streamed through a cursor.
  */
-export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: { name: string, text: string, values: unknown[] }, batchSize = 1000): Promise<RowBatches<R>> {
-  const probe = await pool.query<R>({ name: `${query.name}-first`, text: `${query.text} LIMIT ${batchSize + 1}`, values: query.values })
+export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: { name: string, text: string, values: unknown[], types?: pg.CustomTypesConfig }, batchSize = 1000): Promise<RowBatches<R>> {
+  const probe = await pool.query<R>({ ...query, name: `${query.name}-first`, text: `${query.text} LIMIT ${batchSize + 1}` })
   if (probe.rows.length <= batchSize) {
     return { first: probe.rows, complete: true, rest: async function * () {}, release: async () => {} }
   }
   const client = await pool.connect()
-  const cursor = client.query(new Cursor<R>(query.text, query.values))
+  const cursor = client.query(new Cursor<R>(query.text, query.values, query.types === undefined ? {} : { types: query.types }))
   let released = false
   const release = async () => {
     if (released) return

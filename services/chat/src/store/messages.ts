@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
+import { isoTimestamps } from './timestamps.js'
 
 type Queryable = Pick<pg.Pool, 'query'>
 
@@ -9,12 +10,13 @@ interface MessageRow {
   content: string
   classification: Classification | null
   citations: Citation[] | null
-  created_at: Date
+  /** ISO 8601 already (isoTimestamps). */
+  created_at: string
   author_username: string | null
 }
 
 function toMessage (row: MessageRow): Message {
-  const message: Message = { msg_id: row.id, role: row.role, content: row.content, timestamp: row.created_at.toISOString() }
+  const message: Message = { msg_id: row.id, role: row.role, content: row.content, timestamp: row.created_at }
   if (row.classification !== null) message.classification = row.classification
   if (row.citations !== null) message.citations = row.citations
   if (row.role === 'assistant') message.author = row.author_username === null ? { kind: 'assistant' } : { kind: 'human', username: row.author_username }
@@ -27,7 +29,8 @@ export async function readMessages (db: Queryable, projectId: string, chatId: st
     name: 'read-messages',
     text: `SELECT id, role, content, classification, citations, created_at, author_username FROM messages
            WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
-    values: [projectId, chatId]
+    values: [projectId, chatId],
+    types: isoTimestamps
   })
   return rows.map(toMessage)
 }
@@ -41,7 +44,8 @@ export async function recentMessages (db: Queryable, projectId: string, chatId: 
              SELECT seq, id, role, content, classification, citations, created_at, author_username FROM messages
              WHERE project_id = $1 AND chat_id = $2 ORDER BY seq DESC LIMIT $3
            ) recent ORDER BY seq`,
-    values: [projectId, chatId, count]
+    values: [projectId, chatId, count],
+    types: isoTimestamps
   })
   return rows.map(toMessage)
 }
@@ -52,7 +56,8 @@ export async function messagesOfChats (db: Queryable, projectId: string, chatIds
     name: 'messages-of-chats',
     text: `SELECT chat_id, id, role, content, classification, citations, created_at, author_username FROM messages
            WHERE project_id = $1 AND chat_id = ANY($2::text[]) ORDER BY chat_id, seq`,
-    values: [projectId, chatIds]
+    values: [projectId, chatIds],
+    types: isoTimestamps
   })
   const byChat = new Map<string, Message[]>(chatIds.map((id) => [id, []]))
   for (const row of rows) byChat.get(row.chat_id)?.push(toMessage(row))
