@@ -1,3 +1,5 @@
 export { isUsableVector, type Embedder } from './embedder.js'
-export { loadEmbedder } from './use-lite.js'
+export { inThreadEmbedder, loadEmbedder, type LoadEmbedderOptions } from './use-lite.js'
+export { createPooledEmbedder, type PooledEmbedder } from './pool.js'
+export { Batcher, type BatchStats, type BatcherOptions } from './batcher.js'
 export { openAiEmbedder, type OpenAiEmbedderOptions } from './openai.js'

@@ -78,7 +78,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   const model = parts.model ?? modelOf(config, app.metrics)
   const retriever = parts.retriever ?? retrieverOf(config)
   const assistant = new Assistant({
-    classifier: parts.classifier ?? await loadClassifier(),
+    classifier: parts.classifier ?? await loadClassifier(config.embedThreads),
     retriever: retriever === noRetriever ? retriever : timedRetriever(retriever, app.metrics),
     ...(model === undefined ? {} : { model: timedModel(model, app.metrics) }),
     promptTokens: config.llm?.promptTokens ?? 3000,

@@ -6,6 +6,8 @@ export const ChatEnvSchema = Type.Object({
   ...commonEnv,
   CHAT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
   HISTORY_TURNS: Type.Integer({ minimum: 0, maximum: 50, default: 6 }),
+  /** Worker threads that embed messages for the classifier, batching concurrent ones (0: on the event loop). */
+  EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   SEARCH_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'Base URL of the search service the assistant retrieves from' })),
   RETRIEVAL_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 60_000, default: 2000 }),
   LLM_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1' })),
@@ -43,6 +45,8 @@ export interface ChatConfig {
   rateLimits?: { chatWrite: number, chatRead: number, admin?: number }
   /** How many earlier turns the assistant sees. */
   historyTurns: number
+  /** Worker threads of the classifier's embedder (0: it runs on the event loop); absent: 1. */
+  embedThreads?: number
   /** Where the assistant retrieves catalog items; without it replies carry no citations. */
   search?: { url: string, serviceToken: string, timeoutMs: number }
   /** The shared secret of our services: it asks search, and it alone opens the /admin routes. */
@@ -68,6 +72,7 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     ...edgeConfigOf(env),
     historyTurns: env.HISTORY_TURNS,
+    embedThreads: env.EMBED_THREADS,
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
     rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ, admin: env.RATE_LIMIT_ADMIN },
     ...searchOf(env),

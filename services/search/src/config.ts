@@ -10,6 +10,8 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
   EMBEDDINGS: Type.Boolean({ default: true }),
   SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
+  /** Worker threads that embed with the bundled model, batching concurrent texts (0: on the event loop). */
+  EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   EMBEDDINGS_MODEL: Type.String({ default: 'text-embedding-3-small' }),
   EMBEDDINGS_API_KEY: Type.Optional(Type.String()),
@@ -50,6 +52,8 @@ export interface SearchConfig {
   readers: number
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
+  /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
+  embedThreads?: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
   logLevel: LogLevel
@@ -108,6 +112,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     dataDir: env.DATA_DIR,
     embeddings: env.EMBEDDINGS,
     readers: env.SEARCH_READERS,
+    embedThreads: env.EMBED_THREADS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}
       : { remoteEmbeddings: { baseUrl: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, ...(env.EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: env.EMBEDDINGS_API_KEY }) } }),

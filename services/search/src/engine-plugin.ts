@@ -20,6 +20,8 @@ declare module 'fastify' {
 export interface EngineOptions {
   dataDir: string
   embeddings: boolean
+  /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
+  embedThreads?: number
   readers: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
@@ -34,7 +36,7 @@ export async function createEmbedder (opts: EngineOptions): Promise<{ embedder: 
     const embedder = await openAiEmbedder(opts.remoteEmbeddings)
     return { embedder, id: `openai:${opts.remoteEmbeddings.model}:${embedder.dimensions}` }
   }
-  const embedder = await loadEmbedder()
+  const embedder = await loadEmbedder(opts.embedThreads === undefined ? {} : { threads: opts.embedThreads })
   return { embedder, id: `use-lite:${embedder.dimensions}` }
 }
 

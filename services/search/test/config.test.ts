@@ -19,3 +19,11 @@ t.test('bad engine settings stop the start, naming the variable', async (t) => {
   t.throws(() => readSearchEnv({ MEILI_URL: 'http://x', MEILI_INDEX_PREFIX: 'no spaces' }), /MEILI_INDEX_PREFIX/)
   t.throws(() => readSearchEnv({ MEILI_URL: 'http://x', MEILI_TASK_TIMEOUT_MS: '0' }), /MEILI_TASK_TIMEOUT_MS/)
 })
+
+t.test('EMBED_THREADS sets the embedding threads: 1 by default, 0 for the event loop, a bad value stops the start', async (t) => {
+  t.equal(configOf({}).embedThreads, 1)
+  t.equal(configOf({ EMBED_THREADS: '0' }).embedThreads, 0)
+  t.equal(configOf({ EMBED_THREADS: '2' }).embedThreads, 2)
+  t.throws(() => readSearchEnv({ EMBED_THREADS: '-1' }), /EMBED_THREADS/)
+  t.throws(() => readSearchEnv({ EMBED_THREADS: 'many' }), /EMBED_THREADS/)
+})

@@ -77,8 +77,9 @@ export async function trainClassifier (embedder: Embedder, corpus: LabelledMessa
 
 let loading: Promise<Classifier> | undefined
 
-export function loadClassifier (): Promise<Classifier> {
-  loading ??= (async () => trainClassifier(await loadEmbedder(), await readCorpus()))()
+/** The classifier trained once per process, on USE-lite with `threads` worker threads (absent: 1). */
+export function loadClassifier (threads?: number): Promise<Classifier> {
+  loading ??= (async () => trainClassifier(await loadEmbedder(threads === undefined ? {} : { threads }), await readCorpus()))()
     .catch((err: unknown) => {
       loading = undefined
       throw err
