@@ -13,6 +13,7 @@ const benchmarks = {
   relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
   assistant: { dir: 'services/chat', script: 'bench/assistant.ts' },
   cache: { dir: 'services/search', script: 'bench/cache.ts' },
+  import: { dir: 'services/search', script: 'bench/import-load.ts' },
   knowledge: { dir: 'services/search', script: 'bench/knowledge.ts' },
   console: { dir: 'services/console', script: 'bench/pages.ts' }
 }
