@@ -121,7 +121,10 @@ async function main () {
     const stop = new AbortController()
     const work = during === undefined ? undefined : during().finally(() => stop.abort())
     const search = await load({
-      url, connections: CONNECTIONS, headers, next,
+      url,
+      connections: CONNECTIONS,
+      headers,
+      next,
       ...(work === undefined ? { durationS: DURATION_S, warmupS: WARMUP_S } : { durationS: 24 * 3600, warmupS: 0, signal: stop.signal })
     })
     await work
@@ -161,13 +164,21 @@ async function main () {
   ]
   process.stdout.write(out.join('\n') + '\n')
   const phaseJson = (p: Phase) => ({
-    rps: round(p.search.rps, 1), p50: round(p.search.p50), p99: round(p.search.p99), failed: p.search.non2xx + p.search.errors,
+    rps: round(p.search.rps, 1),
+    p50: round(p.search.p50),
+    p99: round(p.search.p99),
+    failed: p.search.non2xx + p.search.errors,
     healthz: { p50: round(healthP(p, 50)), p99: round(healthP(p, 99)), max: round(p.health.latencies.at(-1) ?? Number.NaN), failed: p.health.failed },
     loopMaxMs: round(p.loop?.max ?? Number.NaN)
   })
   process.stdout.write(JSON.stringify({
-    bench: 'import', baseItems: BASE_ITEMS, importItems: IMPORT_ITEMS, embed: EMBED, readers: ready.config.readers,
-    idle: phaseJson(idle), importing: phaseJson(importing),
+    bench: 'import',
+    baseItems: BASE_ITEMS,
+    importItems: IMPORT_ITEMS,
+    embed: EMBED,
+    readers: ready.config.readers,
+    idle: phaseJson(idle),
+    importing: phaseJson(importing),
     import: { items: result.items, seconds: round(result.seconds, 1), itemsPerSecond: round(result.items / result.seconds, 0), failedBatches: result.failed.length },
     searchRatio: round(ratio, 3)
   }) + '\n')

@@ -1,13 +1,17 @@
 import type { Db } from './database.js'
+import { rowidMarks } from './changes.js'
 
 /** As Meilisearch's default maxValuesPerFacet: the most frequent values of each facet. */
 export const MAX_VALUES_PER_FACET = 100
 
-interface Posting { label: string, docs: Int32Array }
+interface Posting { value: string, label: string, docs: Int32Array }
+
+/** SQLite's order of TEXT values (BINARY: their UTF-8 bytes), the order postings are kept in. */
+const byBytes = (a: Posting, b: Posting) => Buffer.compare(Buffer.from(a.value), Buffer.from(b.value))
 
 /**
  * Facet counting from posting lists held in memory: for each facetable attribute, each value's sorted
- * document rowids (loaded from the fields table on first use, dropped when the index changes).
+ * document rowids (loaded from the fields table on first use, patched after each write: see apply()).
  * Counting a facet over a set of matches is then one pass over its postings against a bitmap of the
  * matches, instead of a GROUP BY over a join — the cost grows with the facet's postings, not with a
  * sort of all matched rows.
@@ -35,11 +39,46 @@ export class FacetPostings {
     postings = []
     let start = 0
     for (const [value, count] of values) {
-      postings.push({ label: labels.get(value) ?? value, docs: docs.subarray(start, start + count) })
+      postings.push({ value, label: labels.get(value) ?? value, docs: docs.subarray(start, start + count) })
       start += count
     }
     this.#byAttribute.set(attribute, postings)
     return postings
+  }
+
+  /**
+   * Brings the postings loaded so far up to date with the stored rows of `rowids` (ascending): those
+   * documents leave every posting and join the ones of their current values. Applying it twice, or
+   * to postings that already hold the change, changes nothing.
+   */
+  apply (rowids: number[]) {
+    if (rowids.length === 0 || this.#byAttribute.size === 0) return
+    const marks = rowidMarks(rowids)
+    const json = JSON.stringify(rowids)
+    for (const [attribute, postings] of this.#byAttribute) {
+      const rows = this.#db.prepare('SELECT str, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?)) AND attr = ? AND str IS NOT NULL')
+        .raw().all(json, attribute) as Array<[string, number]>
+      const joining = new Map<string, number[]>()
+      for (const [value, doc] of rows) {
+        const docs = joining.get(value)
+        if (docs === undefined) joining.set(value, [doc])
+        else docs.push(doc)
+      }
+      const next: Posting[] = []
+      for (const posting of postings) {
+        const stay = posting.docs.some((d) => marks[d] === 1) ? posting.docs.filter((d) => marks[d] !== 1) : posting.docs
+        const join = joining.get(posting.value)
+        joining.delete(posting.value)
+        const docs = join === undefined ? stay : Int32Array.from([...stay, ...join])
+        if (docs.length > 0) next.push({ ...posting, docs })
+      }
+      if (joining.size > 0) {
+        const label = this.#db.prepare('SELECT label FROM facet_labels WHERE attr = ? AND str = ?').pluck()
+        for (const [value, docs] of joining) next.push({ value, label: (label.get(attribute, value) as string | undefined) ?? value, docs: Int32Array.from(docs) })
+        next.sort(byBytes)
+      }
+      this.#byAttribute.set(attribute, next)
+    }
   }
 
   /** Counts per value of each attribute over `matches` (one byte per rowid), or every document when null. */
