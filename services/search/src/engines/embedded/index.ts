@@ -57,18 +57,21 @@ export class EmbeddedIndex implements EngineIndex {
   readonly #file: string
   readonly #readers: ReaderPool | undefined
   readonly #rebuildElsewhere: ((settings: IndexSettings) => Promise<void>) | undefined
+  readonly #writeElsewhere: ((documents: PreparedDocument[]) => Promise<void>) | undefined
   /** The writes of this index, each started after the one before has finished. */
   #writes: Promise<unknown> = Promise.resolve()
 
   /**
    * `embedder` names the model whose vectors this index holds, `dimensions` their size; `readers`,
    * when given, answers searches and suggestions off this thread; `rebuildElsewhere`, when given,
-   * applies new settings to this file on another thread (see rebuild()).
+   * applies new settings to this file on another thread (see rebuild()); `writeElsewhere`, when
+   * given, writes batches of documents to this file on another thread (see upsert()).
    */
-  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool, rebuildElsewhere?: (settings: IndexSettings) => Promise<void>) {
+  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool, rebuildElsewhere?: (settings: IndexSettings) => Promise<void>, writeElsewhere?: (documents: PreparedDocument[]) => Promise<void>) {
     this.#file = file
     this.#readers = readers
     this.#rebuildElsewhere = rebuildElsewhere
+    this.#writeElsewhere = writeElsewhere
     this.#dimensions = embedder.dimensions
     this.#db = openDatabase(file)
     this.#statements = statementCache(this.#db)
@@ -206,8 +209,17 @@ export class EmbeddedIndex implements EngineIndex {
     return out
   }
 
+  /**
+   * Adds or replaces documents in one transaction, on another thread when this index was given one
+   * (this one then catches up with the commit like any reader).
+   */
   async upsert (prepared: PreparedDocument[]): Promise<{ indexed: number }> {
     return await this.#exclusively(async () => {
+      if (this.#writeElsewhere !== undefined) {
+        await this.#writeElsewhere(prepared)
+        this.#refresh()
+        return { indexed: prepared.length }
+      }
       this.#refresh()
       this.#db.transaction(() => {
         this.#refresh()
