@@ -162,6 +162,16 @@ export class EmbeddedIndex implements EngineIndex {
     this.#db.close()
   }
 
+  /**
+   * Copies what the write-ahead log holds into the file, without waiting for readers. Otherwise the
+   * next commit past SQLite's threshold does it, whichever thread that is: the writer thread calls
+   * this after each batch so that it is not the service's thread (recording a popular search there
+   * took up to 80 ms behind a 1,000-item batch).
+   */
+  checkpoint () {
+    this.#db.pragma('wal_checkpoint(PASSIVE)')
+  }
+
   async settings (): Promise<IndexSettings> {
     this.#refresh()
     return this.#settings ?? { searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }

@@ -23,6 +23,7 @@ async function answer ({ id, file, documents }: WriteRequest): Promise<WriteResp
       indexes.set(file, index)
     }
     await index.upsert(documents)
+    index.checkpoint()
     return { id }
   } catch (err) {
     return { id, error: (err as Error).message }
