@@ -87,6 +87,8 @@ t.test('after each write, an index with its derived data in memory answers as on
   const other = new EmbeddedIndex(file, embedder)
   t.teardown(() => other.close())
   t.same(await answers(other), await answers(writer), 'same answers before any change')
+  const rows = new Database(file, { readonly: true })
+  t.teardown(() => rows.close())
 
   for (const { what, run } of await changeCatalog(writer)) {
     await run()
@@ -95,6 +97,7 @@ t.test('after each write, an index with its derived data in memory answers as on
     fresh.close()
     t.same(await answers(writer), expected, `${what}: the writing index`)
     t.same(await answers(other), expected, `${what}: another connection`)
+    t.equal(await other.count(), rows.prepare('SELECT count(*) FROM documents').pluck().get(), `${what}: the count of documents`)
   }
   const last = await answers(writer)
   t.ok(last.results[1]!.estimatedTotalHits > 0, 'the edited item is found by its new word')
@@ -102,9 +105,7 @@ t.test('after each write, an index with its derived data in memory answers as on
   t.same(last.correct.split(' ').slice(0, 2), ['zephyrwool', 'quixotronic'], 'typos are corrected to words that came later')
   t.equal(last.results[10]!.hits[0]!.id, 'new-2', 'the semantic side finds a vector written later')
 
-  const db = new Database(file, { readonly: true })
-  t.teardown(() => db.close())
-  t.equal(db.prepare('SELECT count(*) FROM changes').pluck().get(), 7, 'every write of documents is in the change log')
+  t.equal(rows.prepare('SELECT count(*) FROM changes').pluck().get(), 7, 'every write of documents is in the change log')
 })
 
 t.test('reader threads patch their derived data and answer as a fresh index', async (t) => {
