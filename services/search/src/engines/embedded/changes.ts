@@ -63,6 +63,33 @@ export function ftsTerms (db: Db, texts: string[]): string[] {
   return terms
 }
 
+/**
+ * `list` without the documents marked, with `extra` after them; the same list when nothing changes.
+ * Plain loops over typed arrays: patches run on every reader after every write.
+ */
+export function patchList (list: Int32Array, marks: Uint8Array, extra: ArrayLike<number> = []): Int32Array {
+  const size = marks.length
+  let removed = 0
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i]!
+    if (d < size && marks[d] === 1) removed++
+  }
+  if (removed === 0 && extra.length === 0) return list
+  const out = new Int32Array(list.length - removed + extra.length)
+  let at = 0
+  if (removed === 0) {
+    out.set(list)
+    at = list.length
+  } else {
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i]!
+      if (d >= size || marks[d] !== 1) out[at++] = d
+    }
+  }
+  for (let i = 0; i < extra.length; i++) out[at++] = extra[i]!
+  return out
+}
+
 /** Sets `marks[r] = 1` for each rowid (the marks grown to fit), so that lists can be filtered by them. */
 export function rowidMarks (rowids: number[]): Uint8Array {
   const marks = new Uint8Array((rowids.at(-1) ?? 0) + 1)

@@ -1,5 +1,5 @@
 import type { Db } from './database.js'
-import { rowidMarks } from './changes.js'
+import { patchList, rowidMarks } from './changes.js'
 
 /** As Meilisearch's default maxValuesPerFacet: the most frequent values of each facet. */
 export const MAX_VALUES_PER_FACET = 100
@@ -66,11 +66,9 @@ export class FacetPostings {
       }
       const next: Posting[] = []
       for (const posting of postings) {
-        const stay = posting.docs.some((d) => marks[d] === 1) ? posting.docs.filter((d) => marks[d] !== 1) : posting.docs
-        const join = joining.get(posting.value)
+        const docs = patchList(posting.docs, marks, joining.get(posting.value))
         joining.delete(posting.value)
-        const docs = join === undefined ? stay : Int32Array.from([...stay, ...join])
-        if (docs.length > 0) next.push({ ...posting, docs })
+        if (docs.length > 0) next.push(docs === posting.docs ? posting : { ...posting, docs })
       }
       if (joining.size > 0) {
         const label = this.#db.prepare('SELECT label FROM facet_labels WHERE attr = ? AND str = ?').pluck()

@@ -1,6 +1,6 @@
 import { FieldKind, normalizeString, parseNumber, type ConditionNode, type FilterNode } from '../../filter/index.js'
 import type { Db } from './database.js'
-import { rowidMarks } from './changes.js'
+import { patchList, rowidMarks } from './changes.js'
 
 /** A set of documents: one byte per rowid (1 = in the set). */
 export type DocSet = Uint8Array
@@ -35,21 +35,37 @@ function joined<K> (lists: Map<K, Int32Array[]>): Map<K, Int32Array> {
   }))
 }
 
-/** The list without the marked documents (the same list when it holds none), with `extra` after them. */
-function patched (list: Int32Array | undefined, marks: Uint8Array, extra: number[] = []): Int32Array {
-  const base = list ?? new Int32Array(0)
-  const kept = base.some((d) => marks[d] === 1) ? base.filter((d) => marks[d] !== 1) : base
-  return extra.length === 0 ? kept : Int32Array.from([...kept, ...extra])
-}
+const NONE = new Int32Array(0)
 
 /** Each list of `lists` patched, with the documents of `joining` added under their keys; empty lists dropped. */
 function patchedMap<K> (lists: Map<K, Int32Array>, marks: Uint8Array, joining: Map<K, number[]>): Map<K, Int32Array> {
   const out = new Map<K, Int32Array>()
   for (const key of new Set([...lists.keys(), ...joining.keys()])) {
-    const list = patched(lists.get(key), marks, joining.get(key))
+    const list = patchList(lists.get(key) ?? NONE, marks, joining.get(key))
     if (list.length > 0) out.set(key, list)
   }
   return out
+}
+
+/** The numbers of the unmarked documents merged with `extra`, in (number, document) order. */
+function mergedNumbers (numbers: Float64Array, docs: Int32Array, marks: Uint8Array, extra: Array<[number, number]>): { numbers: Float64Array, numberDocs: Int32Array } {
+  const kept = patchList(docs, marks)
+  if (kept === docs && extra.length === 0) return { numbers, numberDocs: docs }
+  extra.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  const outNumbers = new Float64Array(kept.length + extra.length)
+  const outDocs = new Int32Array(kept.length + extra.length)
+  let at = 0
+  let e = 0
+  const take = (n: number, d: number) => { outNumbers[at] = n; outDocs[at++] = d }
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!
+    if (d < marks.length && marks[d] === 1) continue
+    const n = numbers[i]!
+    while (e < extra.length && (extra[e]![0] < n || (extra[e]![0] === n && extra[e]![1] < d))) { take(extra[e]![0], extra[e]![1]); e++ }
+    take(n, d)
+  }
+  for (; e < extra.length; e++) take(extra[e]![0], extra[e]![1])
+  return { numbers: outNumbers, numberDocs: outDocs }
 }
 
 function push<K> (lists: Map<K, number[]>, key: K, doc: number) {
@@ -137,17 +153,12 @@ export class FilterIndex {
         if (kind === FieldKind.String || kind === FieldKind.Boolean) push(text, str, doc)
         else if (kind === FieldKind.Number) push(numberText, str, doc)
       }
-      // Numbers stay sorted: the kept ones (already in order) merged with the new ones.
-      const keptNumbers: Array<[number, number]> = []
-      for (let i = 0; i < index.numbers.length; i++) if (marks[index.numberDocs[i]!] !== 1) keptNumbers.push([index.numbers[i]!, index.numberDocs[i]!])
-      const merged = numeric.length === 0 ? keptNumbers : [...keptNumbers, ...numeric].sort((a, b) => a[0] - b[0] || a[1] - b[1])
       this.#attributes.set(attribute, {
         text: patchedMap(index.text, marks, text),
         numberText: patchedMap(index.numberText, marks, numberText),
-        numbers: Float64Array.from(merged, (r) => r[0]),
-        numberDocs: Int32Array.from(merged, (r) => r[1]),
+        ...mergedNumbers(index.numbers, index.numberDocs, marks, numeric),
         kinds: patchedMap(index.kinds, marks, kinds),
-        present: patched(index.present, marks, [...new Set(rows.map((r) => r[3]))])
+        present: patchList(index.present, marks, [...new Set(rows.map((r) => r[3]))])
       })
     }
   }

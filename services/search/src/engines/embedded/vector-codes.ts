@@ -1,6 +1,6 @@
 import type { Db, Statement } from './database.js'
 import type { DocSet } from './filter-index.js'
-import { rowidMarks } from './changes.js'
+import { patchList, rowidMarks } from './changes.js'
 
 /**
  * Nearest-neighbour search over compact codes of the stored vectors. sqlite-vec's exact KNN reads
@@ -100,8 +100,7 @@ export class VectorCodes {
     for (const row of usable) {
       for (let w = 0; w < words; w++) this.#bits[row.rowid * words + w] = row.bits.readUInt32LE(w * 4)
     }
-    const kept = this.#rowids.some((r) => marks[r] === 1) ? this.#rowids.filter((r) => marks[r] !== 1) : this.#rowids
-    this.#rowids = Int32Array.from([...kept, ...usable.map((row) => row.rowid)]).sort()
+    this.#rowids = patchList(this.#rowids, marks, usable.map((row) => row.rowid)).sort()
   }
 
   /** The `k` documents nearest to `vector` (by cosine) among those `allowed` (all when null), closest first. */
