@@ -55,15 +55,19 @@ export class FacetPostings {
     if (rowids.length === 0 || this.#byAttribute.size === 0) return
     const marks = rowidMarks(rowids)
     const json = JSON.stringify(rowids)
+    // Looked up by document (fields_doc), all attributes at once: by attribute, SQLite scans its whole posting list.
+    const byAttribute = new Map<string, Map<string, number[]>>()
+    for (const [attribute, value, doc] of this.#db.prepare('SELECT attr, str, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?)) AND str IS NOT NULL')
+      .raw().all(json) as Array<[string, string, number]>) {
+      if (!this.#byAttribute.has(attribute)) continue
+      let joining = byAttribute.get(attribute)
+      if (joining === undefined) byAttribute.set(attribute, joining = new Map())
+      const docs = joining.get(value)
+      if (docs === undefined) joining.set(value, [doc])
+      else docs.push(doc)
+    }
     for (const [attribute, postings] of this.#byAttribute) {
-      const rows = this.#db.prepare('SELECT str, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?)) AND attr = ? AND str IS NOT NULL')
-        .raw().all(json, attribute) as Array<[string, number]>
-      const joining = new Map<string, number[]>()
-      for (const [value, doc] of rows) {
-        const docs = joining.get(value)
-        if (docs === undefined) joining.set(value, [doc])
-        else docs.push(doc)
-      }
+      const joining = byAttribute.get(attribute) ?? new Map<string, number[]>()
       const next: Posting[] = []
       for (const posting of postings) {
         const docs = patchList(posting.docs, marks, joining.get(posting.value))

@@ -139,9 +139,17 @@ export class FilterIndex {
       for (const r of stored) this.#universe[r] = 1
     }
     const marks = rowidMarks(rowids)
+    // Looked up by document (fields_doc), all attributes at once: by attribute, SQLite scans its whole posting list.
+    const byAttribute = new Map<string, Array<[string | null, number, number | null, number]>>()
+    for (const [attribute, ...row] of this.#db.prepare('SELECT attr, str, kind, num, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?))')
+      .raw().all(json) as Array<[string, string | null, number, number | null, number]>) {
+      if (!this.#attributes.has(attribute)) continue
+      const rows = byAttribute.get(attribute)
+      if (rows === undefined) byAttribute.set(attribute, [row])
+      else rows.push(row)
+    }
     for (const [attribute, index] of this.#attributes) {
-      const rows = this.#db.prepare('SELECT str, kind, num, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?)) AND attr = ?')
-        .raw().all(json, attribute) as Array<[string | null, number, number | null, number]>
+      const rows = byAttribute.get(attribute) ?? []
       const text = new Map<string, number[]>()
       const numberText = new Map<string, number[]>()
       const kinds = new Map<number, number[]>()
