@@ -10,6 +10,7 @@ import { mulberry32, productsOf } from '../catalog/generate.js'
 import type { Document, EngineIndex, PreparedDocument, SearchQuery } from '../src/engine/port.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { EmbeddedIndex } from '../src/engines/embedded/index.js'
+import { Vocabulary } from '../src/engines/embedded/typo.js'
 import { parseFilter } from '../src/filter/index.js'
 
 const DIMENSIONS = 16
@@ -148,4 +149,18 @@ t.test('a change of settings after patched writes still rebuilds everything deri
   const query = { q: 'hiking', filter: parseFilter('price < 40'), facets: ['brand'], limit: 10, offset: 0 }
   t.same(await other.search(query), await fresh.search(query))
   t.same(await other.correct('zephyrwol quixotronik'), await fresh.correct('zephyrwol quixotronik'))
+})
+
+t.test('a vocabulary grown term by term lists terms as one loaded sorted', async (t) => {
+  const terms = ['boot', 'boots', 'bolt', 'book', 'booth', 'abbot', 'zebra', 'bott', 'bo', 'été', 'böot']
+  const sorted = new Vocabulary([...terms].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))))
+  const grown = new Vocabulary(['zebra', 'bott'])
+  for (const term of ['booth', 'bo', 'böot', 'boots', 'été', 'abbot', 'book', 'bolt', 'boot', 'gone']) grown.add(term)
+  grown.remove('gone')
+  t.equal(grown.size, sorted.size)
+  t.same(grown.fuzzy('boot', 1), sorted.fuzzy('boot', 1), 'fuzzy matches in the same order')
+  t.same(grown.withPrefix('bo', 4), sorted.withPrefix('bo', 4), 'a truncated list of completions is the same')
+  t.same(grown.fuzzyPrefix('bot', 1, 5), sorted.fuzzyPrefix('bot', 1, 5))
+  t.notOk(grown.has('gone'), 'a removed term is gone')
+  t.same(grown.fuzzy('gono', 1), [], 'and not found with a typo either')
 })
