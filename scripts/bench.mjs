@@ -15,6 +15,7 @@ const benchmarks = {
   assistant: { dir: 'services/chat', script: 'bench/assistant.ts' },
   cache: { dir: 'services/search', script: 'bench/cache.ts' },
   embed: { dir: 'services/search', script: 'bench/embed.ts' },
+  import: { dir: 'services/search', script: 'bench/import-load.ts' },
   knowledge: { dir: 'services/search', script: 'bench/knowledge.ts' },
   console: { dir: 'services/console', script: 'bench/pages.ts' }
 }

@@ -14,6 +14,8 @@ export interface LoadOptions {
   headers?: Record<string, string>
   /** The next request's path and JSON body; called for every request. */
   next: () => { path: string, method: 'GET' | 'POST', body?: string }
+  /** Ends the run early (the measured window is then as long as the run lasted after the warm-up). */
+  signal?: AbortSignal
 }
 
 export interface LoadResult {
@@ -40,6 +42,7 @@ export async function load (opts: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = []
   let measured = 0
   let windowStart = Number.POSITIVE_INFINITY
+  let windowEnd = Number.NaN
   const result = await new Promise<Autocannon.Result>((resolve, reject) => {
     const instance = autocannon({
       url: opts.url,
@@ -52,8 +55,12 @@ export async function load (opts: LoadOptions): Promise<LoadResult> {
           return { ...request, method: next.method, path: next.path, ...(next.body === undefined ? {} : { body: next.body }) }
         }
       }]
-    }, (err: unknown, res) => { if (err == null) resolve(res); else reject(err) })
+    }, (err: unknown, res) => { windowEnd = performance.now(); if (err == null) resolve(res); else reject(err) })
     instance.on('start', () => { windowStart = performance.now() + opts.warmupS * 1000 })
+    if (opts.signal !== undefined) {
+      if (opts.signal.aborted) instance.stop()
+      else opts.signal.addEventListener('abort', () => instance.stop(), { once: true })
+    }
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       const now = performance.now()
       if (now < windowStart) return
@@ -62,11 +69,12 @@ export async function load (opts: LoadOptions): Promise<LoadResult> {
     })
   })
   latencies.sort((a, b) => a - b)
+  const durationS = opts.signal?.aborted === true ? Math.max(0, (windowEnd - windowStart) / 1000) : opts.durationS
   return {
     connections: opts.connections,
-    durationS: opts.durationS,
+    durationS,
     requests: measured,
-    rps: measured / opts.durationS,
+    rps: durationS > 0 ? measured / durationS : Number.NaN,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     non2xx: result.non2xx,

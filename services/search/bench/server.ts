@@ -90,14 +90,15 @@ try {
   const dataDir = process.env.BENCH_DATA_DIR
   const items = Number(process.env.BENCH_ITEMS ?? 50_000)
   if (databaseUrl === undefined || dataDir === undefined) throw new Error('BENCH_DATABASE_URL and BENCH_DATA_DIR must be set')
-  // The service's own configuration with its defaults (reader threads, pool size…), embeddings off;
+  // The service's own configuration with its defaults (reader threads, pool size…), embeddings off
+  // (BENCH_EMBEDDINGS=1 turns them on for the routes; the catalog seeded here stays keyword-only);
   // BENCH_SEARCH_READERS overrides the number of reader threads. One credential sends everything:
   // no rate limits. The response cache is off (the engine is measured) unless
   // BENCH_SEARCH_CACHE_TTL_S says otherwise (pnpm bench cache), in Redis with BENCH_REDIS_URL.
   const env = readSearchEnv({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
-    EMBEDDINGS: 'false',
+    EMBEDDINGS: process.env.BENCH_EMBEDDINGS === '1' ? 'true' : 'false',
     RATE_LIMIT_SEARCH: '0',
     RATE_LIMIT_CATALOG: '0',
     SEARCH_CACHE_TTL_S: process.env.BENCH_SEARCH_CACHE_TTL_S ?? '0',

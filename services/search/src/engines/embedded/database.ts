@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
+import { FTS_TOKENIZER } from './fts.js'
 
 export type Db = Database.Database
 export type Statement = Database.Statement
@@ -10,7 +11,8 @@ export type Statement = Database.Statement
  * keyword index over the searchable attributes (one column each, in priority order); `vectors`
  * holds the embeddings (sqlite-vec) and `vector_codes` compact codes of them for the nearest-neighbour
  * search (see vector-codes.ts); `suggestions` (catalog phrases: titles, brands,
- * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete.
+ * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete;
+ * `changes` lists the documents each recent write touched (see changes.ts).
  *
  * Tables are created when missing and never altered: the layout has no version, and nothing
  * migrates or rebuilds a file written with another layout. `fts`, `fields`, `facet_labels` and
@@ -42,6 +44,8 @@ export function openDatabase (file: string): Db {
     CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
     CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS suggestions (folded TEXT PRIMARY KEY, phrase TEXT NOT NULL, weight INTEGER NOT NULL);
+    -- The change log of the catalog's writes, as JSON arrays (see changes.ts).
+    CREATE TABLE IF NOT EXISTS changes (generation INTEGER PRIMARY KEY, rowids TEXT NOT NULL, added TEXT NOT NULL, dropped TEXT NOT NULL);
   `)
   return db
 }
@@ -74,7 +78,7 @@ export function createFts (db: Db, columns: number) {
   db.exec(`
     DROP TABLE IF EXISTS fts_vocab;
     DROP TABLE IF EXISTS fts;
-    CREATE VIRTUAL TABLE fts USING fts5(${names}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE fts USING fts5(${names}, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}');
     CREATE VIRTUAL TABLE fts_vocab USING fts5vocab(fts, 'row');
   `)
 }

@@ -6,6 +6,7 @@ import { EmbeddedIndex } from './index.js'
 import { EmbeddedKnowledgeIndex } from './knowledge-index.js'
 import { ReaderPool, type ReaderLoad } from './readers.js'
 import { rebuildOnThread } from './rebuild.js'
+import { WriterThread } from './writer.js'
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -21,17 +22,20 @@ export class EmbeddedEngine implements SearchEngine {
   readonly #indexes = new Map<string, EmbeddedIndex>()
   readonly #knowledge = new Map<string, EmbeddedKnowledgeIndex>()
   readonly #readers: ReaderPool | undefined
+  readonly #writer: WriterThread | undefined
 
   /**
    * `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). With
-   * `readers` > 0, searches and suggestions run on that many reader threads; writes stay here, except
-   * the re-indexing for new settings, which runs on a thread of its own.
+   * `readers` > 0, searches and suggestions run on that many reader threads and batches of documents
+   * are written on a writer thread; removals stay here. The re-indexing for new settings runs on a
+   * thread of its own.
    */
   constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0) {
     this.#dir = dir
     this.#embedder = embedder
     mkdirSync(dir, { recursive: true })
     this.#readers = readers > 0 ? new ReaderPool(readers, embedder) : undefined
+    this.#writer = readers > 0 ? new WriterThread(embedder) : undefined
   }
 
   async index (projectId: string): Promise<EmbeddedIndex> {
@@ -40,7 +44,9 @@ export class EmbeddedEngine implements SearchEngine {
     if (index === undefined) {
       const file = join(this.#dir, `${projectId}.sqlite`)
       const embedder = this.#embedder
-      index = new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }))
+      const writer = this.#writer
+      index = new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }),
+        writer === undefined ? undefined : (documents) => writer.upsert(file, documents))
       this.#indexes.set(projectId, index)
     }
     return index
@@ -69,6 +75,7 @@ export class EmbeddedEngine implements SearchEngine {
 
   async close () {
     await this.#readers?.close()
+    await this.#writer?.close()
     for (const index of [...this.#indexes.values(), ...this.#knowledge.values()]) index.close()
     this.#indexes.clear()
     this.#knowledge.clear()

@@ -1,9 +1,10 @@
 import type { Db, Statement } from './database.js'
+import { patchList, rowidMarks } from './changes.js'
 
 /** As Meilisearch's default maxValuesPerFacet: the most frequent values of each facet. */
 export const MAX_VALUES_PER_FACET = 100
 
-interface Posting { label: string, docs: Int32Array }
+interface Posting { value: string, label: string, docs: Int32Array }
 /** The values of each document (as indexes into its attribute's postings), rows of a compressed sparse matrix. */
 interface ByDocument { start: Int32Array, values: Int32Array }
 /**
@@ -14,9 +15,12 @@ interface ByDocument { start: Int32Array, values: Int32Array }
 const FEW_MATCHES = 2000
 const HOLD_AFTER = 3
 
+/** SQLite's order of TEXT values (BINARY: their UTF-8 bytes), the order postings are kept in. */
+const byBytes = (a: Posting, b: Posting) => Buffer.compare(Buffer.from(a.value), Buffer.from(b.value))
+
 /**
  * Facet counting from posting lists held in memory: for each facetable attribute, each value's sorted
- * document rowids (loaded from the fields table on first use, dropped when the index changes).
+ * document rowids (loaded from the fields table on first use, patched after each write: see apply()).
  * Counting a facet over a set of matches is then one pass over its postings against a bitmap of the
  * matches, instead of a GROUP BY over a join — the cost grows with the facet's postings, not with a
  * sort of all matched rows. When the matches are few, the values of each match are counted instead,
@@ -50,11 +54,50 @@ export class FacetPostings {
     postings = []
     let start = 0
     for (const [value, count] of values) {
-      postings.push({ label: labels.get(value) ?? value, docs: docs.subarray(start, start + count) })
+      postings.push({ value, label: labels.get(value) ?? value, docs: docs.subarray(start, start + count) })
       start += count
     }
     this.#byAttribute.set(attribute, postings)
     return postings
+  }
+
+  /**
+   * Brings the postings loaded so far up to date with the stored rows of `rowids` (ascending): those
+   * documents leave every posting and join the ones of their current values. Applying it twice, or
+   * to postings that already hold the change, changes nothing.
+   */
+  apply (rowids: number[]) {
+    if (rowids.length === 0 || this.#byAttribute.size === 0) return
+    // The document → values tables are rebuilt from the patched postings when next needed.
+    this.#byDocument.clear()
+    const marks = rowidMarks(rowids)
+    const json = JSON.stringify(rowids)
+    // Looked up by document (fields_doc), all attributes at once: by attribute, SQLite scans its whole posting list.
+    const byAttribute = new Map<string, Map<string, number[]>>()
+    for (const [attribute, value, doc] of this.#db.prepare('SELECT attr, str, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?)) AND str IS NOT NULL')
+      .raw().all(json) as Array<[string, string, number]>) {
+      if (!this.#byAttribute.has(attribute)) continue
+      let joining = byAttribute.get(attribute)
+      if (joining === undefined) byAttribute.set(attribute, joining = new Map())
+      const docs = joining.get(value)
+      if (docs === undefined) joining.set(value, [doc])
+      else docs.push(doc)
+    }
+    for (const [attribute, postings] of this.#byAttribute) {
+      const joining = byAttribute.get(attribute) ?? new Map<string, number[]>()
+      const next: Posting[] = []
+      for (const posting of postings) {
+        const docs = patchList(posting.docs, marks, joining.get(posting.value))
+        joining.delete(posting.value)
+        if (docs.length > 0) next.push(docs === posting.docs ? posting : { ...posting, docs })
+      }
+      if (joining.size > 0) {
+        const label = this.#db.prepare('SELECT label FROM facet_labels WHERE attr = ? AND str = ?').pluck()
+        for (const [value, docs] of joining) next.push({ value, label: (label.get(attribute, value) as string | undefined) ?? value, docs: Int32Array.from(docs) })
+        next.sort(byBytes)
+      }
+      this.#byAttribute.set(attribute, next)
+    }
   }
 
   #valuesByDocument (attribute: string, postings: Posting[]): ByDocument {

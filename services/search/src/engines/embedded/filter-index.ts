@@ -1,5 +1,6 @@
 import { FieldKind, normalizeString, parseNumber, type ConditionNode, type FilterNode } from '../../filter/index.js'
 import type { Db } from './database.js'
+import { patchList, rowidMarks } from './changes.js'
 
 /** A set of documents: one byte per rowid (1 = in the set). */
 export type DocSet = Uint8Array
@@ -34,6 +35,45 @@ function joined<K> (lists: Map<K, Int32Array[]>): Map<K, Int32Array> {
   }))
 }
 
+const NONE = new Int32Array(0)
+
+/** Each list of `lists` patched, with the documents of `joining` added under their keys; empty lists dropped. */
+function patchedMap<K> (lists: Map<K, Int32Array>, marks: Uint8Array, joining: Map<K, number[]>): Map<K, Int32Array> {
+  const out = new Map<K, Int32Array>()
+  for (const key of new Set([...lists.keys(), ...joining.keys()])) {
+    const list = patchList(lists.get(key) ?? NONE, marks, joining.get(key))
+    if (list.length > 0) out.set(key, list)
+  }
+  return out
+}
+
+/** The numbers of the unmarked documents merged with `extra`, in (number, document) order. */
+function mergedNumbers (numbers: Float64Array, docs: Int32Array, marks: Uint8Array, extra: Array<[number, number]>): { numbers: Float64Array, numberDocs: Int32Array } {
+  const kept = patchList(docs, marks)
+  if (kept === docs && extra.length === 0) return { numbers, numberDocs: docs }
+  extra.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  const outNumbers = new Float64Array(kept.length + extra.length)
+  const outDocs = new Int32Array(kept.length + extra.length)
+  let at = 0
+  let e = 0
+  const take = (n: number, d: number) => { outNumbers[at] = n; outDocs[at++] = d }
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!
+    if (d < marks.length && marks[d] === 1) continue
+    const n = numbers[i]!
+    while (e < extra.length && (extra[e]![0] < n || (extra[e]![0] === n && extra[e]![1] < d))) { take(extra[e]![0], extra[e]![1]); e++ }
+    take(n, d)
+  }
+  for (; e < extra.length; e++) take(extra[e]![0], extra[e]![1])
+  return { numbers: outNumbers, numberDocs: outDocs }
+}
+
+function push<K> (lists: Map<K, number[]>, key: K, doc: number) {
+  const list = lists.get(key)
+  if (list === undefined) lists.set(key, [doc])
+  else list.push(doc)
+}
+
 /** First index whose value is not below `x` (`strict`: above `x`). */
 function lowerBound (values: Float64Array, x: number, strict: boolean): number {
   let lo = 0
@@ -48,7 +88,7 @@ function lowerBound (values: Float64Array, x: number, strict: boolean): number {
 
 /**
  * Filters evaluated in memory, from posting lists built out of the fields table (per attribute, on
- * first use; dropped when the index changes). A filter becomes a document set in one pass over the
+ * first use; patched after each write, see apply()). A filter becomes a document set in one pass over the
  * postings it names, so it is computed once per search instead of inside every SQL statement of it.
  *
  * Semantics, after Meilisearch's filter expression reference and engine:
@@ -77,6 +117,58 @@ export class FilterIndex {
       for (const r of rowids) this.#universe[r] = 1
     }
     return this.#universe
+  }
+
+  /**
+   * Brings the universe and the attributes loaded so far up to date with the stored rows of `rowids`
+   * (ascending): those documents leave every posting list and join the ones of their current values.
+   * Idempotent.
+   */
+  apply (rowids: number[]) {
+    if (rowids.length === 0) return
+    const json = JSON.stringify(rowids)
+    if (this.#universe !== undefined) {
+      const stored = this.#db.prepare('SELECT rowid FROM documents WHERE rowid IN (SELECT value FROM json_each(?))').pluck().all(json) as number[]
+      const needed = stored.reduce((m, r) => (r > m ? r : m), -1) + 1
+      if (needed > this.#universe.length) {
+        const grown = new Uint8Array(needed)
+        grown.set(this.#universe)
+        this.#universe = grown
+      }
+      for (const r of rowids) if (r < this.#universe.length) this.#universe[r] = 0
+      for (const r of stored) this.#universe[r] = 1
+    }
+    const marks = rowidMarks(rowids)
+    // Looked up by document (fields_doc), all attributes at once: by attribute, SQLite scans its whole posting list.
+    const byAttribute = new Map<string, Array<[string | null, number, number | null, number]>>()
+    for (const [attribute, ...row] of this.#db.prepare('SELECT attr, str, kind, num, doc FROM fields WHERE doc IN (SELECT value FROM json_each(?))')
+      .raw().all(json) as Array<[string, string | null, number, number | null, number]>) {
+      if (!this.#attributes.has(attribute)) continue
+      const rows = byAttribute.get(attribute)
+      if (rows === undefined) byAttribute.set(attribute, [row])
+      else rows.push(row)
+    }
+    for (const [attribute, index] of this.#attributes) {
+      const rows = byAttribute.get(attribute) ?? []
+      const text = new Map<string, number[]>()
+      const numberText = new Map<string, number[]>()
+      const kinds = new Map<number, number[]>()
+      const numeric: Array<[number, number]> = []
+      for (const [str, kind, num, doc] of rows) {
+        push(kinds, kind, doc)
+        if (num !== null) numeric.push([num, doc])
+        if (str === null) continue
+        if (kind === FieldKind.String || kind === FieldKind.Boolean) push(text, str, doc)
+        else if (kind === FieldKind.Number) push(numberText, str, doc)
+      }
+      this.#attributes.set(attribute, {
+        text: patchedMap(index.text, marks, text),
+        numberText: patchedMap(index.numberText, marks, numberText),
+        ...mergedNumbers(index.numbers, index.numberDocs, marks, numeric),
+        kinds: patchedMap(index.kinds, marks, kinds),
+        present: patchList(index.present, marks, [...new Set(rows.map((r) => r[3]))])
+      })
+    }
   }
 
   evaluate (node: FilterNode): DocSet {

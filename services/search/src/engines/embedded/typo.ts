@@ -8,6 +8,22 @@ export interface FuzzyMatch {
   distance: number
 }
 
+const codePoint = (ch: string) => ch.codePointAt(0)!
+
+/**
+ * Children stay in code-point order, the order in which a vocabulary read from FTS5 (sorted) adds
+ * them: walks then list terms in the same order whether a term came at load or later.
+ */
+function insertChild (node: TrieNode, ch: string, child: TrieNode) {
+  let last: string | undefined
+  for (const key of node.children.keys()) last = key
+  node.children.set(ch, child)
+  if (last === undefined || codePoint(last) < codePoint(ch)) return
+  const sorted = [...node.children].sort((a, b) => codePoint(a[0]) - codePoint(b[0]))
+  node.children.clear()
+  for (const [key, value] of sorted) node.children.set(key, value)
+}
+
 /**
  * The index vocabulary as a trie, searched with a bounded optimal-string-alignment distance
  * (Damerau: a swap of two neighbouring letters is one typo, as in Meilisearch). Walking the trie
@@ -26,7 +42,7 @@ export class Vocabulary {
     return this.#size
   }
 
-  /** Changes whenever a term is added: what was derived from the terms is stale. */
+  /** Changes whenever a term is added or removed: what was derived from the terms is stale. */
   get version () {
     return this.#version
   }
@@ -37,7 +53,7 @@ export class Vocabulary {
       let next = node.children.get(ch)
       if (next === undefined) {
         next = { children: new Map() }
-        node.children.set(ch, next)
+        insertChild(node, ch, next)
       }
       node = next
     }
@@ -46,6 +62,15 @@ export class Vocabulary {
       this.#version++
     }
     node.term = term
+  }
+
+  /** Forgets a term (its trie nodes stay: an empty branch only costs a few steps of a walk). */
+  remove (term: string) {
+    const node = this.#find(term)
+    if (node?.term === undefined) return
+    delete node.term
+    this.#size--
+    this.#version++
   }
 
   has (term: string): boolean {

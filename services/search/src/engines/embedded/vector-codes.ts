@@ -1,5 +1,6 @@
 import type { Db, Statement } from './database.js'
 import type { DocSet } from './filter-index.js'
+import { patchList, rowidMarks } from './changes.js'
 
 /**
  * Nearest-neighbour search over compact codes of the stored vectors. sqlite-vec's exact KNN reads
@@ -55,14 +56,16 @@ function popcount (x: number): number {
   return Math.imul(x, 0x01010101) >>> 24
 }
 
-/** The sign codes of one index's vectors, in memory (rebuilt after the index changes). */
+/** The sign codes of one index's vectors, in memory (patched after each write, see apply()). */
 export class VectorCodes {
+  readonly #db: Db
   readonly #words: number
-  readonly #bits: Uint32Array
-  readonly #rowids: Int32Array
+  #bits: Uint32Array
+  #rowids: Int32Array
   readonly #readCodes: Statement
 
   constructor (db: Db, dimensions: number) {
+    this.#db = db
     this.#words = Math.ceil(dimensions / 32)
     this.#readCodes = db.prepare('SELECT rowid, codes FROM vector_codes WHERE rowid IN (SELECT value FROM json_each(?))')
     const maxRowid = (db.prepare('SELECT max(rowid) FROM vector_codes').pluck().get() as number | null) ?? 0
@@ -75,6 +78,29 @@ export class VectorCodes {
       rowids.push(row.rowid)
     }
     this.#rowids = Int32Array.from(rowids)
+  }
+
+  /**
+   * Brings the codes up to date with the stored vectors of `rowids` (ascending): the codes of those
+   * documents are read again, or forgotten when they have none now. Idempotent.
+   */
+  apply (rowids: number[]) {
+    if (rowids.length === 0) return
+    const marks = rowidMarks(rowids)
+    const rows = this.#db.prepare('SELECT rowid, bits FROM vector_codes WHERE rowid IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(rowids)) as Array<{ rowid: number, bits: Buffer }>
+    const words = this.#words
+    const usable = rows.filter((row) => row.bits.length === words * 4)
+    const maxRowid = usable.reduce((m, row) => Math.max(m, row.rowid), 0)
+    if ((maxRowid + 1) * words > this.#bits.length) {
+      const grown = new Uint32Array(Math.max((maxRowid + 1) * words, this.#bits.length * 2))
+      grown.set(this.#bits)
+      this.#bits = grown
+    }
+    for (const row of usable) {
+      for (let w = 0; w < words; w++) this.#bits[row.rowid * words + w] = row.bits.readUInt32LE(w * 4)
+    }
+    this.#rowids = patchList(this.#rowids, marks, usable.map((row) => row.rowid)).sort()
   }
 
   /** The `k` documents nearest to `vector` (by cosine) among those `allowed` (all when null), closest first. */

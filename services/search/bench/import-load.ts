@@ -1,0 +1,191 @@
+// `pnpm bench import`: does search keep serving while a catalog is imported? The real search service
+// (server.ts: its own config, reader threads included, a throw-away PostgreSQL) is seeded with
+// BENCH_BASE_ITEMS products (50,000), then loaded with a mix of keyword and keyword + filter + 5 facet
+// searches: first idle, then WHILE BENCH_IMPORT_ITEMS (50,000) new products are posted to
+// POST /documents in batches of 1,000 (as a client or the CLI sends them; below the task threshold,
+// so each answers 200 once indexed), one batch after the other. Meanwhile GET /healthz is probed every
+// 20 ms. Keyword-only (EMBEDDINGS=false) unless BENCH_EMBED=1, which embeds the imported items with
+// the service's default embedder (the seed stays keyword-only). Bounded by BENCH_DEADLINE_S (600 s);
+// cleans up on Ctrl-C. Progress on stderr, the table and one line of JSON on stdout.
+import { fork, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { testDatabase } from '@chatsearch/shell/testing'
+import { productAt } from '../catalog/generate.js'
+import type { ServerRequest } from './server.js'
+import { readLoop, serverReady, type ServerLoop } from './server-child.js'
+import { load, type LoadResult } from './load.js'
+import { BATCH, FACETS, FILTERS, LIMIT, QUERY_COUNT, SEED, keywordQueries, percentile, round } from './workload.js'
+
+const BASE_ITEMS = Number(process.env.BENCH_BASE_ITEMS ?? 50_000)
+const IMPORT_ITEMS = Number(process.env.BENCH_IMPORT_ITEMS ?? 50_000)
+const EMBED = process.env.BENCH_EMBED === '1'
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
+const HEALTH_EVERY_MS = 20
+const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000
+const goals = { searchRatio: 0.5, healthzMs: 50, loopMaxMs: 20 }
+
+const began = performance.now()
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)} s] ${line}\n`)
+
+const undo: Array<() => unknown> = []
+const children = new Set<ChildProcess>()
+let cleaning: Promise<void> | undefined
+function cleanup (): Promise<void> {
+  cleaning ??= (async () => {
+    for (const child of children) child.kill('SIGKILL')
+    for (const fn of undo.reverse()) await Promise.resolve(fn()).catch(() => {})
+  })()
+  return cleaning
+}
+setTimeout(() => {
+  log(`deadline of ${DEADLINE_MS / 1000} s reached: stopping`)
+  cleanup().finally(() => process.exit(1))
+}, DEADLINE_MS).unref()
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => { cleanup().finally(() => process.exit(130)) })
+
+/** GET /healthz every HEALTH_EVERY_MS until `signal` aborts; the latencies in ms, sorted. */
+async function probeHealth (url: string, signal: AbortSignal): Promise<{ latencies: number[], failed: number }> {
+  const latencies: number[] = []
+  let failed = 0
+  while (!signal.aborted) {
+    const at = performance.now()
+    try {
+      const res = await fetch(`${url}/healthz`)
+      await res.arrayBuffer()
+      if (res.ok) latencies.push(performance.now() - at)
+      else failed++
+    } catch {
+      failed++
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, HEALTH_EVERY_MS - (performance.now() - at))))
+  }
+  return { latencies: latencies.sort((a, b) => a - b), failed }
+}
+
+/** Posts the new products in batches, one after the other; items/s and the batches that failed. */
+async function importCatalog (url: string, headers: Record<string, string>): Promise<{ seconds: number, items: number, failed: string[] }> {
+  const started = performance.now()
+  const failed: string[] = []
+  let items = 0
+  for (let from = BASE_ITEMS; from < BASE_ITEMS + IMPORT_ITEMS; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, BASE_ITEMS + IMPORT_ITEMS - from) }, (_, i) => productAt(from + i, SEED))
+    const res = await fetch(`${url}/documents`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(batch) })
+    const body = await res.text()
+    if (res.status === 200) items += batch.length
+    else failed.push(`${res.status} ${body.slice(0, 200)}`)
+    if ((from - BASE_ITEMS + batch.length) % 10_000 === 0) log(`imported ${from - BASE_ITEMS + batch.length} items`)
+  }
+  return { seconds: (performance.now() - started) / 1000, items, failed }
+}
+
+interface Phase { search: LoadResult, health: { latencies: number[], failed: number }, loop: ServerLoop | undefined }
+
+async function main () {
+  const root = await mkdtemp(join(tmpdir(), 'chatsearch-import-bench-'))
+  undo.push(() => rm(root, { recursive: true, force: true }))
+  log('starting PostgreSQL')
+  const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(fn) } })
+  log(`starting the search service and seeding ${BASE_ITEMS} items (keyword-only)`)
+  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: join(root, 'data'), BENCH_ITEMS: String(BASE_ITEMS), ...(EMBED ? { BENCH_EMBEDDINGS: '1' } : {}) },
+    stdio: ['ignore', 2, 2, 'ipc']
+  })
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+  const ready = await serverReady(child, 300_000)
+  log(`seeded in ${ready.importSeconds.toFixed(1)} s; readers ${String(ready.config.readers)}${ready.readersFailed === undefined ? '' : ` (failed: ${ready.readersFailed})`}`)
+  const url = `http://127.0.0.1:${ready.searchPort}`
+  const headers = { authorization: `Bearer ${ready.key}` }
+  const queries = keywordQueries(QUERY_COUNT)
+  let n = 0
+  // Half keyword only, half keyword + filter + 5 facets, in turn.
+  const next = () => {
+    const i = n++
+    const body = i % 2 === 0
+      ? { search_term: queries[i % QUERY_COUNT] }
+      : { search_term: queries[i % QUERY_COUNT], filters: FILTERS[i % FILTERS.length], facets: FACETS, limit: LIMIT }
+    return { path: '/search', method: 'POST' as const, body: JSON.stringify(body) }
+  }
+
+  const phase = async (name: string, during?: () => Promise<void>): Promise<Phase> => {
+    log(`${name}: ${CONNECTIONS} connections; load average ${loadavg()[0]!.toFixed(2)}`)
+    child.send({ type: 'loop-reset' } satisfies ServerRequest)
+    const stopHealth = new AbortController()
+    const health = probeHealth(url, stopHealth.signal)
+    const stop = new AbortController()
+    const work = during === undefined ? undefined : during().finally(() => stop.abort())
+    const search = await load({
+      url,
+      connections: CONNECTIONS,
+      headers,
+      next,
+      ...(work === undefined ? { durationS: DURATION_S, warmupS: WARMUP_S } : { durationS: 24 * 3600, warmupS: 0, signal: stop.signal })
+    })
+    await work
+    stopHealth.abort()
+    const loop = await readLoop(child)
+    const h = await health
+    log(`${name}: ${search.rps.toFixed(0)} req/s, p50 ${search.p50.toFixed(1)} ms, non-2xx ${search.non2xx}; /healthz p50 ${percentile(h.latencies, 50).toFixed(1)} ms, max ${(h.latencies.at(-1) ?? Number.NaN).toFixed(0)} ms; loop max ${loop?.max.toFixed(0) ?? '?'} ms`)
+    return { search, health: h, loop }
+  }
+
+  const idle = await phase('idle')
+  let imported: Awaited<ReturnType<typeof importCatalog>> | undefined
+  const importing = await phase(`importing ${IMPORT_ITEMS} items`, async () => { imported = await importCatalog(url, headers) })
+  child.kill('SIGTERM')
+  const result = imported!
+
+  const ratio = importing.search.rps / idle.search.rps
+  const healthP = (p: Phase, q: number) => percentile(p.health.latencies, q)
+  const row = (name: string, p: Phase) => [name, p.search.rps.toFixed(0), p.search.p50.toFixed(1), p.search.p99.toFixed(1), String(p.search.non2xx + p.search.errors),
+    healthP(p, 50).toFixed(1), healthP(p, 99).toFixed(1), (p.health.latencies.at(-1) ?? Number.NaN).toFixed(1), p.loop?.max.toFixed(0) ?? '?']
+  const header = ['phase', 'search req/s', 'p50 ms', 'p99 ms', 'failed', '/healthz p50', 'p99', 'max', 'loop max ms']
+  const lines = [row('idle', idle), row('during import', importing)]
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
+  const format = (cells: string[]) => cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')
+  const mode = EMBED ? 'imported items embedded with the default embedder (BENCH_EMBED=1)' : 'keyword-only: EMBEDDINGS=false (BENCH_EMBED=1 embeds the imported items)'
+  const out = [
+    `Search during a catalog import — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ${String(ready.config.readers)} reader threads`,
+    `${BASE_ITEMS} items seeded, then ${IMPORT_ITEMS} posted to POST /documents in batches of ${BATCH}; ${mode}`,
+    `search: ${CONNECTIONS} connections, keyword and keyword + filter + 5 facets in turn; /healthz probed every ${HEALTH_EVERY_MS} ms`,
+    '',
+    format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format),
+    '',
+    `import: ${result.items} items in ${result.seconds.toFixed(1)} s = ${(result.items / result.seconds).toFixed(0)} items/s${result.failed.length > 0 ? `; ${result.failed.length} batches FAILED: ${result.failed[0]}` : ''}`,
+    `search during import vs idle: ${ratio.toFixed(2)}× req/s (goal >= ${goals.searchRatio}), p50 ${(importing.search.p50 / idle.search.p50).toFixed(1)}× idle`,
+    `/healthz during import: p50 ${healthP(importing, 50).toFixed(1)} ms, p99 ${healthP(importing, 99).toFixed(1)} ms, max ${(importing.health.latencies.at(-1) ?? Number.NaN).toFixed(1)} ms (goal p99 <= ${goals.healthzMs} ms)`,
+    `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms)`
+  ]
+  process.stdout.write(out.join('\n') + '\n')
+  const phaseJson = (p: Phase) => ({
+    rps: round(p.search.rps, 1),
+    p50: round(p.search.p50),
+    p99: round(p.search.p99),
+    failed: p.search.non2xx + p.search.errors,
+    healthz: { p50: round(healthP(p, 50)), p99: round(healthP(p, 99)), max: round(p.health.latencies.at(-1) ?? Number.NaN), failed: p.health.failed },
+    loopMaxMs: round(p.loop?.max ?? Number.NaN)
+  })
+  process.stdout.write(JSON.stringify({
+    bench: 'import',
+    baseItems: BASE_ITEMS,
+    importItems: IMPORT_ITEMS,
+    embed: EMBED,
+    readers: ready.config.readers,
+    idle: phaseJson(idle),
+    importing: phaseJson(importing),
+    import: { items: result.items, seconds: round(result.seconds, 1), itemsPerSecond: round(result.items / result.seconds, 0), failedBatches: result.failed.length },
+    searchRatio: round(ratio, 3)
+  }) + '\n')
+}
+
+main().then(() => cleanup(), async (err: unknown) => {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
+  await cleanup()
+  process.exitCode = 1
+})
