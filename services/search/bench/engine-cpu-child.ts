@@ -18,7 +18,7 @@ import { parseFilter } from '../src/filter/index.js'
 import { processQuery, tokenize } from '../src/text.js'
 import { BATCH, EMBEDDER, FACETS, LIMIT, PROJECT, SEED, benchSettings, keywordQueries, typoQueries } from './workload.js'
 
-export const KINDS = ['keyword', 'typo', 'kwFilterFacets', 'browseFilterFacets', 'hybrid'] as const
+export const KINDS = ['keyword', 'typo', 'kwFacets', 'kwFilterFacets', 'browseFilterFacets', 'hybrid'] as const
 export type Kind = typeof KINDS[number]
 export interface KindResult {
   kind: Kind
@@ -96,7 +96,7 @@ function requests (kind: Kind, vocabulary: Vocabulary): Request[] {
     const query: SearchQuery = {
       q,
       filter: filtered ? parseFilter(`price < ${price} AND in_stock = true`) : null,
-      facets: filtered ? FACETS : [],
+      facets: filtered || kind === 'kwFacets' ? FACETS : [],
       limit: LIMIT,
       offset: 0
     }
@@ -122,6 +122,7 @@ function rawRunner (db: Database.Database, columns: number) {
   const filteredPage = page(`fts WHERE fts MATCH ? AND ${filterSql}`, `bm25(fts, ${weights})`)
   const browsePage = page(`documents WHERE ${filterSql}`, 'rowid')
   const keywordFacets = facets(`SELECT rowid FROM fts WHERE fts MATCH ? AND ${filterSql}`)
+  const matchFacets = facets('SELECT rowid FROM fts WHERE fts MATCH ?')
   const browseFacets = facets(`SELECT rowid FROM documents WHERE ${filterSql}`)
   const nearest = db.prepare('SELECT rowid FROM vectors WHERE embedding MATCH ? AND k = ?').pluck()
   const load = db.prepare('SELECT body FROM documents WHERE rowid IN (SELECT value FROM json_each(?))').pluck()
@@ -140,6 +141,12 @@ function rawRunner (db: Database.Database, columns: number) {
       case 'keyword':
       case 'typo':
         return r.match === undefined ? 0 : hits(keywordPage.all(r.match, LIMIT) as Array<{ total: number, body: string }>)
+      case 'kwFacets': {
+        if (r.match === undefined) return 0
+        const total = hits(keywordPage.all(r.match, LIMIT) as Array<{ total: number, body: string }>)
+        countFacets(matchFacets.all(r.match, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
+        return total
+      }
       case 'kwFilterFacets': {
         if (r.match === undefined) return 0
         const total = hits(filteredPage.all(r.match, r.price, LIMIT) as Array<{ total: number, body: string }>)
