@@ -13,7 +13,7 @@ import { encodeFiles } from '../src/tasks/knowledge-files.js'
 const FAST: Partial<SearchConfig> = { tasks: { heartbeatMs: 200, pollMs: 500, shutdownGraceMs: 300 } }
 
 // One database and data directory for the file (each test has projects of its own): starting
-// them is most of a test's time on a busy machine. The test that closes the app comes last.
+// them is most of a test's time on a busy machine. The tests that close the app come last.
 const h = await searchHarness(t, false, { ...FAST, catalogTask: { items: 50, bytes: 8 * 1024 * 1024 } })
 
 /** A promise with its resolve, to hold a handler at a known point. */
@@ -170,6 +170,9 @@ t.test('two apps on one database run each task once', async (t) => {
   await sleep(300)
   t.same(runs.map((r) => r.id).sort(), [...ids].sort(), 'every task ran exactly once')
   t.ok(new Set(runs.map((r) => r.app)).size === 2, `both apps took work (${runs.filter((r) => r.app === 'first').length} of ${runs.length} on the first)`)
+  // Left running, the replica's own files handler could take a later test's task from the handler
+  // that test gave the first app, and that test would wait for it forever.
+  await replica.close()
 })
 
 t.test('POST /documents imports a large body as a catalog_import task with progress', async (t) => {
@@ -226,4 +229,40 @@ t.test('closing an app hands a running task back, and the next app finishes it',
   t.equal(done.status, 'succeeded', JSON.stringify(done.error))
   t.same(done.progress, { done: 1, total: 1 })
   t.match(done.details, { files: 1, indexed: 1 })
+  // Its files handler is the service's own: closed, it takes no task the next test gives its app.
+  await next.close()
+})
+
+t.test('a task an app takes back from itself (its heartbeats were late) is stopped in its first run, even with runs to spare', async (t) => {
+  // Two runs at once: with one, the second run would wait for the worker the first holds.
+  const app = await h.restart({ tasks: { ...FAST.tasks!, concurrency: 2 } })
+  const shop = await h.tenant()
+  const signals: AbortSignal[] = []
+  const second = gate()
+  await app.tasks.register('files', async ({ progress, signal }) => {
+    signals.push(signal)
+    if (signals.length === 1) {
+      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)))
+    }
+    await second.opened
+    await progress(1, 1)
+  })
+  const task = await app.tasks.enqueue(shop.projectId, 'files', { files: ['a.md'] })
+  const first = await until('the first run', async () => {
+    const { rows } = await h.db.query<{ runner: string | null }>("SELECT runner FROM search_tasks WHERE id = $1 AND status = 'processing'", [task.id])
+    return rows[0]?.runner ?? undefined
+  })
+  // What a stalled process leaves: a heartbeat older than three beats. The app's own sweep puts
+  // the task back in the queue and the app takes it again.
+  await until('a second run', async () => {
+    await h.db.query("UPDATE search_tasks SET heartbeat_at = now() - interval '1 hour' WHERE id = $1 AND runner = $2", [task.id, first])
+    return signals.length >= 2 ? true : undefined
+  })
+  await until('the first run stopped', async () => signals[0]!.aborted ? true : undefined)
+  t.equal(signals[1]!.aborted, false, 'the second run goes on')
+  second.open()
+  const done = await taskIn(app, shop.key, task.id, ['succeeded', 'failed'])
+  t.equal(done.status, 'succeeded', JSON.stringify(done.error))
+  t.same(done.progress, { done: 1, total: 1 })
+  t.equal(signals.length, 2, 'no third run')
 })

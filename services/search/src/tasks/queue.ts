@@ -52,7 +52,9 @@ const bossDb = (db: Queryable) => ({ executeSql: async (text: string, values: un
 /** Thrown by a run that hands its task back, so that pg-boss puts the job up for another fetch. */
 class HandedBack extends Error {}
 
-interface Running { id: string, controller: AbortController, handedBack: boolean }
+/** One run of a task; `runner` is its claim, so that a task taken twice by one replica (its own late
+ * heartbeats made it look dead) is two runs that cannot write for each other. */
+interface Running { id: string, runner: string, controller: AbortController, handedBack: boolean }
 
 function errorBodyOf (err: unknown): ErrorBody {
   if (err instanceof ApiError) return { statusCode: err.statusCode, error: err.error, code: err.code, message: err.message }
@@ -73,10 +75,9 @@ export class TaskQueue {
   readonly #boss: PgBoss
   readonly #log: FastifyBaseLogger
   readonly #options: TaskQueueOptions
-  /** This app instance, as the runner of its tasks. */
-  readonly #runner = randomUUID()
   readonly #handlers = new Map<TaskType, TaskHandler>()
   readonly #workers = new Map<TaskType, string[]>()
+  /** The runs of this replica, by their claim. */
   readonly #running = new Map<string, Running>()
   #sweeper: NodeJS.Timeout | undefined
   #prunedAt = 0
@@ -160,7 +161,7 @@ export class TaskQueue {
     const deadline = Date.now() + this.#options.shutdownGraceMs
     while (this.#running.size > 0 && Date.now() < deadline) await sleep(50)
     for (const running of this.#running.values()) {
-      running.handedBack = await handBack(this.#pool, running.id, this.#runner)
+      running.handedBack = await handBack(this.#pool, running.id, running.runner)
       running.controller.abort(new Error('the service is shutting down'))
     }
     while (this.#running.size > 0) await sleep(20)
@@ -175,14 +176,15 @@ export class TaskQueue {
   async #run (type: TaskType, id: string): Promise<void> {
     // Thrown back to pg-boss: the job is fetched again, by another replica or after the restart.
     if (this.#stopping) throw new HandedBack('shutting down')
-    const claimed = await claimTask(this.#pool, id, this.#runner)
+    const runner = randomUUID()
+    const claimed = await claimTask(this.#pool, id, runner)
     if (claimed === undefined) return
     const controller = new AbortController()
-    const running: Running = { id, controller, handedBack: false }
-    this.#running.set(id, running)
+    const running: Running = { id, runner, controller, handedBack: false }
+    this.#running.set(runner, running)
     const lost = () => controller.abort(new Error('another replica took the task over'))
     const heartbeat = setInterval(() => {
-      beat(this.#pool, id, this.#runner).then((mine) => { if (!mine) lost() }, (err: unknown) => this.#log.warn({ err, task: id }, 'task heartbeat failed'))
+      beat(this.#pool, id, runner).then((mine) => { if (!mine) lost() }, (err: unknown) => this.#log.warn({ err, task: id }, 'task heartbeat failed'))
     }, this.#options.heartbeatMs)
     // The handler's writes run one after the other, in the order it made them: sent at once on the
     // pool's connections, an earlier progress could land after a later one (a crawl reports each
@@ -205,8 +207,8 @@ export class TaskQueue {
         task: claimed.task,
         projectId: claimed.projectId,
         payload: claimed.payload === undefined ? undefined : claimed.payload.format === 'bytes' ? claimed.payload.body : JSON.parse(claimed.payload.body.toString('utf8')),
-        progress: (done, total) => owned(() => setProgress(this.#pool, id, this.#runner, done, total)),
-        details: (details) => owned(() => setDetails(this.#pool, id, this.#runner, details)),
+        progress: (done, total) => owned(() => setProgress(this.#pool, id, runner, done, total)),
+        details: (details) => owned(() => setDetails(this.#pool, id, runner, details)),
         signal: controller.signal
       })
       // A handler that ignores its signal is left behind: its writes are no longer this runner's.
@@ -219,15 +221,15 @@ export class TaskQueue {
       await Promise.race([work, stopped])
       // A write the handler did not wait for (a crawl's last progress) lands before the task ends.
       await Promise.race([writes, stopped])
-      await finishTask(this.#pool, id, this.#runner, null)
+      await finishTask(this.#pool, id, runner, null)
     } catch (err) {
       if (running.handedBack) throw new HandedBack('handed back at shutdown')
       if (controller.signal.aborted) return
       if (!(err instanceof ApiError)) this.#log.error({ err, task: id, type }, 'task failed')
-      await finishTask(this.#pool, id, this.#runner, errorBodyOf(err))
+      await finishTask(this.#pool, id, runner, errorBodyOf(err))
     } finally {
       clearInterval(heartbeat)
-      this.#running.delete(id)
+      this.#running.delete(runner)
     }
   }
 
