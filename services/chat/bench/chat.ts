@@ -235,6 +235,9 @@ async function main () {
   }
 
   const bare = await run('bare', { connections: READ_CONNECTIONS, next: () => ({ path: '/bare' }) }, servers.bareUrl)
+  // The chat app's cheapest route: what its hooks (security headers, request ids, metrics, logging)
+  // cost before any credential or query, between the bare route and a read.
+  const appHealth = await run('healthz', { connections: READ_CONNECTIONS, next: () => ({ path: '/healthz' }) })
   const reads = {} as Record<ReadEndpoint, LoadResult>
   const next = readRequests(data)
   for (const name of readEndpoints) {
@@ -254,13 +257,14 @@ async function main () {
     newUserMessage: turn1.p50 <= targets.turnMaxP50Ms
   }
   const allMet = Object.values(met).every(Boolean)
-  const runs = [bare, ...Object.values(reads), turn1, turn10]
+  const runs = [bare, appHealth, ...Object.values(reads), turn1, turn10]
   const failures = runs.reduce((n, r) => n + r.non2xx + r.errors, 0)
   const ok = failures === 0 && unhealthyAfter.length === 0
 
   const readTarget = `>= ${targets.readMinRatio.toFixed(2)}x bare, p99 <= ${targets.readMaxP99Ms} ms`
   const rows: Row[] = [
     { name: 'GET /bare (baseline)', result: bare, ratio: 1, target: '' },
+    { name: 'GET /healthz (chat app, no auth, no query)', result: appHealth, ratio: ratio(appHealth), target: '' },
     ...readEndpoints.map((name) => ({ name: `GET /${name}`, result: reads[name], ratio: ratio(reads[name]), target: readTarget, met: met[name] })),
     { name: 'POST /newUserMessage', result: turn1, target: `p50 <= ${targets.turnMaxP50Ms} ms`, met: met.newUserMessage },
     { name: 'POST /newUserMessage', result: turn10, target: '(reported)' }
@@ -282,6 +286,7 @@ async function main () {
     ...(busy ? [`Note: the machine was busy when the run started (${busyAtStart}% of a core in use by other processes).`, ''] : []),
     table(rows),
     '',
+    'GET /healthz: the chat app\'s own hooks (security headers, request id, metrics, logging) without a credential or a query; a read adds its credential check and one PostgreSQL round trip to it.',
     `newUserMessage: req/s = turns/s; half the turns start a chat, half continue one; each retrieves from the search service (${search.items} demo items, hybrid).`,
     `CPU: % of one core over the run (warm-up included) used by the load generator / the servers' processes (chat and bare; search) / PostgreSQL${database.clusterDir === undefined ? ' (not measured: DATABASE_URL)' : ''} / other processes;`,
     `  CPU µs/req: CPU time per request of the load generator, the servers${database.clusterDir === undefined ? '' : ' and PostgreSQL'}; much less sensitive than req/s to other work on the machine.`,
@@ -312,6 +317,7 @@ async function main () {
     search_start_ms: Math.round(search.startMs),
     endpoints: {
       bare: { ...figures(bare), ratio: 1 },
+      healthz: { ...figures(appHealth), ratio: round(ratio(appHealth), 3) },
       ...Object.fromEntries(readEndpoints.map((name) => [name, { ...figures(reads[name]), ratio: round(ratio(reads[name]), 3) }]))
     },
     newUserMessage: {

@@ -4,7 +4,9 @@
 // searches: first idle, then WHILE BENCH_IMPORT_ITEMS (50,000) new products are posted to
 // POST /documents in batches of 1,000 (as a client or the CLI sends them; below the task threshold,
 // so each answers 200 once indexed), one batch after the other. Meanwhile GET /healthz is probed every
-// 20 ms. Keyword-only (EMBEDDINGS=false) unless BENCH_EMBED=1, which embeds the imported items with
+// 20 ms. The service reports its event loop's delay and its main thread's GC pauses; an idle Node
+// process beside it (idle-loop.ts) reports its own loop delay, the part the machine adds when every
+// core is busy. Keyword-only (EMBEDDINGS=false) unless BENCH_EMBED=1, which embeds the imported items with
 // the service's default embedder (the seed stays keyword-only). Bounded by BENCH_DEADLINE_S (600 s);
 // cleans up on Ctrl-C. Progress on stderr, the table and one line of JSON on stdout.
 import { fork, type ChildProcess } from 'node:child_process'
@@ -83,7 +85,7 @@ async function importCatalog (url: string, headers: Record<string, string>): Pro
   return { seconds: (performance.now() - started) / 1000, items, failed }
 }
 
-interface Phase { search: LoadResult, health: { latencies: number[], failed: number }, loop: ServerLoop | undefined }
+interface Phase { search: LoadResult, health: { latencies: number[], failed: number }, loop: ServerLoop | undefined, idleLoop: ServerLoop | undefined }
 
 async function main () {
   const root = await mkdtemp(join(tmpdir(), 'chatsearch-import-bench-'))
@@ -99,6 +101,10 @@ async function main () {
   children.add(child)
   child.once('exit', () => children.delete(child))
   const ready = await serverReady(child, 300_000)
+  // The machine's own part of a loop's delay, measured in the same phases: see idle-loop.ts.
+  const idleChild = fork(fileURLToPath(new URL('./idle-loop.ts', import.meta.url)), [], { execArgv: ['--import', import.meta.resolve('tsx')], stdio: ['ignore', 2, 2, 'ipc'] })
+  children.add(idleChild)
+  idleChild.once('exit', () => children.delete(idleChild))
   log(`seeded in ${ready.importSeconds.toFixed(1)} s; readers ${String(ready.config.readers)}${ready.readersFailed === undefined ? '' : ` (failed: ${ready.readersFailed})`}`)
   const url = `http://127.0.0.1:${ready.searchPort}`
   const headers = { authorization: `Bearer ${ready.key}` }
@@ -115,7 +121,7 @@ async function main () {
 
   const phase = async (name: string, during?: () => Promise<void>): Promise<Phase> => {
     log(`${name}: ${CONNECTIONS} connections; load average ${loadavg()[0]!.toFixed(2)}`)
-    child.send({ type: 'loop-reset' } satisfies ServerRequest)
+    for (const c of [child, idleChild]) c.send({ type: 'loop-reset' } satisfies ServerRequest)
     const stopHealth = new AbortController()
     const health = probeHealth(url, stopHealth.signal)
     const stop = new AbortController()
@@ -129,23 +135,26 @@ async function main () {
     })
     await work
     stopHealth.abort()
-    const loop = await readLoop(child)
+    const [loop, idleLoop] = await Promise.all([readLoop(child), readLoop(idleChild)])
     const h = await health
-    log(`${name}: ${search.rps.toFixed(0)} req/s, p50 ${search.p50.toFixed(1)} ms, non-2xx ${search.non2xx}; /healthz p50 ${percentile(h.latencies, 50).toFixed(1)} ms, max ${(h.latencies.at(-1) ?? Number.NaN).toFixed(0)} ms; loop max ${loop?.max.toFixed(0) ?? '?'} ms`)
-    return { search, health: h, loop }
+    log(`${name}: ${search.rps.toFixed(0)} req/s, p50 ${search.p50.toFixed(1)} ms, non-2xx ${search.non2xx}; /healthz p50 ${percentile(h.latencies, 50).toFixed(1)} ms, max ${(h.latencies.at(-1) ?? Number.NaN).toFixed(0)} ms; ` +
+      `loop max ${loop?.max.toFixed(0) ?? '?'} ms (GC pause max ${loop?.gcMaxMs.toFixed(0) ?? '?'} ms), idle process's loop max ${idleLoop?.max.toFixed(0) ?? '?'} ms`)
+    return { search, health: h, loop, idleLoop }
   }
 
   const idle = await phase('idle')
   let imported: Awaited<ReturnType<typeof importCatalog>> | undefined
   const importing = await phase(`importing ${IMPORT_ITEMS} items`, async () => { imported = await importCatalog(url, headers) })
   child.kill('SIGTERM')
+  idleChild.kill('SIGTERM')
   const result = imported!
 
   const ratio = importing.search.rps / idle.search.rps
   const healthP = (p: Phase, q: number) => percentile(p.health.latencies, q)
   const row = (name: string, p: Phase) => [name, p.search.rps.toFixed(0), p.search.p50.toFixed(1), p.search.p99.toFixed(1), String(p.search.non2xx + p.search.errors),
-    healthP(p, 50).toFixed(1), healthP(p, 99).toFixed(1), (p.health.latencies.at(-1) ?? Number.NaN).toFixed(1), p.loop?.max.toFixed(0) ?? '?']
-  const header = ['phase', 'search req/s', 'p50 ms', 'p99 ms', 'failed', '/healthz p50', 'p99', 'max', 'loop max ms']
+    healthP(p, 50).toFixed(1), healthP(p, 99).toFixed(1), (p.health.latencies.at(-1) ?? Number.NaN).toFixed(1), p.loop?.max.toFixed(0) ?? '?',
+    p.loop?.gcMaxMs.toFixed(0) ?? '?', p.loop?.gcTotalMs.toFixed(0) ?? '?', p.idleLoop?.max.toFixed(0) ?? '?']
+  const header = ['phase', 'search req/s', 'p50 ms', 'p99 ms', 'failed', '/healthz p50', 'p99', 'max', 'loop max ms', 'GC max', 'GC total', 'idle process loop max']
   const lines = [row('idle', idle), row('during import', importing)]
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   const format = (cells: string[]) => cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')
@@ -160,7 +169,8 @@ async function main () {
     `import: ${result.items} items in ${result.seconds.toFixed(1)} s = ${(result.items / result.seconds).toFixed(0)} items/s${result.failed.length > 0 ? `; ${result.failed.length} batches FAILED: ${result.failed[0]}` : ''}`,
     `search during import vs idle: ${ratio.toFixed(2)}× req/s (goal >= ${goals.searchRatio}), p50 ${(importing.search.p50 / idle.search.p50).toFixed(1)}× idle`,
     `/healthz during import: p50 ${healthP(importing, 50).toFixed(1)} ms, p99 ${healthP(importing, 99).toFixed(1)} ms, max ${(importing.health.latencies.at(-1) ?? Number.NaN).toFixed(1)} ms (goal p99 <= ${goals.healthzMs} ms)`,
-    `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms)`
+    `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms); its longest GC pause ${importing.loop?.gcMaxMs.toFixed(0) ?? '?'} ms; ` +
+      `an idle Node process's loop max meanwhile ${importing.idleLoop?.max.toFixed(0) ?? '?'} ms (waiting for a core: every core is busy)`
   ]
   process.stdout.write(out.join('\n') + '\n')
   const phaseJson = (p: Phase) => ({
@@ -169,7 +179,10 @@ async function main () {
     p99: round(p.search.p99),
     failed: p.search.non2xx + p.search.errors,
     healthz: { p50: round(healthP(p, 50)), p99: round(healthP(p, 99)), max: round(p.health.latencies.at(-1) ?? Number.NaN), failed: p.health.failed },
-    loopMaxMs: round(p.loop?.max ?? Number.NaN)
+    loopMaxMs: round(p.loop?.max ?? Number.NaN),
+    gcMaxMs: round(p.loop?.gcMaxMs ?? Number.NaN),
+    gcTotalMs: round(p.loop?.gcTotalMs ?? Number.NaN),
+    idleProcessLoopMaxMs: round(p.idleLoop?.max ?? Number.NaN)
   })
   process.stdout.write(JSON.stringify({
     bench: 'import',

@@ -7,7 +7,7 @@
 // (a JSON array or JSON Lines) instead of the generated catalog.
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Meilisearch } from 'meilisearch'
 import { createKey, createProject } from '@chatsearch/auth'
@@ -21,8 +21,8 @@ import { BATCH, SEED, benchSettings } from './workload.js'
 export type ServerMessage =
   | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
   | { type: 'failed', error: string }
-  /** The event loop's delay since the last 'loop-reset' (ms), and the CPU time used. */
-  | { type: 'loop', p50: number, p99: number, max: number, cpuMs: number, cache: { hits: number, misses: number, errors: number } }
+  /** The event loop's delay since the last 'loop-reset' (ms), the main thread's longest and total garbage collection pause (ms), and the CPU time used. */
+  | { type: 'loop', p50: number, p99: number, max: number, gcMaxMs: number, gcTotalMs: number, cpuMs: number, cache: { hits: number, misses: number, errors: number } }
 
 /** What the benchmark asks between its runs. */
 export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
@@ -46,17 +46,23 @@ const within = <T>(ms: number, promise: Promise<T>) => Promise.race([
 // How long the event loop was held up (a search runs synchronously on it when there are no readers).
 const loop = monitorEventLoopDelay({ resolution: 5 })
 loop.enable()
+// The main thread's garbage collection pauses: one part of what holds the loop up.
+let gc = { maxMs: 0, totalMs: 0 }
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gc = { maxMs: Math.max(gc.maxMs, entry.duration), totalMs: gc.totalMs + entry.duration }
+}).observe({ entryTypes: ['gc'] })
 let cpuAt = process.cpuUsage()
 /** The search app being measured, whose cache counters are reported with the loop figures. */
 let measured: FastifyInstance | undefined
 process.on('message', (m: ServerRequest) => {
   if (m.type === 'loop-reset') {
     loop.reset()
+    gc = { maxMs: 0, totalMs: 0 }
     cpuAt = process.cpuUsage()
   } else if (m.type === 'loop-read') {
     const cpu = process.cpuUsage(cpuAt)
     const { hits = 0, misses = 0, errors = 0 } = measured?.searchCache ?? {}
-    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors } }).catch(() => {})
+    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: gc.maxMs, gcTotalMs: gc.totalMs, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors } }).catch(() => {})
   }
 })
 

@@ -67,6 +67,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     dataDir: config.dataDir,
     embeddings: config.embeddings,
     readers: config.readers,
+    ...(config.threadNice === undefined ? {} : { threadNice: config.threadNice }),
     ...(config.embedThreads === undefined ? {} : { embedThreads: config.embedThreads }),
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })

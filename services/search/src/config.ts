@@ -10,6 +10,8 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
   EMBEDDINGS: Type.Boolean({ default: true }),
   SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
+  /** How much lower than the event loop the embedded engine's reader and writer threads run (Linux nice steps; 0: the same). */
+  SEARCH_THREAD_NICE: Type.Integer({ minimum: 0, maximum: 19, default: 5 }),
   /** Worker threads that embed with the bundled model, batching concurrent texts (0: on the event loop). */
   EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -50,6 +52,8 @@ export interface SearchConfig {
   dataDir: string
   /** Reader threads for searches (0: on the event loop). */
   readers: number
+  /** How much lower than the event loop the reader and writer threads run (Linux nice steps); absent: 0. */
+  threadNice?: number
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
   /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
@@ -112,6 +116,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     dataDir: env.DATA_DIR,
     embeddings: env.EMBEDDINGS,
     readers: env.SEARCH_READERS,
+    threadNice: env.SEARCH_THREAD_NICE,
     embedThreads: env.EMBED_THREADS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}

@@ -23,6 +23,8 @@ export interface EngineOptions {
   /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
   readers: number
+  /** How much lower than the event loop the embedded engine's reader and writer threads run (Linux nice steps). */
+  threadNice?: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
   /** Meilisearch instead of the embedded engine. */
@@ -46,9 +48,9 @@ interface Log { warn: (obj: object, message: string) => void }
  * The configured engine, storing vectors of the embedder named `embedder.id`: Meilisearch when its
  * options are given, else the embedded engine under `dataDir` (with `readers` reader threads).
  */
-export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log): SearchEngine {
+export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'threadNice' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log): SearchEngine {
   if (opts.meilisearch !== undefined) return new MeilisearchEngine(opts.meilisearch, embedder, log)
-  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers)
+  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers, opts.threadNice ?? 0)
 }
 
 /** The work waiting inside the service, read when Prometheus scrapes. */

@@ -27,3 +27,11 @@ t.test('EMBED_THREADS sets the embedding threads: 1 by default, 0 for the event 
   t.throws(() => readSearchEnv({ EMBED_THREADS: '-1' }), /EMBED_THREADS/)
   t.throws(() => readSearchEnv({ EMBED_THREADS: 'many' }), /EMBED_THREADS/)
 })
+
+t.test('SEARCH_THREAD_NICE lowers the engine threads: 5 by default, 0 to 19, anything else stops the start', async (t) => {
+  t.equal(configOf({}).threadNice, 5)
+  t.equal(configOf({ SEARCH_THREAD_NICE: '0' }).threadNice, 0)
+  t.equal(configOf({ SEARCH_THREAD_NICE: '19' }).threadNice, 19)
+  t.throws(() => readSearchEnv({ SEARCH_THREAD_NICE: '20' }), /SEARCH_THREAD_NICE/)
+  t.throws(() => readSearchEnv({ SEARCH_THREAD_NICE: '-5' }), /SEARCH_THREAD_NICE/)
+})

@@ -1,6 +1,6 @@
 // Embedded engine only: reader threads over the SQLite files (Meilisearch answers its own searches).
 import t from 'tap'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
@@ -33,4 +33,32 @@ t.test('reader threads answer exactly as the event loop would, and see new write
   const expected = await Promise.all(terms.map(async (q) => await (await direct.index('shop')).search({ ...query, q })))
   t.same(parallel, expected, 'concurrent searches on two readers each get their own answer')
   t.ok(new Set(parallel.map((r) => r.estimatedTotalHits)).size > 1, 'the queries differ')
+})
+
+/** The nice value of each thread of this process, by thread id (Linux keeps one per thread). */
+async function threadNices (): Promise<Map<number, number>> {
+  const nices = new Map<number, number>()
+  for (const tid of await readdir('/proc/self/task')) {
+    // Field 19 of stat; the name before it, in parentheses, may hold spaces.
+    const fields = (await readFile(`/proc/self/task/${tid}/stat`, 'utf8')).split(') ')[1]!.split(' ')
+    nices.set(Number(tid), Number(fields[16]))
+  }
+  return nices
+}
+
+t.test('the reader and writer threads run SEARCH_THREAD_NICE steps below the event loop', { skip: process.platform === 'linux' ? false : 'nice is per thread on Linux only' }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'chatsearch-readers-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const before = await threadNices()
+  const loop = before.get(process.pid)!
+  const engine = new EmbeddedEngine(dir, { id: 'none', dimensions: 512 }, 2, 5)
+  t.teardown(() => engine.close())
+  const index = await engine.index('shop')
+  // A write and searches: the writer thread and both readers are started by then.
+  await ingestDocuments(index, [{ id: 'a', title: 'Trail Shoe' }], undefined)
+  await Promise.all(Array.from({ length: 8 }, () => index.search({ q: 'shoe', filter: parseFilter('price < 150'), facets: ['brand'], limit: 5, offset: 0 })))
+  const after = await threadNices()
+  const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, loop + 5))
+  t.equal(after.get(process.pid), loop, 'the event loop keeps its priority')
+  t.equal(lowered.length, 3, `two readers and the writer, ${Math.min(19, loop + 5)} (new threads: ${JSON.stringify([...after].filter(([tid]) => !before.has(tid)))})`)
 })

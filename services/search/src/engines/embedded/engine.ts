@@ -28,14 +28,14 @@ export class EmbeddedEngine implements SearchEngine {
    * `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). With
    * `readers` > 0, searches and suggestions run on that many reader threads and batches of documents
    * are written on a writer thread; removals stay here. The re-indexing for new settings runs on a
-   * thread of its own.
+   * thread of its own. `threadNice` lowers the reader and writer threads' priority (SEARCH_THREAD_NICE).
    */
-  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0) {
+  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0, threadNice = 0) {
     this.#dir = dir
     this.#embedder = embedder
     mkdirSync(dir, { recursive: true })
-    this.#readers = readers > 0 ? new ReaderPool(readers, embedder) : undefined
-    this.#writer = readers > 0 ? new WriterThread(embedder) : undefined
+    this.#readers = readers > 0 ? new ReaderPool(readers, embedder, threadNice) : undefined
+    this.#writer = readers > 0 ? new WriterThread(embedder, threadNice) : undefined
   }
 
   async index (projectId: string): Promise<EmbeddedIndex> {

@@ -21,11 +21,14 @@ export interface ReaderLoad { busy: number, idle: number, queued: number }
 export class ReaderPool {
   readonly #readers: Reader[] = []
   readonly #embedder: { id: string, dimensions: number }
+  readonly #nice: number
   #nextId = 0
   #closed = false
 
-  constructor (size: number, embedder: { id: string, dimensions: number }) {
+  /** `nice`: how much lower than the event loop the threads run (see thread-priority.ts). */
+  constructor (size: number, embedder: { id: string, dimensions: number }, nice = 0) {
     this.#embedder = embedder
+    this.#nice = nice
     for (let i = 0; i < size; i++) this.#readers.push(this.#spawn())
   }
 
@@ -63,7 +66,7 @@ export class ReaderPool {
   }
 
   #spawn (): Reader {
-    const worker = new Worker(threadEntry(import.meta.url, 'reader-worker'), { workerData: { embedder: this.#embedder } })
+    const worker = new Worker(threadEntry(import.meta.url, 'reader-worker'), { workerData: { embedder: this.#embedder, nice: this.#nice } })
     const reader: Reader = { worker, pending: new Map() }
     worker.on('message', (response: ReaderResponse) => {
       const pending = reader.pending.get(response.id)

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { EmbeddedIndex } from './index.js'
+import { lowerThisThread } from './thread-priority.js'
 import type { WriteRequest, WriteResponse } from './writer.js'
 
 /**
@@ -8,7 +9,8 @@ import type { WriteRequest, WriteResponse } from './writer.js'
  * and patches its derived data from the change log.
  */
 const indexes = new Map<string, EmbeddedIndex>()
-const embedder = (workerData as { embedder: { id: string, dimensions: number } }).embedder
+const { embedder, nice } = workerData as { embedder: { id: string, dimensions: number }, nice: number }
+lowerThisThread(nice)
 
 // answer() never rejects: failures travel back as { error }.
 parentPort!.on('message', (request: WriteRequest) => {

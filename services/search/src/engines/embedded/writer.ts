@@ -15,12 +15,15 @@ interface Pending { resolve: () => void, reject: (err: Error) => void }
  */
 export class WriterThread {
   readonly #embedder: { id: string, dimensions: number }
+  readonly #nice: number
   readonly #pending = new Map<number, Pending>()
   #worker: Worker | undefined
   #nextId = 0
 
-  constructor (embedder: { id: string, dimensions: number }) {
+  /** `nice`: how much lower than the event loop the thread runs (see thread-priority.ts). */
+  constructor (embedder: { id: string, dimensions: number }, nice = 0) {
     this.#embedder = embedder
+    this.#nice = nice
   }
 
   upsert (file: string, documents: PreparedDocument[]): Promise<void> {
@@ -40,7 +43,7 @@ export class WriterThread {
   }
 
   #spawn (): Worker {
-    const worker = new Worker(threadEntry(import.meta.url, 'writer-worker'), { workerData: { embedder: this.#embedder } })
+    const worker = new Worker(threadEntry(import.meta.url, 'writer-worker'), { workerData: { embedder: this.#embedder, nice: this.#nice } })
     this.#worker = worker
     worker.on('message', ({ id, error }: WriteResponse) => {
       const pending = this.#pending.get(id)
