@@ -79,10 +79,12 @@ async function ensureDatabase (adminUrl: string, name: string) {
 /**
  * Where PostgreSQL makes its Unix socket, beside 127.0.0.1: `DATA_DIR/postgres-socket`. A query's
  * round trip over it costs the client markedly less than over loopback TCP (`pnpm bench chat`,
- * README). Undefined when the path does not fit a socket address (107 bytes) or holds a comma,
- * which would split PostgreSQL's list of directories.
+ * README). Undefined on Windows, and when the path does not fit a socket address (107 bytes) or
+ * holds a comma, which would split PostgreSQL's list of directories.
  */
 function socketDirOf (dataDir: string, port: number): string | undefined {
+  // Windows' Unix sockets are untried here: TCP as before.
+  if (process.platform === 'win32') return undefined
   const dir = join(resolve(dataDir), 'postgres-socket')
   if (Buffer.byteLength(join(dir, `.s.PGSQL.${port}`)) > 107 || dir.includes(',')) return undefined
   return dir

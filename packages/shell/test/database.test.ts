@@ -1,9 +1,20 @@
+import { stat } from 'node:fs/promises'
 import t from 'tap'
 import { createPool, databasePlugin } from '../src/database.js'
 import { buildService } from '../src/server.js'
 import { metricSample as sample, testDatabase } from '../src/testing.js'
 
 const databaseUrl = await testDatabase(t)
+
+t.test('the embedded cluster is reached over its Unix socket, in a directory any user may enter', { skip: process.env.DATABASE_URL ? 'DATABASE_URL is a server of its own' : false }, async (t) => {
+  const socketDir = new URL(databaseUrl).searchParams.get('host')
+  t.match(socketDir, /\/postgres-socket$/, 'the URL names the socket directory')
+  t.equal((await stat(socketDir!)).mode & 0o777, 0o755)
+  const pool = createPool(databaseUrl, 1)
+  t.teardown(() => pool.end())
+  const { rows } = await pool.query<{ address: string | null }>('SELECT inet_server_addr() AS address')
+  t.equal(rows[0]!.address, null, 'no TCP address: the connection is the socket')
+})
 
 t.test('a checked-out client whose connection dies does not crash the process', async (t) => {
   const pool = createPool(databaseUrl, 2)
