@@ -52,6 +52,8 @@ const RETENTION_MS = 24 * 60 * 60 * 1000
 
 /** JSON with object keys sorted: the same body with its fields in another order is the same request. */
 export function canonicalJson (value: unknown): string {
+  // A body kept as bytes (a catalog batch parsed elsewhere) stands for itself: its digest.
+  if (value instanceof Uint8Array) return JSON.stringify(`bytes:${createHash('sha256').update(value).digest('base64url')}`)
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)

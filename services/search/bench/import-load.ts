@@ -4,9 +4,11 @@
 // searches: first idle, then WHILE BENCH_IMPORT_ITEMS (50,000) new products are posted to
 // POST /documents in batches of 1,000 (as a client or the CLI sends them; below the task threshold,
 // so each answers 200 once indexed), one batch after the other. Meanwhile GET /healthz is probed every
-// 20 ms. The service reports its event loop's delay and its main thread's GC pauses; an idle Node
+// 20 ms. The service reports its event loop's delay, its main thread's GC pauses, and what each
+// stall of 20 ms or more was made of (stalls.ts: ran, waited for a core, blocked); an idle Node
 // process beside it (idle-loop.ts) reports its own loop delay, the part the machine adds when every
-// core is busy. Keyword-only (EMBEDDINGS=false) unless BENCH_EMBED=1, which embeds the imported items with
+// core is busy. Then 10 more batches are posted with nothing else running, for the main thread's
+// CPU per batch. Keyword-only (EMBEDDINGS=false) unless BENCH_EMBED=1, which embeds the imported items with
 // the service's default embedder (the seed stays keyword-only). Bounded by BENCH_DEADLINE_S (600 s);
 // cleans up on Ctrl-C. Progress on stderr, the table and one line of JSON on stdout.
 import { fork, type ChildProcess } from 'node:child_process'
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { testDatabase } from '@chatsearch/shell/testing'
 import { productAt } from '../catalog/generate.js'
 import type { ServerRequest } from './server.js'
+import type { Stalls } from './stalls.js'
 import { readLoop, serverReady, type ServerLoop } from './server-child.js'
 import { load, type LoadResult } from './load.js'
 import { BATCH, FACETS, FILTERS, LIMIT, QUERY_COUNT, SEED, keywordQueries, percentile, round } from './workload.js'
@@ -28,6 +31,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const HEALTH_EVERY_MS = 20
+const ALONE_BATCHES = 10
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000
 const goals = { searchRatio: 0.5, healthzMs: 50, loopMaxMs: 20 }
 
@@ -70,17 +74,17 @@ async function probeHealth (url: string, signal: AbortSignal): Promise<{ latenci
 }
 
 /** Posts the new products in batches, one after the other; items/s and the batches that failed. */
-async function importCatalog (url: string, headers: Record<string, string>): Promise<{ seconds: number, items: number, failed: string[] }> {
+async function importCatalog (url: string, headers: Record<string, string>, first = BASE_ITEMS, count = IMPORT_ITEMS): Promise<{ seconds: number, items: number, failed: string[] }> {
   const started = performance.now()
   const failed: string[] = []
   let items = 0
-  for (let from = BASE_ITEMS; from < BASE_ITEMS + IMPORT_ITEMS; from += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, BASE_ITEMS + IMPORT_ITEMS - from) }, (_, i) => productAt(from + i, SEED))
+  for (let from = first; from < first + count; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, first + count - from) }, (_, i) => productAt(from + i, SEED))
     const res = await fetch(`${url}/documents`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(batch) })
     const body = await res.text()
     if (res.status === 200) items += batch.length
     else failed.push(`${res.status} ${body.slice(0, 200)}`)
-    if ((from - BASE_ITEMS + batch.length) % 10_000 === 0) log(`imported ${from - BASE_ITEMS + batch.length} items`)
+    if ((from - first + batch.length) % 10_000 === 0) log(`imported ${from - first + batch.length} items`)
   }
   return { seconds: (performance.now() - started) / 1000, items, failed }
 }
@@ -145,8 +149,15 @@ async function main () {
   const idle = await phase('idle')
   let imported: Awaited<ReturnType<typeof importCatalog>> | undefined
   const importing = await phase(`importing ${IMPORT_ITEMS} items`, async () => { imported = await importCatalog(url, headers) })
+  // What one batch costs the service's main thread (parsing, checks, hand-over to the writer…),
+  // measured with nothing else running: ALONE_BATCHES more batches, no search, no probe.
+  child.send({ type: 'loop-reset' } satisfies ServerRequest)
+  const alone = await importCatalog(url, headers, BASE_ITEMS + IMPORT_ITEMS, ALONE_BATCHES * BATCH)
+  const aloneLoop = await readLoop(child)
+  const perBatch = (ms: number | undefined) => ms === undefined ? Number.NaN : ms / (alone.items / BATCH)
   child.kill('SIGTERM')
   idleChild.kill('SIGTERM')
+  await new Promise((resolve) => child.once('exit', resolve))
   const result = imported!
 
   const ratio = importing.search.rps / idle.search.rps
@@ -159,6 +170,11 @@ async function main () {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   const format = (cells: string[]) => cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')
   const mode = EMBED ? 'imported items embedded with the default embedder (BENCH_EMBED=1)' : 'keyword-only: EMBEDDINGS=false (BENCH_EMBED=1 embeds the imported items)'
+  const stallParts = 'ran on a core / waited for one / blocked, from the main thread\'s schedstat'
+  const stallLine = (s: Stalls | undefined) => s === undefined
+    ? '?'
+    : `${s.count}, ${s.total.ms.toFixed(0)} ms in all (${s.total.runMs.toFixed(0)} / ${s.total.waitMs.toFixed(0)} / ${s.total.blockedMs.toFixed(0)}), ` +
+      `longest ${s.worst.ms.toFixed(0)} ms (${s.worst.runMs.toFixed(0)} / ${s.worst.waitMs.toFixed(0)} / ${s.worst.blockedMs.toFixed(0)})`
   const out = [
     `Search during a catalog import — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ${String(ready.config.readers)} reader threads`,
     `${BASE_ITEMS} items seeded, then ${IMPORT_ITEMS} posted to POST /documents in batches of ${BATCH}; ${mode}`,
@@ -170,7 +186,10 @@ async function main () {
     `search during import vs idle: ${ratio.toFixed(2)}× req/s (goal >= ${goals.searchRatio}), p50 ${(importing.search.p50 / idle.search.p50).toFixed(1)}× idle`,
     `/healthz during import: p50 ${healthP(importing, 50).toFixed(1)} ms, p99 ${healthP(importing, 99).toFixed(1)} ms, max ${(importing.health.latencies.at(-1) ?? Number.NaN).toFixed(1)} ms (goal p99 <= ${goals.healthzMs} ms)`,
     `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms); its longest GC pause ${importing.loop?.gcMaxMs.toFixed(0) ?? '?'} ms; ` +
-      `an idle Node process's loop max meanwhile ${importing.idleLoop?.max.toFixed(0) ?? '?'} ms (waiting for a core: every core is busy)`
+      `an idle Node process's loop max meanwhile ${importing.idleLoop?.max.toFixed(0) ?? '?'} ms (waiting for a core: every core is busy)`,
+    `one ${BATCH}-item batch alone (${alone.items / BATCH} batches, nothing else running): service main thread ${perBatch(aloneLoop?.mainThreadCpuMs).toFixed(1)} ms CPU, whole process ${perBatch(aloneLoop?.cpuMs).toFixed(1)} ms, ` +
+      `${(alone.seconds * 1000 / (alone.items / BATCH)).toFixed(0)} ms per request; loop max ${aloneLoop?.max.toFixed(0) ?? '?'} ms`,
+    `stalls of 20 ms or more during import (${stallParts}): service ${stallLine(importing.loop?.stalls)}; idle process ${stallLine(importing.idleLoop?.stalls)}`
   ]
   process.stdout.write(out.join('\n') + '\n')
   const phaseJson = (p: Phase) => ({
@@ -182,7 +201,9 @@ async function main () {
     loopMaxMs: round(p.loop?.max ?? Number.NaN),
     gcMaxMs: round(p.loop?.gcMaxMs ?? Number.NaN),
     gcTotalMs: round(p.loop?.gcTotalMs ?? Number.NaN),
-    idleProcessLoopMaxMs: round(p.idleLoop?.max ?? Number.NaN)
+    idleProcessLoopMaxMs: round(p.idleLoop?.max ?? Number.NaN),
+    stalls: p.loop?.stalls,
+    idleProcessStalls: p.idleLoop?.stalls
   })
   process.stdout.write(JSON.stringify({
     bench: 'import',
@@ -193,7 +214,8 @@ async function main () {
     idle: phaseJson(idle),
     importing: phaseJson(importing),
     import: { items: result.items, seconds: round(result.seconds, 1), itemsPerSecond: round(result.items / result.seconds, 0), failedBatches: result.failed.length },
-    searchRatio: round(ratio, 3)
+    searchRatio: round(ratio, 3),
+    batchAlone: { batches: alone.items / BATCH, mainThreadCpuMs: round(perBatch(aloneLoop?.mainThreadCpuMs)), processCpuMs: round(perBatch(aloneLoop?.cpuMs)), requestMs: round(alone.seconds * 1000 / (alone.items / BATCH)), loopMaxMs: round(aloneLoop?.max ?? Number.NaN) }
   }) + '\n')
 }
 

@@ -16,13 +16,14 @@ import { productsOf, type Product } from '../catalog/generate.js'
 import { buildApp } from '../src/app.js'
 import { readSearchEnv, searchConfig } from '../src/config.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
+import { recordStalls, threadCpuMs, type Stalls } from './stalls.js'
 import { BATCH, SEED, benchSettings } from './workload.js'
 
 export type ServerMessage =
   | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
   | { type: 'failed', error: string }
   /** The event loop's delay since the last 'loop-reset' (ms), the main thread's longest and total garbage collection pause (ms), and the CPU time used. */
-  | { type: 'loop', p50: number, p99: number, max: number, gcMaxMs: number, gcTotalMs: number, cpuMs: number, cache: { hits: number, misses: number, errors: number } }
+  | { type: 'loop', p50: number, p99: number, max: number, gcMaxMs: number, gcTotalMs: number, cpuMs: number, cache: { hits: number, misses: number, errors: number }, stalls: Stalls, mainThreadCpuMs: number }
 
 /** What the benchmark asks between its runs. */
 export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
@@ -46,23 +47,27 @@ const within = <T>(ms: number, promise: Promise<T>) => Promise.race([
 // How long the event loop was held up (a search runs synchronously on it when there are no readers).
 const loop = monitorEventLoopDelay({ resolution: 5 })
 loop.enable()
+const stalls = recordStalls()
 // The main thread's garbage collection pauses: one part of what holds the loop up.
 let gc = { maxMs: 0, totalMs: 0 }
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gc = { maxMs: Math.max(gc.maxMs, entry.duration), totalMs: gc.totalMs + entry.duration }
 }).observe({ entryTypes: ['gc'] })
 let cpuAt = process.cpuUsage()
+let mainCpuAt = threadCpuMs()
 /** The search app being measured, whose cache counters are reported with the loop figures. */
 let measured: FastifyInstance | undefined
 process.on('message', (m: ServerRequest) => {
   if (m.type === 'loop-reset') {
     loop.reset()
+    stalls.reset()
     gc = { maxMs: 0, totalMs: 0 }
     cpuAt = process.cpuUsage()
+    mainCpuAt = threadCpuMs()
   } else if (m.type === 'loop-read') {
     const cpu = process.cpuUsage(cpuAt)
     const { hits = 0, misses = 0, errors = 0 } = measured?.searchCache ?? {}
-    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: gc.maxMs, gcTotalMs: gc.totalMs, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors } }).catch(() => {})
+    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: gc.maxMs, gcTotalMs: gc.totalMs, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors }, stalls: stalls.read(), mainThreadCpuMs: threadCpuMs() - mainCpuAt }).catch(() => {})
   }
 })
 

@@ -18,7 +18,7 @@ t.test('GET /metrics: engine and embedding latency by operation, requests by rou
   const engine = (operation: string) => sample(text, 'search_engine_duration_seconds_count', { service: 'search', operation })
   t.equal(engine('search'), 2, 'each search timed')
   t.equal(engine('suggest'), 1)
-  t.equal(engine('upsert'), 1)
+  t.equal(engine('ingestBatch'), 1, 'the batch, written on the writer thread as sent')
   t.equal(engine('get'), 1)
   t.ok((engine('open') ?? 0) >= 5, 'opening the project index is timed too')
   t.equal(sample(text, 'embedding_duration_seconds_count'), 2, 'one batch for the import, one for the hybrid query')

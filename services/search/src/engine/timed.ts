@@ -9,7 +9,7 @@ type Operation = keyof EngineIndex
 
 /** Every operation of the port (the compiler refuses a missing one), so that an adapter's calls are all timed. */
 const OPERATIONS = Object.keys({
-  settings: 0, updateSettings: 0, upsert: 0, remove: 0, get: 0, count: 0, storedHashes: 0, search: 0, suggest: 0, correct: 0, recordQuery: 0
+  settings: 0, updateSettings: 0, upsert: 0, ingestBatch: 0, remove: 0, get: 0, count: 0, storedHashes: 0, search: 0, suggest: 0, correct: 0, recordQuery: 0
 } satisfies Record<Operation, 0>) as Operation[]
 
 type KnowledgeOperation = keyof KnowledgeIndex
@@ -32,7 +32,9 @@ async function time<T> (histogram: Histogram<'operation'>, operation: string, ca
 function timedIndex<I extends object> (index: I, operations: Array<keyof I & string>, histogram: Histogram<'operation'>, prefix = ''): I {
   const timed: Partial<Record<keyof I, unknown>> = {}
   for (const operation of operations) {
-    const method = index[operation] as (...args: unknown[]) => Promise<unknown>
+    const method = index[operation] as ((...args: unknown[]) => Promise<unknown>) | undefined
+    // An optional operation the adapter does not have stays absent.
+    if (method === undefined) continue
     timed[operation] = (...args: unknown[]) => time(histogram, `${prefix}${operation}`, () => method.apply(index, args))
   }
   return timed as I

@@ -1,38 +1,17 @@
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
-import type { Document, EngineIndex, PreparedDocument } from '../engine/port.js'
-import { documentHash } from '../engine/hash.js'
-import { searchableText } from '../engine/document-values.js'
+import type { EmbedTexts, EngineIndex, IngestResult, RawBatch } from '../engine/port.js'
+import { parseBatch } from './batch.js'
 import { validateBatch } from './validate.js'
+import { writeValidated } from './write.js'
 
-export interface IngestResult {
-  received: number
-  indexed: number
-  unchanged: number
-  total: number
-}
-
-/** Attributes whose text is embedded when the index has no searchable settings yet. */
-const DEFAULT_EMBEDDED = ['title', 'name', 'brand', 'category', 'tags', 'description']
-/**
- * The sentence encoder's cost grows with the text: about 77 ms for a whole product (dates and sizes
- * included) against about 10 ms for a short one. The meaning sits in the first few hundred characters.
- */
-const EMBEDDED_TEXT_MAX = 300
-
-const WORD = /\p{L}{2,}/u
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/
+export type { IngestResult } from '../engine/port.js'
 
 /**
- * The searchable text worth embedding, in priority order: the attributes with words, not dates or
- * codes; for an item with no word at all (a title such as "X5", "4K" or "12345"), its codes. Empty
- * when nothing has a letter or a digit ("🎧"): the item then gets no vector.
+ * `embedder`'s vectors, with null for a text that means nothing: it embeds to the zero vector, which
+ * would sit at the same distance from every query, so such an item is stored without a vector.
  */
-export function embeddingText (document: Document, attributes: string[]): string {
-  const list = attributes.length > 0 ? attributes : DEFAULT_EMBEDDED
-  const texts = list.map((attr) => searchableText(document, attr)).filter((t) => !TIMESTAMP.test(t))
-  const words = texts.filter((t) => WORD.test(t))
-  return (words.length > 0 ? words : texts.filter((t) => LETTER_OR_DIGIT.test(t))).join('. ').slice(0, EMBEDDED_TEXT_MAX)
+export function usableVectors (embedder: Embedder): EmbedTexts {
+  return async (texts) => (await embedder.embed(texts)).map((v) => isUsableVector(v) ? v : null)
 }
 
 /**
@@ -40,18 +19,18 @@ export function embeddingText (document: Document, attributes: string[]): string
  * items identical to the stored ones skipped, embeddings computed only for what changed.
  */
 export async function ingestDocuments (index: EngineIndex, items: unknown[], embedder: Embedder | undefined): Promise<IngestResult> {
-  const documents = validateBatch(items)
-  const stored = await index.storedHashes(documents.map((d) => d.id))
-  let prepared: PreparedDocument[] = documents.map((document) => ({ document, hash: documentHash(document) }))
-    .filter(({ document, hash }) => stored.get(document.id) !== hash)
-  const changed = prepared.map((p) => p.document)
-  if (embedder !== undefined && changed.length > 0) {
-    const { searchableAttributes } = await index.settings()
-    const vectors = await embedder.embed(changed.map((d) => embeddingText(d, searchableAttributes)))
-    // A text that means nothing embeds to the zero vector, which would sit at the same distance
-    // from every query: such an item is stored without a vector.
-    prepared = prepared.map((p, i) => ({ ...p, vector: isUsableVector(vectors[i]) ? vectors[i] : null }))
-  }
-  if (prepared.length > 0) await index.upsert(prepared)
-  return { received: items.length, indexed: changed.length, unchanged: documents.length - changed.length, total: await index.count() }
+  return await writeValidated(index, validateBatch(items), items.length, embedder === undefined ? undefined : usableVectors(embedder))
+}
+
+/**
+ * A batch sent as bytes (POST /documents): parsed, validated and written by the engine's writer
+ * thread when it has one, here otherwise. Undefined, with nothing written, when it holds more than
+ * `maxItems` items: too many to index while the client waits.
+ */
+export async function ingestBatch (index: EngineIndex, raw: RawBatch, embedder: Embedder | undefined, maxItems: number): Promise<IngestResult | undefined> {
+  const embed = embedder === undefined ? undefined : usableVectors(embedder)
+  if (index.ingestBatch !== undefined) return await index.ingestBatch(raw, embed, maxItems)
+  const items = parseBatch(raw)
+  if (items.length > maxItems) return undefined
+  return await writeValidated(index, validateBatch(items), items.length, embed)
 }

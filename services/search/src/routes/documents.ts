@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import { ingestDocuments } from '../ingest/documents.js'
+import { ingestBatch } from '../ingest/documents.js'
+import { BatchError, parseBatch } from '../ingest/batch.js'
 import { DocumentError, validateBatch } from '../ingest/validate.js'
-import type { EngineIndex } from '../engine/port.js'
-import { acceptNdjson } from './ndjson.js'
+import type { EngineIndex, RawBatch } from '../engine/port.js'
 import type { CatalogImportPayload } from '../tasks/catalog-import.js'
 
 /** Catalog and knowledge imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
@@ -17,16 +17,18 @@ const notFound = (id: string) => new ApiError('document_not_found', `no document
 export interface CatalogTaskThreshold {
   /** Items in the body. */
   items: number
-  /** Bytes of the body, as its Content-Length says. */
+  /** Bytes of the body. */
   bytes: number
 }
 
 /** 10,000 items take about 90 s to embed with the bundled model; 8 MiB is several times that in JSON. */
 export const CATALOG_TASK_DEFAULT: CatalogTaskThreshold = { items: 10_000, bytes: 8 * 1024 * 1024 }
 
-/** A DocumentError as the API's 400, anything else as it is. */
+/** A refused batch as the API's 400, anything else as it is. */
 function asApiError (err: unknown): unknown {
-  return err instanceof DocumentError ? new ApiError('invalid_document', err.message) : err
+  if (err instanceof DocumentError) return new ApiError('invalid_document', err.message)
+  if (err instanceof BatchError) return new ApiError(err.code, err.message)
+  return err
 }
 
 export async function documentRoutes (app: FastifyInstance, options: { catalogTask: CatalogTaskThreshold }) {
@@ -42,33 +44,48 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
       await app.searchCache.bump(projectId)
     }
   }
-  acceptNdjson(app, IMPORT_BODY_LIMIT)
-
-  api.post('/documents', {
-    config: { rateLimit: 'catalog', idempotency: {} },
-    bodyLimit: IMPORT_BODY_LIMIT,
-    schema: {
-      operationId: 'addOrReplaceDocuments',
-      tags: ['catalog'],
-      summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
-      description: `Answers 200 once the batch is indexed, or 202 with a \`catalog_import\` task (see GET /tasks/{id}) when the body holds more than ${options.catalogTask.items} items or ${options.catalogTask.bytes} bytes. Either way the batch is checked whole first: a bad item answers 400 and nothing is written.`,
-      consumes: ['application/json', 'application/x-ndjson'],
-      body: DocumentsBody,
-      response: { 200: DocumentsResponse, 202: TaskAccepted, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
+  // POST /documents takes its body as bytes (see RawBatch): in a context of its own, so that the
+  // other routes keep the shared JSON parser.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers()
+    for (const [type, format] of [['application/json', 'json'], ['application/x-ndjson', 'ndjson']] as const) {
+      raw.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_request, bytes, done) => {
+        done(null, { format, bytes: bytes as Buffer } satisfies RawBatch)
+      })
     }
-  }, async (request, reply) => {
-    const { projectId } = request.principal
-    const bytes = Number(request.headers['content-length'] ?? 0)
-    try {
-      if (request.body.length <= options.catalogTask.items && bytes <= options.catalogTask.bytes) {
-        return await changing(projectId, (index) => ingestDocuments(index, request.body, app.embedder))
+    raw.withTypeProvider<TypeBoxTypeProvider>().post('/documents', {
+      config: { rateLimit: 'catalog', idempotency: {} },
+      bodyLimit: IMPORT_BODY_LIMIT,
+      // The body is checked against DocumentsBody where it is parsed (parseBatch), with the same
+      // messages; the schema stays here for the OpenAPI documents.
+      validatorCompiler: () => () => true,
+      schema: {
+        operationId: 'addOrReplaceDocuments',
+        tags: ['catalog'],
+        summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
+        description: `Answers 200 once the batch is indexed, or 202 with a \`catalog_import\` task (see GET /tasks/{id}) when the body holds more than ${options.catalogTask.items} items or ${options.catalogTask.bytes} bytes. Either way the batch is checked whole first: a bad item answers 400 and nothing is written.`,
+        consumes: ['application/json', 'application/x-ndjson'],
+        body: DocumentsBody,
+        response: { 200: DocumentsResponse, 202: TaskAccepted, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
       }
-      const payload: CatalogImportPayload = { received: request.body.length, documents: validateBatch(request.body) }
-      const task = await app.tasks.enqueue(projectId, 'catalog_import', payload)
-      return await reply.code(202).send({ task_id: task.id })
-    } catch (err) {
-      throw asApiError(err)
-    }
+    }, async (request, reply) => {
+      const { projectId } = request.principal
+      // No body at all (no Content-Type to pick a parser) is an empty JSON body.
+      const batch = (request.body as unknown as RawBatch | undefined) ?? { format: 'json', bytes: new Uint8Array() }
+      try {
+        if (batch.bytes.byteLength <= options.catalogTask.bytes) {
+          const result = await changing(projectId, (index) => ingestBatch(index, batch, app.embedder, options.catalogTask.items))
+          if (result !== undefined) return result
+        }
+        // Too large to index while the client waits: checked whole here, then queued.
+        const items = parseBatch(batch)
+        const payload: CatalogImportPayload = { received: items.length, documents: validateBatch(items) }
+        const task = await app.tasks.enqueue(projectId, 'catalog_import', payload)
+        return await reply.code(202).send({ task_id: task.id })
+      } catch (err) {
+        throw asApiError(err)
+      }
+    })
   })
 
   api.get('/documents/:id', {

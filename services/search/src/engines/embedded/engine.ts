@@ -46,7 +46,13 @@ export class EmbeddedEngine implements SearchEngine {
       const embedder = this.#embedder
       const writer = this.#writer
       index = new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }),
-        writer === undefined ? undefined : (documents) => writer.upsert(file, documents))
+        writer === undefined
+          ? undefined
+          : {
+              upsert: (documents) => writer.upsert(file, documents),
+              record: (query, hits) => writer.record(file, query, hits),
+              ingest: (raw, embed, maxItems) => writer.ingest(file, raw, embed, maxItems)
+            })
       this.#indexes.set(projectId, index)
     }
     return index

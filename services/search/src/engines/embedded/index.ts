@@ -38,6 +38,13 @@ const newBatch = (logged = false): WriteBatch => ({
 interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null }
 const NOTHING: Page = { rowids: [], total: 0 }
 
+/** The writer thread's side of one index file (see writer.ts). */
+export interface IndexWriter {
+  upsert: (documents: PreparedDocument[]) => Promise<void>
+  record: (query: string, hits: number) => Promise<void>
+  ingest: NonNullable<EngineIndex['ingestBatch']>
+}
+
 /**
  * One project's index in its own SQLite file; calls are synchronous under the promise surface,
  * except a change of settings, which may re-index on another thread: writes are therefore run one
@@ -61,6 +68,9 @@ export class EmbeddedIndex implements EngineIndex {
   readonly #readers: ReaderPool | undefined
   readonly #rebuildElsewhere: ((settings: IndexSettings) => Promise<void>) | undefined
   readonly #writeElsewhere: ((documents: PreparedDocument[]) => Promise<void>) | undefined
+  readonly #recordElsewhere: IndexWriter['record'] | undefined
+  /** With a writer thread: batches sent as bytes are parsed, validated and written there (see ingestBatch in the port). */
+  readonly ingestBatch?: EngineIndex['ingestBatch']
   /** The writes of this index, each started after the one before has finished. */
   #writes: Promise<unknown> = Promise.resolve()
 
@@ -68,13 +78,24 @@ export class EmbeddedIndex implements EngineIndex {
    * `embedder` names the model whose vectors this index holds, `dimensions` their size; `readers`,
    * when given, answers searches and suggestions off this thread; `rebuildElsewhere`, when given,
    * applies new settings to this file on another thread (see rebuild()); `writeElsewhere`, when
-   * given, writes batches of documents to this file on another thread (see upsert()).
+   * given, writes batches of documents to this file on another thread (see upsert()), and ingests
+   * batches sent as bytes there too.
    */
-  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool, rebuildElsewhere?: (settings: IndexSettings) => Promise<void>, writeElsewhere?: (documents: PreparedDocument[]) => Promise<void>) {
+  constructor (file: string, embedder: { id: string, dimensions: number }, readers?: ReaderPool, rebuildElsewhere?: (settings: IndexSettings) => Promise<void>, writer?: IndexWriter) {
     this.#file = file
     this.#readers = readers
     this.#rebuildElsewhere = rebuildElsewhere
-    this.#writeElsewhere = writeElsewhere
+    this.#writeElsewhere = writer?.upsert
+    this.#recordElsewhere = writer?.record
+    if (writer !== undefined) {
+      // The whole batch is one write of this index: embedding included, since the writer thread
+      // compares, embeds and writes in one go.
+      this.ingestBatch = async (raw, embed, maxItems) => await this.#exclusively(async () => {
+        const result = await writer.ingest(raw, embed, maxItems)
+        this.#refresh()
+        return result
+      })
+    }
     this.#dimensions = embedder.dimensions
     this.#db = openDatabase(file)
     this.#statements = statementCache(this.#db)
@@ -119,7 +140,10 @@ export class EmbeddedIndex implements EngineIndex {
     this.#db.transaction(() => {
       const generation = readMeta(this.#db, 'generation') ?? '0'
       if (generation === this.#generation) return
-      const change = this.#generation === undefined ? undefined : changesBetween(this.#db, Number(this.#generation), Number(generation))
+      // Nothing derived to patch (the service's own index when reader threads search): the change
+      // log is not read at all, only the settings, which the gap may have changed.
+      const derived = this.#vocabulary ?? this.#facetPostings ?? this.#filterIndex ?? this.#vectorCodes
+      const change = this.#generation === undefined || derived === undefined ? undefined : changesBetween(this.#db, Number(this.#generation), Number(generation))
       this.#generation = generation
       if (change !== undefined) return this.#applyChange(change)
       const saved = readMeta(this.#db, 'settings')
@@ -318,6 +342,7 @@ export class EmbeddedIndex implements EngineIndex {
     const folded = foldText(query).replace(/\s+/g, ' ').trim()
     if (folded === '') return
     await this.#exclusively(async () => {
+      if (this.#recordElsewhere !== undefined) return await this.#recordElsewhere(folded, hits)
       this.#sql(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
         ON CONFLICT (query) DO UPDATE SET count = count + 1, hits = excluded.hits`).run(folded, hits)
     })

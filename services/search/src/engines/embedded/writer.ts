@@ -1,17 +1,34 @@
 import { Worker } from 'node:worker_threads'
-import type { PreparedDocument } from '../../engine/port.js'
+import type { EmbedTexts, IngestResult, PreparedDocument, RawBatch } from '../../engine/port.js'
+import { BatchError } from '../../ingest/batch.js'
 import { threadEntry } from '../../thread-entry.js'
 
-export interface WriteRequest { id: number, file: string, documents: PreparedDocument[] }
-export interface WriteResponse { id: number, error?: string }
+/** What the service's thread asks of the writer thread. */
+export type WriteRequest =
+  | { id: number, kind: 'upsert', file: string, documents: PreparedDocument[] }
+  | { id: number, kind: 'ingest', file: string, raw: RawBatch, embed: boolean, maxItems: number }
+  | { id: number, kind: 'record', file: string, query: string, hits: number }
+  | { id: number, kind: 'vectors', vectors?: Array<Float32Array | null>, error?: string }
 
-interface Pending { resolve: () => void, reject: (err: Error) => void }
+/** What it answers: a request's end, or, during an ingest, the texts whose vectors it needs. */
+export type WriteResponse =
+  | { id: number, kind: 'done', result?: IngestResult, error?: string, refused?: BatchError['code'] }
+  | { id: number, kind: 'embed', texts: string[] }
+
+interface Pending {
+  resolve: (result: IngestResult | undefined) => void
+  reject: (err: Error) => void
+  embed?: EmbedTexts | undefined
+  /** The embedder's own error, which the batch then fails with (a message alone would lose its kind). */
+  embedError?: unknown
+}
 
 /**
  * One thread that writes batches of documents for every catalog file of an engine (writer-worker.ts).
  * A batch of 1,000 items holds its thread for about half a second at 50k items: on the service's
- * thread that would hold every request as long. Started on the first write; a thread that dies
- * fails its requests and the next write starts another.
+ * thread that would hold every request as long. A batch sent as bytes is also parsed, validated and
+ * hashed there; its vectors come from the service's embedder, asked over the same channel. Started on
+ * the first write; a thread that dies fails its requests and the next write starts another.
  */
 export class WriterThread {
   readonly #embedder: { id: string, dimensions: number }
@@ -26,14 +43,25 @@ export class WriterThread {
     this.#nice = nice
   }
 
-  upsert (file: string, documents: PreparedDocument[]): Promise<void> {
-    const worker = this.#worker ?? this.#spawn()
-    const id = this.#nextId++
-    return new Promise((resolve, reject) => {
-      if (this.#pending.size === 0) worker.ref()
-      this.#pending.set(id, { resolve, reject })
-      worker.postMessage({ id, file, documents } satisfies WriteRequest)
-    })
+  async upsert (file: string, documents: PreparedDocument[]): Promise<void> {
+    await this.#ask((id) => ({ id, kind: 'upsert', file, documents }))
+  }
+
+  /**
+   * Records a search for autocomplete's popularity. On the service's thread, that small write could
+   * commit past SQLite's checkpoint threshold and copy the write-ahead log into the file there: 30 to
+   * 120 ms of the event loop, in a profile taken during a 50k import.
+   */
+  async record (file: string, query: string, hits: number): Promise<void> {
+    await this.#ask((id) => ({ id, kind: 'record', file, query, hits }))
+  }
+
+  /**
+   * Parses, validates and writes `raw` on the thread (see ingestBatch in ingest/documents.ts); a
+   * refused batch rejects with its BatchError, as if it had been parsed here.
+   */
+  ingest (file: string, raw: RawBatch, embed: EmbedTexts | undefined, maxItems: number): Promise<IngestResult | undefined> {
+    return this.#ask((id) => ({ id, kind: 'ingest', file, raw, embed: embed !== undefined, maxItems }), embed)
   }
 
   async close () {
@@ -42,16 +70,42 @@ export class WriterThread {
     await worker?.terminate()
   }
 
+  #ask (request: (id: number) => WriteRequest, embed?: EmbedTexts): Promise<IngestResult | undefined> {
+    const worker = this.#worker ?? this.#spawn()
+    const id = this.#nextId++
+    return new Promise((resolve, reject) => {
+      if (this.#pending.size === 0) worker.ref()
+      this.#pending.set(id, { resolve, reject, embed })
+      worker.postMessage(request(id))
+    })
+  }
+
+  /** The vectors of an ingest's changed items, computed here (the embedding pool) and sent back. */
+  #embed (worker: Worker, id: number, texts: string[]) {
+    const pending = this.#pending.get(id)
+    if (pending?.embed === undefined) return worker.postMessage({ id, kind: 'vectors', error: 'no embedder for this batch' } satisfies WriteRequest)
+    pending.embed(texts).then(
+      (vectors) => worker.postMessage({ id, kind: 'vectors', vectors } satisfies WriteRequest),
+      (err: unknown) => {
+        pending.embedError = err
+        worker.postMessage({ id, kind: 'vectors', error: err instanceof Error ? err.message : String(err) } satisfies WriteRequest)
+      }
+    )
+  }
+
   #spawn (): Worker {
     const worker = new Worker(threadEntry(import.meta.url, 'writer-worker'), { workerData: { embedder: this.#embedder, nice: this.#nice } })
     this.#worker = worker
-    worker.on('message', ({ id, error }: WriteResponse) => {
-      const pending = this.#pending.get(id)
+    worker.on('message', (response: WriteResponse) => {
+      if (response.kind === 'embed') return this.#embed(worker, response.id, response.texts)
+      const pending = this.#pending.get(response.id)
       if (pending === undefined) return
-      this.#pending.delete(id)
+      this.#pending.delete(response.id)
       if (this.#pending.size === 0) worker.unref()
-      if (error === undefined) pending.resolve()
-      else pending.reject(new Error(error))
+      if (pending.embedError !== undefined) pending.reject(pending.embedError as Error)
+      else if (response.refused !== undefined) pending.reject(new BatchError(response.refused, response.error ?? 'refused'))
+      else if (response.error !== undefined) pending.reject(new Error(response.error))
+      else pending.resolve(response.result)
     })
     const fail = (err: Error) => {
       if (this.#worker === worker) this.#worker = undefined
