@@ -31,7 +31,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const HEALTH_EVERY_MS = 20
-const ALONE_BATCHES = 10
+/** With BENCH_EMBED=1 a batch takes about a minute to embed: none then. */
+const ALONE_BATCHES = EMBED ? 0 : 10
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000
 const goals = { searchRatio: 0.5, healthzMs: 50, loopMaxMs: 20 }
 
@@ -153,7 +154,7 @@ async function main () {
   // measured with nothing else running: ALONE_BATCHES more batches, no search, no probe.
   child.send({ type: 'loop-reset' } satisfies ServerRequest)
   const alone = await importCatalog(url, headers, BASE_ITEMS + IMPORT_ITEMS, ALONE_BATCHES * BATCH)
-  const aloneLoop = await readLoop(child)
+  const aloneLoop = ALONE_BATCHES === 0 ? undefined : await readLoop(child)
   const perBatch = (ms: number | undefined) => ms === undefined ? Number.NaN : ms / (alone.items / BATCH)
   child.kill('SIGTERM')
   idleChild.kill('SIGTERM')
@@ -187,7 +188,9 @@ async function main () {
     `/healthz during import: p50 ${healthP(importing, 50).toFixed(1)} ms, p99 ${healthP(importing, 99).toFixed(1)} ms, max ${(importing.health.latencies.at(-1) ?? Number.NaN).toFixed(1)} ms (goal p99 <= ${goals.healthzMs} ms)`,
     `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms); its longest GC pause ${importing.loop?.gcMaxMs.toFixed(0) ?? '?'} ms; ` +
       `an idle Node process's loop max meanwhile ${importing.idleLoop?.max.toFixed(0) ?? '?'} ms (waiting for a core: every core is busy)`,
-    `one ${BATCH}-item batch alone (${alone.items / BATCH} batches, nothing else running): service main thread ${perBatch(aloneLoop?.mainThreadCpuMs).toFixed(1)} ms CPU, whole process ${perBatch(aloneLoop?.cpuMs).toFixed(1)} ms, ` +
+    ALONE_BATCHES === 0
+      ? 'one batch alone: not measured with BENCH_EMBED=1'
+      : `one ${BATCH}-item batch alone (${alone.items / BATCH} batches, nothing else running): service main thread ${perBatch(aloneLoop?.mainThreadCpuMs).toFixed(1)} ms CPU, whole process ${perBatch(aloneLoop?.cpuMs).toFixed(1)} ms, ` +
       `${(alone.seconds * 1000 / (alone.items / BATCH)).toFixed(0)} ms per request; loop max ${aloneLoop?.max.toFixed(0) ?? '?'} ms`,
     `stalls of 20 ms or more during import (${stallParts}): service ${stallLine(importing.loop?.stalls)}; idle process ${stallLine(importing.idleLoop?.stalls)}`
   ]
