@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import { Type } from 'typebox'
 import { errorCatalog } from '@chatsearch/contracts'
-import { createServer, type Timeouts } from '../src/server.js'
+import Fastify from 'fastify'
+import helmet from 'helmet'
+import { createServer, securityHeaders, type Timeouts } from '../src/server.js'
 
 // What a hostile or broken client sends at the HTTP layer: each answer is the documented error body
 // with a catalog code, and the server keeps serving everyone else.
@@ -130,6 +132,24 @@ t.test('security headers on every answer', async (t) => {
     t.match(res.headers['content-security-policy'], /default-src 'none'/, `${name}: a CSP that allows nothing`)
     t.equal(res.headers['referrer-policy'], 'no-referrer', `${name}: no referrer`)
     t.equal(res.headers['x-powered-by'], undefined, `${name}: no server fingerprint`)
+  }
+})
+
+t.test('the security headers computed once are exactly those helmet\'s middleware sets on a response', async (t) => {
+  const policy = { defaultSrc: ["'self'"], scriptSrc: ["'self'"] }
+  for (const csp of [undefined, policy]) {
+    const live = Fastify()
+    t.teardown(() => live.close())
+    const middleware = helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: csp ?? { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      crossOriginResourcePolicy: { policy: 'same-origin' }
+    })
+    live.addHook('onRequest', (request, reply, done) => { middleware(request.raw, reply.raw, () => { done() }) })
+    live.get('/', async () => 'ok')
+    const res = await live.inject('/')
+    const expected = Object.entries(res.headers).filter(([name]) => !['content-type', 'content-length', 'date', 'connection'].includes(name))
+    t.ok(expected.length >= 10, 'helmet sets a dozen headers')
+    t.same(securityHeaders(csp).sort(), expected.sort(), csp === undefined ? 'the default policy' : 'a policy of the service\'s own')
   }
 })
 

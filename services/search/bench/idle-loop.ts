@@ -20,7 +20,7 @@ process.on('message', (m: ServerRequest) => {
     mainCpuAt = threadCpuMs()
   } else if (m.type === 'loop-read') {
     const cpu = process.cpuUsage(cpuAt)
-    const message: ServerMessage = { type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: 0, gcTotalMs: 0, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits: 0, misses: 0, errors: 0 }, stalls: stalls.read(), mainThreadCpuMs: threadCpuMs() - mainCpuAt }
+    const message: ServerMessage = { type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: 0, gcMaxKind: '', gcTotalMs: 0, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits: 0, misses: 0, errors: 0 }, stalls: stalls.read(), mainThreadCpuMs: threadCpuMs() - mainCpuAt }
     process.send?.(message)
   }
 })

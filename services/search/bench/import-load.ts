@@ -186,7 +186,7 @@ async function main () {
     `import: ${result.items} items in ${result.seconds.toFixed(1)} s = ${(result.items / result.seconds).toFixed(0)} items/s${result.failed.length > 0 ? `; ${result.failed.length} batches FAILED: ${result.failed[0]}` : ''}`,
     `search during import vs idle: ${ratio.toFixed(2)}× req/s (goal >= ${goals.searchRatio}), p50 ${(importing.search.p50 / idle.search.p50).toFixed(1)}× idle`,
     `/healthz during import: p50 ${healthP(importing, 50).toFixed(1)} ms, p99 ${healthP(importing, 99).toFixed(1)} ms, max ${(importing.health.latencies.at(-1) ?? Number.NaN).toFixed(1)} ms (goal p99 <= ${goals.healthzMs} ms)`,
-    `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms); its longest GC pause ${importing.loop?.gcMaxMs.toFixed(0) ?? '?'} ms; ` +
+    `service event-loop delay max during import: ${importing.loop?.max.toFixed(0) ?? '?'} ms (goal <= ${goals.loopMaxMs} ms); its longest GC pause ${importing.loop?.gcMaxMs.toFixed(0) ?? '?'} ms (${importing.loop?.gcMaxKind ?? '?'}); ` +
       `an idle Node process's loop max meanwhile ${importing.idleLoop?.max.toFixed(0) ?? '?'} ms (waiting for a core: every core is busy)`,
     ALONE_BATCHES === 0
       ? 'one batch alone: not measured with BENCH_EMBED=1'
@@ -203,6 +203,7 @@ async function main () {
     healthz: { p50: round(healthP(p, 50)), p99: round(healthP(p, 99)), max: round(p.health.latencies.at(-1) ?? Number.NaN), failed: p.health.failed },
     loopMaxMs: round(p.loop?.max ?? Number.NaN),
     gcMaxMs: round(p.loop?.gcMaxMs ?? Number.NaN),
+    gcMaxKind: p.loop?.gcMaxKind,
     gcTotalMs: round(p.loop?.gcTotalMs ?? Number.NaN),
     idleProcessLoopMaxMs: round(p.idleLoop?.max ?? Number.NaN),
     stalls: p.loop?.stalls,

@@ -7,7 +7,7 @@
 // (a JSON array or JSON Lines) instead of the generated catalog.
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
+import { constants as perf, monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Meilisearch } from 'meilisearch'
 import { createKey, createProject } from '@chatsearch/auth'
@@ -23,7 +23,7 @@ export type ServerMessage =
   | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
   | { type: 'failed', error: string }
   /** The event loop's delay since the last 'loop-reset' (ms), the main thread's longest and total garbage collection pause (ms), and the CPU time used. */
-  | { type: 'loop', p50: number, p99: number, max: number, gcMaxMs: number, gcTotalMs: number, cpuMs: number, cache: { hits: number, misses: number, errors: number }, stalls: Stalls, mainThreadCpuMs: number }
+  | { type: 'loop', p50: number, p99: number, max: number, gcMaxMs: number, gcMaxKind: string, gcTotalMs: number, cpuMs: number, cache: { hits: number, misses: number, errors: number }, stalls: Stalls, mainThreadCpuMs: number }
 
 /** What the benchmark asks between its runs. */
 export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
@@ -49,9 +49,19 @@ const loop = monitorEventLoopDelay({ resolution: 5 })
 loop.enable()
 const stalls = recordStalls()
 // The main thread's garbage collection pauses: one part of what holds the loop up.
-let gc = { maxMs: 0, totalMs: 0 }
+let gc = { maxMs: 0, maxKind: '', totalMs: 0 }
+const gcKinds: Record<number, string> = {
+  [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perf.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks'
+}
+const gcKind = (entry: PerformanceEntry) => gcKinds[(entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other'
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gc = { maxMs: Math.max(gc.maxMs, entry.duration), totalMs: gc.totalMs + entry.duration }
+  for (const entry of list.getEntries()) {
+    const longest = entry.duration > gc.maxMs
+    gc = { maxMs: longest ? entry.duration : gc.maxMs, maxKind: longest ? gcKind(entry) : gc.maxKind, totalMs: gc.totalMs + entry.duration }
+  }
 }).observe({ entryTypes: ['gc'] })
 let cpuAt = process.cpuUsage()
 let mainCpuAt = threadCpuMs()
@@ -61,13 +71,13 @@ process.on('message', (m: ServerRequest) => {
   if (m.type === 'loop-reset') {
     loop.reset()
     stalls.reset()
-    gc = { maxMs: 0, totalMs: 0 }
+    gc = { maxMs: 0, maxKind: '', totalMs: 0 }
     cpuAt = process.cpuUsage()
     mainCpuAt = threadCpuMs()
   } else if (m.type === 'loop-read') {
     const cpu = process.cpuUsage(cpuAt)
     const { hits = 0, misses = 0, errors = 0 } = measured?.searchCache ?? {}
-    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: gc.maxMs, gcTotalMs: gc.totalMs, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors }, stalls: stalls.read(), mainThreadCpuMs: threadCpuMs() - mainCpuAt }).catch(() => {})
+    send({ type: 'loop', p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, gcMaxMs: gc.maxMs, gcMaxKind: gc.maxKind, gcTotalMs: gc.totalMs, cpuMs: (cpu.user + cpu.system) / 1000, cache: { hits, misses, errors }, stalls: stalls.read(), mainThreadCpuMs: threadCpuMs() - mainCpuAt }).catch(() => {})
   }
 })
 
