@@ -50,7 +50,7 @@ const KEY_FORMAT = new RegExp(idempotencyKeyPattern)
 const LEASE_MS = 30_000
 const RETENTION_MS = 24 * 60 * 60 * 1000
 
-/** JSON with object keys sorted: the same body with its fields in another order is the same request. */
+/** JSON with object keys sorted: the same body with its fields in another order is the same request (a body kept as bytes is compared as bytes). */
 export function canonicalJson (value: unknown): string {
   // A body kept as bytes (a catalog batch parsed elsewhere) stands for itself: its digest.
   if (value instanceof Uint8Array) return JSON.stringify(`bytes:${createHash('sha256').update(value).digest('base64url')}`)
