@@ -4,8 +4,8 @@ import { fieldAttributes, inferSettings } from '../../engine/settings.js'
 import { flattenDocument } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
-import { planKeyword } from './keyword.js'
-import { bm25, keywordOrder, keywordScore, mergeByRank, rankingScore } from './ranking.js'
+import { planKeyword, type KeywordPlan } from './keyword.js'
+import { bm25, keywordOrder, keywordScore, keywordTier, mergeByRank, rankingScore } from './ranking.js'
 import { PhraseTally, suggest } from './suggestions.js'
 import { suggestionPhrases } from '../../engine/phrases.js'
 import { allowedTypos, foldText, tokenize } from '../../text.js'
@@ -35,7 +35,7 @@ const newBatch = (logged = false): WriteBatch => ({
  * A page of results, the total, and (when facets need them) every match: as a list of rowids, or as
  * a set; null: all documents.
  */
-interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null }
+interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null, bodies?: string[] }
 const NOTHING: Page = { rowids: [], total: 0 }
 
 /** The writer thread's side of one index file (see writer.ts). */
@@ -123,7 +123,8 @@ export class EmbeddedIndex implements EngineIndex {
    * importing a catalog) may have written to this file: SQLite's data_version changes when it has.
    */
   #refresh () {
-    const version = this.#db.pragma('data_version', { simple: true }) as number
+    // A compiled statement: db.pragma() compiles one on every call, and this runs on every search.
+    const version = this.#sql('PRAGMA data_version').pluck().get() as number
     if (version === this.#dataVersion) return
     this.#dataVersion = version
     this.#sync()
@@ -308,10 +309,11 @@ export class EmbeddedIndex implements EngineIndex {
     const wantMatches = query.facets.length > 0
     let page: Page
     if (plan === undefined) page = this.#browse(allowed, window)
-    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan.tiers, allowed, window, wantMatches)
-    else page = this.#hybrid(plan.tiers, allowed, window, query.hybrid, wantMatches)
-    const result: SearchResult = { hits: this.#load(page.rowids), estimatedTotalHits: page.total }
-    if (query.rankingScore === true) result.scores = this.#scores(page.rowids, plan?.tiers, query.hybrid)
+    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan, allowed, window, wantMatches)
+    else page = this.#hybrid(plan, allowed, window, query.hybrid, wantMatches)
+    const hits = page.bodies?.map((body) => JSON.parse(body) as Document) ?? this.#load(page.rowids)
+    const result: SearchResult = { hits, estimatedTotalHits: page.total }
+    if (query.rankingScore === true) result.scores = this.#scores(page.rowids, plan, query.hybrid)
     if (wantMatches) {
       this.#facetPostings ??= new FacetPostings(this.#db)
       const matches = page.matches ?? null
@@ -415,23 +417,27 @@ export class EmbeddedIndex implements EngineIndex {
 
   /**
    * Keyword matches in ranking order (see ranking.ts), with the full-text query run once: its matches
-   * are materialised, counted and sorted in one statement. The filter narrows them through
-   * keep(rowid), which SQLite cannot hand to FTS5 as a rowid lookup, and which also collects the
-   * matches when facets need them.
+   * are materialised, counted and sorted in one statement, which also reads the page's documents when
+   * nothing else needs the matches. The filter narrows them through keep(rowid), which SQLite cannot
+   * hand to FTS5 as a rowid lookup, and which also collects the matches when facets need them.
    */
-  #keyword (tiers: string[], allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean): Page {
+  #keyword (plan: KeywordPlan, allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean): Page {
+    // The tiers that can match (see KeywordPlan); the last, the widest, is the one matched.
+    const tiers = plan.tiers.slice(plan.first)
     const columns = this.#settings?.searchableAttributes.length ?? 1
-    const keep = allowed !== null || wantMatches
-    const statement = this.#sql(`WITH matches AS MATERIALIZED (
-        SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?${keep ? ' AND keep(rowid)' : ''})
-      SELECT rowid${keep ? '' : ', (SELECT count(*) FROM matches) AS total'} FROM matches
-      ORDER BY ${keywordOrder(tiers.length)} LIMIT ? OFFSET ?`)
     const params = [tiers.at(-1), ...tiers.slice(0, -1), limit, offset]
-    if (!keep) {
-      const rows = statement.raw().all(...params) as Array<[number, number]>
+    if (allowed === null && !wantMatches) {
+      // The page's tier is computed once, inside the LIMIT; sorting its few rows again after the join is cheap.
+      const rows = this.#sql(`WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?),
+        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier FROM matches ORDER BY tier, score, rowid LIMIT ? OFFSET ?)
+        SELECT page.rowid, (SELECT count(*) FROM matches) AS total, documents.body FROM page JOIN documents ON documents.rowid = page.rowid
+        ORDER BY page.tier, page.score, page.rowid`).raw().all(...params) as Array<[number, number, string]>
       const total = rows[0]?.[1] ?? (offset === 0 ? 0 : this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck().get(tiers.at(-1)) as number)
-      return { rowids: rows.map((r) => r[0]), total }
+      return { rowids: rows.map((r) => r[0]), total, bodies: rows.map((r) => r[2]) }
     }
+    const statement = this.#sql(`WITH matches AS MATERIALIZED (
+        SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ? AND keep(rowid))
+      SELECT rowid FROM matches ORDER BY ${keywordOrder(tiers.length)} LIMIT ? OFFSET ?`)
     const { result: rowids, kept } = this.#keeping(allowed, () => statement.pluck().all(...params) as number[])
     return { rowids, total: kept.length, ...(wantMatches ? { matches: kept } : {}) }
   }
@@ -443,10 +449,10 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   /** Keyword and semantic rankings merged (see mergeByRank); 0 never gets here: it is the keyword result as is. */
-  #hybrid (tiers: string[], allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
+  #hybrid (plan: KeywordPlan, allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
     const depth = Math.min(window.offset + window.limit, 1000) + 20
     const ratio = hybrid.semanticRatio
-    const keyword = ratio === 1 ? NOTHING : this.#keyword(tiers, allowed, { limit: depth, offset: 0 }, wantMatches)
+    const keyword = ratio === 1 ? NOTHING : this.#keyword(plan, allowed, { limit: depth, offset: 0 }, wantMatches)
     const semantic = this.#nearest(hybrid.vector, allowed, depth)
     const ranked = mergeByRank(keyword.rowids, semantic, ratio)
     const inKeyword = new Set(keyword.rowids)
@@ -461,11 +467,12 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   /** Ranking scores in [0, 1] (see rankingScore); browsing scores every document 1. */
-  #scores (rowids: number[], tiers: string[] | undefined, hybrid: HybridQuery | undefined): number[] {
-    if (tiers === undefined) return rowids.map(() => 1)
+  #scores (rowids: number[], plan: KeywordPlan | undefined, hybrid: HybridQuery | undefined): number[] {
+    if (plan === undefined) return rowids.map(() => 1)
     const keyword = new Map<number, number>()
     const page = JSON.stringify(rowids)
-    tiers.forEach((tier, i) => {
+    plan.tiers.forEach((tier, i) => {
+      if (i < plan.first) return
       const matched = this.#sql('SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().all(tier, page) as number[]
       for (const rowid of matched) if (!keyword.has(rowid)) keyword.set(rowid, keywordScore(i))
     })

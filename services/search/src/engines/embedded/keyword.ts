@@ -12,15 +12,27 @@ const CACHED_WORDS = 2000
  * The FTS5 match expressions of a query, one per typo tier: tier t accepts, for every word, the
  * terms within t typos of it (the last word also as a prefix). Documents matching tier 0 rank before
  * those that need tier 1, and so on — Meilisearch's "typo" ranking rule.
+ *
+ * `first` is the first tier that can match anything: a tier before it needs a word as typed that the
+ * vocabulary does not hold (a misspelt word, as typed, is in no document). Ranking by those tiers
+ * would run their MATCH for nothing, so searches skip them; a tier keeps its number (the ranking
+ * score counts it).
  */
 export interface KeywordPlan {
   tiers: string[]
+  first: number
 }
 
-const expansions = new WeakMap<Vocabulary, { version: number, cache: LRUCache<string, string[][]> }>()
+/** A word's candidate terms by tier, and whether the vocabulary holds the word as typed (or, as a prefix, a term starting with it). */
+interface Alternatives {
+  byTier: string[][]
+  typed: boolean
+}
+
+const expansions = new WeakMap<Vocabulary, { version: number, cache: LRUCache<string, Alternatives> }>()
 
 /** wordAlternatives, remembered per vocabulary until a term is added to it. */
-function cachedAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary, maxTier: number): string[][] {
+function cachedAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary, maxTier: number): Alternatives {
   let entry = expansions.get(vocabulary)
   if (entry === undefined || entry.version !== vocabulary.version) {
     entry = { version: vocabulary.version, cache: new LRUCache({ max: CACHED_WORDS }) }
@@ -35,15 +47,19 @@ function cachedAlternatives (word: string, isLast: boolean, vocabulary: Vocabula
   return alternatives
 }
 
-function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary, maxTier: number): string[][] {
+function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary, maxTier: number): Alternatives {
   const byTier: string[][] = Array.from({ length: maxTier + 1 }, () => [])
   const typos = allowedTypos(word)
-  for (const match of typos === 0 ? [] : vocabulary.fuzzy(word, typos)) {
-    if (match.distance > 0) byTier[Math.min(match.distance, maxTier)]!.push(ftsString(match.term))
-  }
   // A one-letter prefix would match a large part of the vocabulary: only whole words then.
-  byTier[0]!.push(isLast && [...word].length >= 2 ? `${ftsString(word)} *` : ftsString(word))
-  return byTier.map((terms) => terms.slice(0, MAX_CANDIDATES))
+  const prefix = isLast && [...word].length >= 2
+  for (const match of typos === 0 ? [] : vocabulary.fuzzy(word, typos)) {
+    // A term the prefix already matches ("jackets" for "jacket *") would only add a tier for nothing
+    // and count the same occurrence twice in bm25.
+    if (match.distance > 0 && !(prefix && match.term.startsWith(word))) byTier[Math.min(match.distance, maxTier)]!.push(ftsString(match.term))
+  }
+  byTier[0]!.push(prefix ? `${ftsString(word)} *` : ftsString(word))
+  const typed = prefix ? vocabulary.withPrefix(word, 1).length > 0 : vocabulary.has(word)
+  return { byTier: byTier.map((terms) => terms.slice(0, MAX_CANDIDATES)), typed }
 }
 
 /** Undefined when the query has no word to match (browse). */
@@ -53,11 +69,17 @@ export function planKeyword (query: string, vocabulary: Vocabulary): KeywordPlan
   const maxTier = Math.max(...words.map(allowedTypos))
   const alternatives = words.map((word, i) => cachedAlternatives(word, i === words.length - 1, vocabulary, maxTier))
   const tiers: string[] = []
+  let first: number | undefined
   for (let tier = 0; tier <= maxTier; tier++) {
     const expr = alternatives
-      .map((byTier) => `(${byTier.slice(0, tier + 1).flat().join(' OR ')})`)
+      .map(({ byTier }) => `(${byTier.slice(0, tier + 1).flat().join(' OR ')})`)
       .join(' AND ')
     if (tiers.at(-1) !== expr) tiers.push(expr)
+    // Tier `tier` can match when every word has a term in it: as typed, or a typo away (those come from the vocabulary).
+    if (first === undefined && alternatives.every(({ byTier, typed }) => typed || byTier.slice(1, tier + 1).some((terms) => terms.length > 0))) {
+      first = tiers.length - 1
+    }
   }
-  return { tiers }
+  // When no tier can match, the widest still runs: the vocabulary answers for terms, the MATCH for documents.
+  return { tiers, first: first ?? tiers.length - 1 }
 }

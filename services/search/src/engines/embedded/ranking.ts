@@ -17,14 +17,18 @@ export function columnWeights (columns: number): number[] {
 }
 
 /**
- * The ORDER BY of a keyword search over `source`, a set of matches with `rowid` and `score` (its
- * bm25): typo tier, then score, then rowid. Tier i < last is "matches tiers[i]": one placeholder each.
+ * The typo tier of a match in a keyword search with `tiers` tiers, as SQL over `rowid`: tier i < last
+ * is "matches tiers[i]", one placeholder each. A keyword search orders by it, then by `score` (its
+ * bm25), then by rowid.
  */
-export function keywordOrder (tiers: number): string {
-  if (tiers <= 1) return 'score, rowid'
+export function keywordTier (tiers: number): string {
+  if (tiers <= 1) return '0'
   const cases = Array.from({ length: tiers - 1 }, (_, i) => `WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) THEN ${i}`)
-  return `CASE ${cases.join(' ')} ELSE ${tiers - 1} END, score, rowid`
+  return `CASE ${cases.join(' ')} ELSE ${tiers - 1} END`
 }
+
+/** The ORDER BY of a keyword search over matches with `rowid` and `score` (a bare 0 there would name a column). */
+export const keywordOrder = (tiers: number) => tiers <= 1 ? 'score, rowid' : `${keywordTier(tiers)}, score, rowid`
 
 /** The bm25 expression with the column weights of `columns` searchable attributes. */
 export const bm25 = (columns: number) => `bm25(fts, ${columnWeights(columns).join(', ')})`
