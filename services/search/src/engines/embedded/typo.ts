@@ -1,4 +1,6 @@
 interface TrieNode {
+  /** The letter that leads here, as a code point. */
+  code: number
   children: Map<string, TrieNode>
   term?: string
 }
@@ -30,7 +32,7 @@ function insertChild (node: TrieNode, ch: string, child: TrieNode) {
  * shares the distance rows of common prefixes, so a lookup touches few nodes.
  */
 export class Vocabulary {
-  readonly #root: TrieNode = { children: new Map() }
+  readonly #root: TrieNode = { code: -1, children: new Map() }
   #size = 0
   #version = 0
 
@@ -52,7 +54,7 @@ export class Vocabulary {
     for (const ch of term) {
       let next = node.children.get(ch)
       if (next === undefined) {
-        next = { children: new Map() }
+        next = { code: codePoint(ch), children: new Map() }
         insertChild(node, ch, next)
       }
       node = next
@@ -85,12 +87,12 @@ export class Vocabulary {
 
   /** Terms within `maxDistance` typos of `word` (the word itself included when present). */
   fuzzy (word: string, maxDistance: number): FuzzyMatch[] {
-    const target = [...word]
-    const firstRow = Array.from({ length: target.length + 1 }, (_, i) => i)
+    const target = Array.from(word, codePoint)
+    // One distance row per depth of the walk, allocated once per lookup: a row per trie node made
+    // this most of a new word's cost.
+    const rows: Int32Array[] = [Int32Array.from({ length: target.length + 1 }, (_, i) => i)]
     const out: FuzzyMatch[] = []
-    for (const [ch, child] of this.#root.children) {
-      this.#walk(child, ch, undefined, target, firstRow, undefined, 0, maxDistance, out)
-    }
+    for (const child of this.#root.children.values()) this.#walk(child, -1, target, rows, 1, 0, maxDistance, out)
     return out
   }
 
@@ -157,13 +159,33 @@ export class Vocabulary {
     return node
   }
 
-  #walk (node: TrieNode, ch: string, prevCh: string | undefined, target: string[], prevRow: number[], prevPrevRow: number[] | undefined, prevBest: number, max: number, out: FuzzyMatch[]) {
-    const row = this.#nextRow(target, ch, prevCh, prevRow, prevPrevRow)
-    const best = Math.min(...row)
-    const distance = row[target.length]!
+  /**
+   * Visits `node`, reached by its letter after `prevCh` (-1 at the root), at `depth`: fills
+   * rows[depth] from the two rows above it (optimal string alignment: a swap of neighbours is one typo).
+   */
+  #walk (node: TrieNode, prevCh: number, target: number[], rows: Int32Array[], depth: number, prevBest: number, max: number, out: FuzzyMatch[]) {
+    const n = target.length
+    const ch = node.code
+    const prev = rows[depth - 1]!
+    const prevPrev = depth >= 2 ? rows[depth - 2]! : undefined
+    let row = rows[depth]
+    if (row === undefined) {
+      row = new Int32Array(n + 1)
+      rows[depth] = row
+    }
+    row[0] = prev[0]! + 1
+    let best = row[0]
+    for (let i = 1; i <= n; i++) {
+      const t = target[i - 1]!
+      let value = Math.min(row[i - 1]! + 1, prev[i]! + 1, prev[i - 1]! + (t === ch ? 0 : 1))
+      if (prevPrev !== undefined && i > 1 && t === prevCh && target[i - 2] === ch) value = Math.min(value, prevPrev[i - 2]! + 1)
+      row[i] = value
+      if (value < best) best = value
+    }
+    const distance = row[n]!
     if (node.term !== undefined && distance <= max) out.push({ term: node.term, distance })
     // A deeper row is never below this row's minimum, nor the previous row's plus one (a swap).
     if (best > max && prevBest + 1 > max) return
-    for (const [nextCh, child] of node.children) this.#walk(child, nextCh, ch, target, row, prevRow, best, max, out)
+    for (const child of node.children.values()) this.#walk(child, ch, target, rows, depth + 1, best, max, out)
   }
 }

@@ -1,0 +1,53 @@
+// The vocabulary's typo lookup walks a trie with one distance row per depth; whatever it prunes, it
+// must find exactly the terms a brute-force optimal-string-alignment distance finds.
+import t from 'tap'
+import { mulberry32, productsOf } from '../catalog/generate.js'
+import { Vocabulary } from '../src/engines/embedded/typo.js'
+import { tokenize } from '../src/text.js'
+
+/** Optimal string alignment distance (a swap of two neighbouring letters is one edit), by code point. */
+function osa (a: string[], b: string[]): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1)
+    }
+  }
+  return d[a.length]![b.length]!
+}
+
+t.test('fuzzy finds exactly the terms within the distance', async (t) => {
+  const terms = [...new Set([...productsOf(400, 8)].flatMap((p) => tokenize(`${p.title} ${p.brand} ${p.category}`)))]
+  terms.push('naïve', '日本語', 'ab', 'ba', 'abc')
+  const vocabulary = new Vocabulary(terms)
+  const random = mulberry32(4)
+  const letters = 'abcdefghijklmnopqrstuvwxyzé'
+  const words = ['ab', 'ba', 'acb', 'naive', '日本', 'x']
+  for (let i = 0; i < 300; i++) {
+    const chars = [...terms[Math.floor(random() * terms.length)]!]
+    for (let edits = Math.floor(random() * 3); edits > 0; edits--) {
+      const at = Math.floor(random() * chars.length)
+      const letter = letters[Math.floor(random() * letters.length)]!
+      const kind = Math.floor(random() * 4)
+      if (kind === 0) chars.splice(at, 1)
+      else if (kind === 1) chars.splice(at, 0, letter)
+      else if (kind === 2) chars[at] = letter
+      else if (at + 1 < chars.length) [chars[at], chars[at + 1]] = [chars[at + 1]!, chars[at]!]
+    }
+    words.push(chars.join(''))
+  }
+  let found = 0
+  for (const word of words) {
+    for (const max of [1, 2]) {
+      const got = vocabulary.fuzzy(word, max).map((m) => `${m.term}:${m.distance}`).sort()
+      const wanted = terms.flatMap((term) => {
+        const distance = osa([...word], [...term])
+        return distance <= max ? [`${term}:${distance}`] : []
+      }).sort()
+      if (JSON.stringify(got) !== JSON.stringify(wanted)) t.fail(`${word} within ${max}`, { got, wanted })
+      found += got.length
+    }
+  }
+  t.ok(found > words.length, `${found} matches over ${words.length} words, each checked against brute force`)
+})
