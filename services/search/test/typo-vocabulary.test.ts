@@ -1,5 +1,6 @@
 // The vocabulary's typo lookup walks a trie with one distance row per depth; whatever it prunes, it
-// must find exactly the terms a brute-force optimal-string-alignment distance finds.
+// must find exactly the terms a brute-force optimal-string-alignment distance finds, with a typo on
+// the first letter counted as two (Meilisearch's rule).
 import t from 'tap'
 import { mulberry32, productsOf } from '../catalog/generate.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
@@ -15,6 +16,13 @@ function osa (a: string[], b: string[]): number {
     }
   }
   return d[a.length]![b.length]!
+}
+
+/** The typos a term costs: its distance, or 2 when it starts with another letter and is one edit away. */
+function typos (word: string[], term: string[]): number {
+  const distance = osa(word, term)
+  if (word[0] === term[0]) return distance
+  return distance <= 1 ? 2 : Infinity
 }
 
 t.test('fuzzy finds exactly the terms within the distance', async (t) => {
@@ -42,7 +50,7 @@ t.test('fuzzy finds exactly the terms within the distance', async (t) => {
     for (const max of [1, 2]) {
       const got = vocabulary.fuzzy(word, max).map((m) => `${m.term}:${m.distance}`).sort()
       const wanted = terms.flatMap((term) => {
-        const distance = osa([...word], [...term])
+        const distance = typos([...word], [...term])
         return distance <= max ? [`${term}:${distance}`] : []
       }).sort()
       if (JSON.stringify(got) !== JSON.stringify(wanted)) t.fail(`${word} within ${max}`, { got, wanted })
@@ -50,4 +58,14 @@ t.test('fuzzy finds exactly the terms within the distance', async (t) => {
     }
   }
   t.ok(found > words.length, `${found} matches over ${words.length} words, each checked against brute force`)
+})
+
+t.test('a typo on the first letter counts as two', async (t) => {
+  const vocabulary = new Vocabulary(['watch', 'batch', 'hiking', 'waterproof', 'weatherproof', 'raterprof'])
+  t.same(vocabulary.fuzzy('watch', 1), [{ term: 'watch', distance: 0 }], '"batch" is not one typo from "watch"')
+  t.same(vocabulary.fuzzy('ihking', 1), [], 'nor is a swap of the first two letters')
+  t.same(vocabulary.fuzzy('waterprof', 2).sort((a, b) => a.term.localeCompare(b.term)), [
+    { term: 'raterprof', distance: 2 },
+    { term: 'waterproof', distance: 1 }
+  ], 'with two typos allowed, a term one edit away that starts with another letter costs two')
 })

@@ -52,12 +52,13 @@ function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary
   const typos = allowedTypos(word)
   // A one-letter prefix would match a large part of the vocabulary: only whole words then.
   const prefix = isLast && [...word].length >= 2
-  for (const match of typos === 0 ? [] : vocabulary.fuzzy(word, typos)) {
-    // A term the prefix already matches ("jackets" for "jacket *") would only add a tier for nothing
-    // and count the same occurrence twice in bm25.
-    if (match.distance > 0 && !(prefix && match.term.startsWith(word))) byTier[Math.min(match.distance, maxTier)]!.push(ftsString(match.term))
-  }
   byTier[0]!.push(prefix ? `${ftsString(word)} *` : ftsString(word))
+  for (const match of typos === 0 ? [] : vocabulary.fuzzy(word, typos)) {
+    if (match.distance === 0) continue
+    // A term the prefix already matches ("jackets" for "jacket *") is no typo: it stays in the query,
+    // where bm25 counts it as before, but in tier 0, so it adds no tier to rank by.
+    byTier[prefix && match.term.startsWith(word) ? 0 : Math.min(match.distance, maxTier)]!.push(ftsString(match.term))
+  }
   const typed = prefix ? vocabulary.withPrefix(word, 1).length > 0 : vocabulary.has(word)
   return { byTier: byTier.map((terms) => terms.slice(0, MAX_CANDIDATES)), typed }
 }

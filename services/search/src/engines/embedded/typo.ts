@@ -85,14 +85,22 @@ export class Vocabulary {
     return start === undefined ? [] : this.#collect(start, limit)
   }
 
-  /** Terms within `maxDistance` typos of `word` (the word itself included when present). */
+  /**
+   * Terms within `maxDistance` typos of `word` (the word itself included when present). As in
+   * Meilisearch, a typo on the first letter counts as two: a term that starts with another letter is
+   * found only when two typos are allowed and it is one edit away, and its distance is then 2. Besides
+   * ranking "watch" far from "batch", it keeps a one-typo walk inside one first letter's branch.
+   */
   fuzzy (word: string, maxDistance: number): FuzzyMatch[] {
     const target = Array.from(word, codePoint)
     // One distance row per depth of the walk, allocated once per lookup: a row per trie node made
     // this most of a new word's cost.
     const rows: Int32Array[] = [Int32Array.from({ length: target.length + 1 }, (_, i) => i)]
     const out: FuzzyMatch[] = []
-    for (const child of this.#root.children.values()) this.#walk(child, -1, target, rows, 1, 0, maxDistance, out)
+    for (const child of this.#root.children.values()) {
+      if (child.code === target[0]) this.#walk(child, -1, target, rows, 1, 0, maxDistance, out)
+      else if (maxDistance >= 2) this.#walk(child, -1, target, rows, 1, 0, 1, out, 2)
+    }
     return out
   }
 
@@ -161,9 +169,10 @@ export class Vocabulary {
 
   /**
    * Visits `node`, reached by its letter after `prevCh` (-1 at the root), at `depth`: fills
-   * rows[depth] from the two rows above it (optimal string alignment: a swap of neighbours is one typo).
+   * rows[depth] from the two rows above it (optimal string alignment: a swap of neighbours is one
+   * typo), and lists its term when within `max`, at distance `counted` when given.
    */
-  #walk (node: TrieNode, prevCh: number, target: number[], rows: Int32Array[], depth: number, prevBest: number, max: number, out: FuzzyMatch[]) {
+  #walk (node: TrieNode, prevCh: number, target: number[], rows: Int32Array[], depth: number, prevBest: number, max: number, out: FuzzyMatch[], counted?: number) {
     const n = target.length
     const ch = node.code
     const prev = rows[depth - 1]!
@@ -183,9 +192,9 @@ export class Vocabulary {
       if (value < best) best = value
     }
     const distance = row[n]!
-    if (node.term !== undefined && distance <= max) out.push({ term: node.term, distance })
+    if (node.term !== undefined && distance <= max) out.push({ term: node.term, distance: counted ?? distance })
     // A deeper row is never below this row's minimum, nor the previous row's plus one (a swap).
     if (best > max && prevBest + 1 > max) return
-    for (const child of node.children.values()) this.#walk(child, ch, target, rows, depth + 1, best, max, out)
+    for (const child of node.children.values()) this.#walk(child, ch, target, rows, depth + 1, best, max, out, counted)
   }
 }
