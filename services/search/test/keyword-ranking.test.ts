@@ -19,17 +19,20 @@ t.test('the plan: tiers that cannot match come first and are skipped, prefix-mat
   const vocabulary = new Vocabulary(['hooded', 'jacket', 'jackets', 'jacked', 'packet', 'walnut'])
   t.same(planKeyword('hooded jacket', vocabulary), {
     tiers: ['("hooded") AND ("jacket" * OR "jackets")', '("hooded") AND ("jacket" * OR "jackets" OR "jacked")'],
-    first: 0
+    first: 0,
+    beyond: ['(("jacked") NOT ("jacket" * OR "jackets"))']
   }, '"jackets" is matched by "jacket" * already: in tier 0; "packet" starts with another letter: two typos')
   t.equal(planKeyword('hooded jacke', new Vocabulary(['hooded', 'jacket', 'jackets']))?.tiers.length, 1, 'alternatives the prefix matches add no tier')
   t.same(planKeyword('hoodde jacket', vocabulary), {
     tiers: ['("hoodde") AND ("jacket" * OR "jackets")', '("hoodde" OR "hooded") AND ("jacket" * OR "jackets" OR "jacked")'],
-    first: 1
+    first: 1,
+    beyond: ['(("hooded") NOT ("hoodde")) OR (("jacked") NOT ("jacket" * OR "jackets"))']
   }, 'a misspelt word as typed is in no document: tier 0 cannot match')
   t.same(planKeyword('jacket walnut', vocabulary)?.first, 0, 'a prefix as typed counts when a term starts with it')
   t.same(planKeyword('walnut jackel', vocabulary), {
     tiers: ['("walnut") AND ("jackel" *)', '("walnut") AND ("jackel" * OR "jacked" OR "jacket")'],
-    first: 1
+    first: 1,
+    beyond: ['(("jacked" OR "jacket") NOT ("jackel" *))']
   }, 'a last word that starts no term cannot match as typed')
   const none = planKeyword('zzzzzz jacket', vocabulary)!
   t.equal(none.first, none.tiers.length - 1, 'when no tier can match, the widest still runs')

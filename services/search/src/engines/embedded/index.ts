@@ -422,10 +422,11 @@ export class EmbeddedIndex implements EngineIndex {
    * hand to FTS5 as a rowid lookup, and which also collects the matches when facets need them.
    */
   #keyword (plan: KeywordPlan, allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean): Page {
-    // The tiers that can match (see KeywordPlan); the last, the widest, is the one matched.
+    // The tiers that can match (see KeywordPlan); the last, the widest, is the one matched, the
+    // others are told apart by what lies beyond them.
     const tiers = plan.tiers.slice(plan.first)
     const columns = this.#settings?.searchableAttributes.length ?? 1
-    const params = [tiers.at(-1), ...tiers.slice(0, -1), limit, offset]
+    const params = [tiers.at(-1), ...plan.beyond.slice(plan.first), limit, offset]
     if (allowed === null && !wantMatches) {
       // The page's tier is computed once, inside the LIMIT; sorting its few rows again after the join is cheap.
       const rows = this.#sql(`WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?),

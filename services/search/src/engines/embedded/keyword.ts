@@ -17,10 +17,17 @@ const CACHED_WORDS = 2000
  * vocabulary does not hold (a misspelt word, as typed, is in no document). Ranking by those tiers
  * would run their MATCH for nothing, so searches skip them; a tier keeps its number (the ranking
  * score counts it).
+ *
+ * `beyond[t]` (t before the last tier) matches the documents of the last tier that tier t does not
+ * hold: those in which some word is found only through terms beyond tier t. Each word contributes
+ * "(its terms beyond tier t) NOT (its terms up to tier t)". Ranking asks it instead of tiers[t]
+ * because its terms are typo variants, mostly rare, while tiers[t] reads every word's doclists,
+ * the last word's prefix included.
  */
 export interface KeywordPlan {
   tiers: string[]
   first: number
+  beyond: string[]
 }
 
 /** A word's candidate terms by tier, and whether the vocabulary holds the word as typed (or, as a prefix, a term starting with it). */
@@ -70,17 +77,26 @@ export function planKeyword (query: string, vocabulary: Vocabulary): KeywordPlan
   const maxTier = Math.max(...words.map(allowedTypos))
   const alternatives = words.map((word, i) => cachedAlternatives(word, i === words.length - 1, vocabulary, maxTier))
   const tiers: string[] = []
+  /** Per kept tier, each word's terms up to it. */
+  const terms: string[][][] = []
   let first: number | undefined
   for (let tier = 0; tier <= maxTier; tier++) {
-    const expr = alternatives
-      .map(({ byTier }) => `(${byTier.slice(0, tier + 1).flat().join(' OR ')})`)
-      .join(' AND ')
-    if (tiers.at(-1) !== expr) tiers.push(expr)
+    const upTo = alternatives.map(({ byTier }) => byTier.slice(0, tier + 1).flat())
+    const expr = upTo.map((wordTerms) => `(${wordTerms.join(' OR ')})`).join(' AND ')
+    if (tiers.at(-1) !== expr) {
+      tiers.push(expr)
+      terms.push(upTo)
+    }
     // Tier `tier` can match when every word has a term in it: as typed, or a typo away (those come from the vocabulary).
     if (first === undefined && alternatives.every(({ byTier, typed }) => typed || byTier.slice(1, tier + 1).some((terms) => terms.length > 0))) {
       first = tiers.length - 1
     }
   }
+  const widest = terms.at(-1)!
+  const beyond = terms.slice(0, -1).map((upTo) => upTo.flatMap((wordTerms, w) => {
+    const extra = widest[w]!.slice(wordTerms.length)
+    return extra.length === 0 ? [] : [`((${extra.join(' OR ')}) NOT (${wordTerms.join(' OR ')}))`]
+  }).join(' OR '))
   // When no tier can match, the widest still runs: the vocabulary answers for terms, the MATCH for documents.
-  return { tiers, first: first ?? tiers.length - 1 }
+  return { tiers, first: first ?? tiers.length - 1, beyond }
 }

@@ -18,12 +18,12 @@ export function columnWeights (columns: number): number[] {
 
 /**
  * The typo tier of a match in a keyword search with `tiers` tiers, as SQL over `rowid`: tier i < last
- * is "matches tiers[i]", one placeholder each. A keyword search orders by it, then by `score` (its
- * bm25), then by rowid.
+ * holds what "beyond tier i" does not match (see KeywordPlan), one placeholder each. A keyword search
+ * orders by it, then by `score` (its bm25), then by rowid.
  */
 export function keywordTier (tiers: number): string {
   if (tiers <= 1) return '0'
-  const cases = Array.from({ length: tiers - 1 }, (_, i) => `WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) THEN ${i}`)
+  const cases = Array.from({ length: tiers - 1 }, (_, i) => `WHEN rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?) THEN ${i}`)
   return `CASE ${cases.join(' ')} ELSE ${tiers - 1} END`
 }
 
