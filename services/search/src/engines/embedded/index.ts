@@ -309,7 +309,7 @@ export class EmbeddedIndex implements EngineIndex {
     const wantMatches = query.facets.length > 0
     let page: Page
     if (plan === undefined) page = this.#browse(allowed, window)
-    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan, allowed, window, wantMatches)
+    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan, allowed, window, wantMatches, true)
     else page = this.#hybrid(plan, allowed, window, query.hybrid, wantMatches)
     const hits = page.bodies?.map((body) => JSON.parse(body) as Document) ?? this.#load(page.rowids)
     const result: SearchResult = { hits, estimatedTotalHits: page.total }
@@ -418,10 +418,11 @@ export class EmbeddedIndex implements EngineIndex {
   /**
    * Keyword matches in ranking order (see ranking.ts), with the full-text query run once: its matches
    * are materialised, counted and sorted in one statement, which also reads the page's documents when
-   * nothing else needs the matches. The filter narrows them through keep(rowid), which SQLite cannot
-   * hand to FTS5 as a rowid lookup, and which also collects the matches when facets need them.
+   * they are the answer (`withBodies`, not for hybrid) and nothing else needs the matches. The filter
+   * narrows them through keep(rowid), which SQLite cannot hand to FTS5 as a rowid lookup, and which
+   * also collects the matches when facets need them.
    */
-  #keyword (plan: KeywordPlan, allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean): Page {
+  #keyword (plan: KeywordPlan, allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean, withBodies = false): Page {
     // The tiers that can match (see KeywordPlan); the last, the widest, is the one matched, the
     // others are told apart by what lies beyond them.
     const tiers = plan.tiers.slice(plan.first)
@@ -429,12 +430,15 @@ export class EmbeddedIndex implements EngineIndex {
     const params = [tiers.at(-1), ...plan.beyond.slice(plan.first), limit, offset]
     if (allowed === null && !wantMatches) {
       // The page's tier is computed once, inside the LIMIT; sorting its few rows again after the join is cheap.
-      const rows = this.#sql(`WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?),
-        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier FROM matches ORDER BY tier, score, rowid LIMIT ? OFFSET ?)
-        SELECT page.rowid, (SELECT count(*) FROM matches) AS total, documents.body FROM page JOIN documents ON documents.rowid = page.rowid
-        ORDER BY page.tier, page.score, page.rowid`).raw().all(...params) as Array<[number, number, string]>
+      const page = `WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?),
+        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier FROM matches ORDER BY tier, score, rowid LIMIT ? OFFSET ?)`
+      const rows = this.#sql(withBodies
+        ? `${page} SELECT page.rowid, (SELECT count(*) FROM matches) AS total, documents.body FROM page
+          JOIN documents ON documents.rowid = page.rowid ORDER BY page.tier, page.score, page.rowid`
+        : `${page} SELECT rowid, (SELECT count(*) FROM matches) AS total FROM page ORDER BY tier, score, rowid`
+      ).raw().all(...params) as Array<[number, number, string?]>
       const total = rows[0]?.[1] ?? (offset === 0 ? 0 : this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck().get(tiers.at(-1)) as number)
-      return { rowids: rows.map((r) => r[0]), total, bodies: rows.map((r) => r[2]) }
+      return { rowids: rows.map((r) => r[0]), total, ...(withBodies ? { bodies: rows.map((r) => r[2]!) } : {}) }
     }
     const statement = this.#sql(`WITH matches AS MATERIALIZED (
         SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ? AND keep(rowid))
