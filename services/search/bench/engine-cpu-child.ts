@@ -16,7 +16,7 @@ import type { SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '../src/filter/index.js'
 import { processQuery, tokenize } from '../src/text.js'
-import { BATCH, EMBEDDER, FACETS, LIMIT, PROJECT, SEED, benchSettings, keywordQueries, typoQueries } from './workload.js'
+import { BATCH, EMBEDDER, builtMark, FACETS, LIMIT, PROJECT, SEED, benchSettings, keywordQueries, typoQueries } from './workload.js'
 
 export const KINDS = ['keyword', 'typo', 'kwFacets', 'kwFilterFacets', 'browseFilterFacets', 'hybrid'] as const
 export type Kind = typeof KINDS[number]
@@ -82,7 +82,7 @@ async function build (dir: string, size: number) {
   }
   if (batch.length > 0) await flush()
   await engine.close()
-  writeFileSync(join(dir, 'ready'), String(size))
+  writeFileSync(join(dir, 'ready'), builtMark(size))
 }
 
 interface Request { query: SearchQuery, match: string | undefined, price: number }

@@ -9,11 +9,12 @@
 // Every measurement runs in a child process of its own (one per size, one per cold start), so one
 // size's memory or caches never help another's. Only files under BENCH_DIR are touched.
 import { fork } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CpuChildMessage, KindResult } from './engine-cpu-child.js'
+import { builtMark } from './workload.js'
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,50000,200000').split(',').map(Number)
 const DIR = process.env.BENCH_DIR ?? join(tmpdir(), 'chatsearch-engine-bench')
@@ -47,7 +48,8 @@ mkdirSync(DIR, { recursive: true })
 const results: Record<string, KindResult[]> = {}
 for (const size of SIZES) {
   const indexDir = join(DIR, `index-${size}`)
-  if (!existsSync(join(indexDir, 'ready'))) {
+  const ready = join(indexDir, 'ready')
+  if (!existsSync(ready) || readFileSync(ready, 'utf8') !== builtMark(size)) {
     rmSync(indexDir, { recursive: true, force: true })
     await runChild(['build', indexDir, String(size)])
   }

@@ -5,6 +5,7 @@ import { categories } from '../catalog/data.js'
 import { mulberry32, type Product } from '../catalog/generate.js'
 import type { Document, IndexSettings } from '../src/engine/port.js'
 import { inferSettings } from '../src/engine/settings.js'
+import { FTS_PREFIXES } from '../src/engines/embedded/database.js'
 
 export const SEED = 42
 export const BATCH = 1000
@@ -17,6 +18,8 @@ export const EMBEDDER = { id: 'use-lite:512', dimensions: 512 }
 export const PROJECT = 'bench'
 /** Queries per list; a case runs each once (fewer when its time budget runs out). */
 export const QUERY_COUNT = 200
+/** What the `ready` file of a cached bench index says: one of another layout is built again. */
+export const builtMark = (size: number) => `${size} items, fts prefix='${FTS_PREFIXES}'`
 export const CASES = ['keyword', 'typo', 'kwFilterFacets', 'browseFilterFacets', 'hybrid', 'autocomplete'] as const
 export type CaseName = typeof CASES[number]
 

@@ -72,13 +72,26 @@ export function prepareVectors (db: Db, embedder: string, dimensions: number) {
   }
 }
 
-/** (Re)creates the keyword index with one column per searchable attribute. */
+/**
+ * The prefix lengths FTS5 keeps an index of. A query's last word is matched as a prefix ("boo" finds
+ * "boots"); without an index of that length FTS5 merges the doclist of every term so begun, for every
+ * query. Measured on the bench catalogs (same run, the raw statement, 50k and 200k items): the ranked
+ * page 18% cheaper and counting the matches 30%, for ingestion about 17% slower and a keyword index
+ * 22% larger. Longer prefixes begin fewer terms, so they gain less.
+ */
+export const FTS_PREFIXES = '2 3 4'
+
+/**
+ * (Re)creates the keyword index with one column per searchable attribute. A file made before the
+ * prefix indexes keeps its index without them (FTS5 answers the same, slower) until its settings are
+ * next applied.
+ */
 export function createFts (db: Db, columns: number) {
   const names = Array.from({ length: Math.max(columns, 1) }, (_, i) => `c${i}`).join(', ')
   db.exec(`
     DROP TABLE IF EXISTS fts_vocab;
     DROP TABLE IF EXISTS fts;
-    CREATE VIRTUAL TABLE fts USING fts5(${names}, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}');
+    CREATE VIRTUAL TABLE fts USING fts5(${names}, prefix='${FTS_PREFIXES}', content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}');
     CREATE VIRTUAL TABLE fts_vocab USING fts5vocab(fts, 'row');
   `)
 }
