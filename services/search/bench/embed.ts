@@ -6,7 +6,8 @@
 //   (b) the event loop's delay (perf_hooks.monitorEventLoopDelay, 1 ms resolution: max, p99, mean) on
 //       the thread that imports BENCH_ITEMS generated catalog items (5,000 by default) through the
 //       search ingestion path (ingestDocuments into an embedded engine, slices of 500 as a catalog
-//       import task writes them). Goal: never blocked more than 20 ms. 50,000 items take about
+//       import task writes them, with the service's reader and writer threads: SEARCH_READERS, 2 by
+//       default; 0 writes on this thread). Goal: never blocked more than 20 ms. 50,000 items take about
 //       7 minutes of CPU per embedder at ~9 ms a text.
 // Bounded by BENCH_DEADLINE_S (1,800 s); the temporary index is removed, also on Ctrl-C. Progress on
 // stderr, the table and one line of JSON on stdout.
@@ -16,6 +17,7 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createPooledEmbedder, inThreadEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { generateCatalog } from '../catalog/generate.js'
+import { readSearchEnv } from '../src/config.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { IMPORT_SLICE } from '../src/tasks/catalog-import.js'
@@ -25,6 +27,9 @@ const ITEMS = Number(process.env.BENCH_ITEMS ?? 5_000)
 const TEXTS = Number(process.env.BENCH_EMBED_TEXTS ?? 256)
 const THREADS = Number(process.env.EMBED_THREADS ?? 1)
 const CALLERS = 32
+// The engine's threads as the service starts them (SEARCH_READERS, SEARCH_THREAD_NICE): with readers,
+// batches are written on the writer thread, as in the service; SEARCH_READERS=0 writes on this thread.
+const { SEARCH_READERS: READERS, SEARCH_THREAD_NICE: THREAD_NICE } = readSearchEnv()
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 1800) * 1000
 
 const began = performance.now()
@@ -73,10 +78,10 @@ async function throughput (embedder: Embedder, texts: string[]) {
 
 /** ITEMS generated products imported through ingestDocuments, slice by slice, into a fresh index. */
 async function importCatalog (embedder: Embedder | undefined, dir: string, name: string) {
-  const engine = new EmbeddedEngine(join(dir, name), EMBEDDER)
+  const engine = new EmbeddedEngine(join(dir, name), EMBEDDER, READERS, THREAD_NICE)
   try {
     const index = await engine.index('bench')
-    // The writes run on this thread: their longest call tells their share of the stalls from the embedder's.
+    // The longest write: with SEARCH_READERS=0 it runs on this thread, and tells its share of the stalls from the embedder's.
     let longestWriteMs = 0
     const upsert = index.upsert.bind(index)
     index.upsert = async (documents) => {
@@ -100,7 +105,7 @@ async function importCatalog (embedder: Embedder | undefined, dir: string, name:
 async function main () {
   const dir = await mkdtemp(join(tmpdir(), 'chatsearch-embed-bench-'))
   undo.push(() => rm(dir, { recursive: true, force: true }))
-  log(`${ITEMS} items, ${TEXTS} texts, ${THREADS} pool thread(s); load average ${loadavg()[0]!.toFixed(2)}`)
+  log(`${ITEMS} items, ${TEXTS} texts, ${THREADS} pool thread(s), ${READERS} reader thread(s) and ${READERS > 0 ? 'a writer thread' : 'writes on this thread'}; load average ${loadavg()[0]!.toFixed(2)}`)
   const inThread = await inThreadEmbedder()
   const pool = await createPooledEmbedder(THREADS)
   undo.push(() => pool.close())
@@ -128,7 +133,7 @@ async function main () {
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`
   const lines = [
-    `Embedding: the bundled USE-lite on the event loop (before) vs a pool of ${THREADS} worker thread(s) with the batcher (now); load average ${loadavg()[0]!.toFixed(2)}`,
+    `Embedding: the bundled USE-lite on the event loop (before) vs a pool of ${THREADS} worker thread(s) with the batcher (now); ${READERS > 0 ? 'writes on the writer thread' : 'writes on the event loop'}; load average ${loadavg()[0]!.toFixed(2)}`,
     '',
     row(['measure', 'in-thread (baseline)', 'pool', 'pool / baseline']),
     row(['---', '---', '---', '---']),
