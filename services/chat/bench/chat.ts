@@ -66,7 +66,7 @@ interface Servers { chatUrl: string, bareUrl: string, pid: number, startMs: numb
 
 async function startServers (databaseUrl: string, searchUrl: string): Promise<Servers> {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    execArgv: ['--import', import.meta.resolve('tsx'), ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : [])],
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_SEARCH_URL: searchUrl, BENCH_SERVICE_TOKEN: SERVICE_TOKEN },
     // The child's stdout joins our stderr: stdout is kept for the report.
     stdio: ['ignore', 2, 2, 'ipc']

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { ConsumerQuery, LatestConsumerChatIdResponse, errorResponses } from '@chatsearch/contracts'
-import { latestConsumerChat } from '../store/chats.js'
+import { consumersChats, type ConsumerKey } from '../store/chats.js'
+import { readBatches } from '../store/read-batches.js'
 
 export async function latestConsumerChatRoutes (app: FastifyInstance) {
+  const latestChat = readBatches(async (keys: readonly ConsumerKey[]) => (await consumersChats(app.pg, keys, 1)).map((chats) => chats[0]))
   app.get<{ Querystring: ConsumerQuery }>('/latestConsumerChatId', {
     config: { rateLimit: 'chat_read' },
     schema: {
@@ -14,7 +16,7 @@ export async function latestConsumerChatRoutes (app: FastifyInstance) {
     }
   }, async (request): Promise<LatestConsumerChatIdResponse> => {
     const consumerId = request.query.consumer_id
-    const chat = await latestConsumerChat(app.pg, request.principal.projectId, consumerId)
+    const chat = await latestChat({ projectId: request.principal.projectId, consumerId })
     if (chat === undefined) return { chat_id: null, message: `no chats found for consumer ${consumerId}` }
     return { chat_id: chat.id, last_updated_at: chat.last_updated_at }
   })

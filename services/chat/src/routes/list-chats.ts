@@ -2,8 +2,9 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
 import { ChatSummary, ConsumerQuery, ListAllProjectChatsResponse, ListAllProjectConsumerChatsResponse, errorResponses } from '@chatsearch/contracts'
-import { consumerChatsQuery, projectChatsQuery, toSummary, type ChatRow } from '../store/chats.js'
-import { readInBatches, type RowBatches } from '../store/cursor.js'
+import { consumerChatsQuery, consumersChats, projectChatsQuery, toSummary, type ChatRow, type ConsumerKey } from '../store/chats.js'
+import { ROWS_PER_BATCH, readInBatches, streamRows, wholeResult, type RowBatches } from '../store/cursor.js'
+import { readBatches } from '../store/read-batches.js'
 
 const stringifyChat = fastJson(ChatSummary)
 
@@ -25,8 +26,7 @@ export async function * chatsJson (batches: RowBatches<ChatRow>, tail: (count: n
 }
 
 /** The body of a listing: a string when it fits in one batch (most do), a stream otherwise. */
-async function streamChats (app: FastifyInstance, query: { name: string, text: string, values: unknown[] }, tail: (count: number) => string) {
-  const batches = await readInBatches<ChatRow>(app.pg, query)
+async function chatsBody (batches: RowBatches<ChatRow>, tail: (count: number) => string) {
   if (batches.complete) {
     let body = ''
     for await (const chunk of chatsJson(batches, tail)) body += chunk
@@ -36,6 +36,15 @@ async function streamChats (app: FastifyInstance, query: { name: string, text: s
 }
 
 export async function listChatsRoutes (app: FastifyInstance) {
+  // A consumer's chats fit in one batch but for a rare few: the first batch of each is read with
+  // those of concurrent requests, and only a larger result is read again through a cursor.
+  const firstChats = readBatches((keys: readonly ConsumerKey[]) => consumersChats(app.pg, keys, ROWS_PER_BATCH + 1))
+  async function consumerChats (projectId: string, consumerId: string): Promise<RowBatches<ChatRow>> {
+    const first = await firstChats({ projectId, consumerId })
+    if (first.length <= ROWS_PER_BATCH) return wholeResult(first)
+    return await streamRows<ChatRow>(app.pg, consumerChatsQuery(projectId, consumerId))
+  }
+
   app.get('/listAllProjectChats', {
     config: { rateLimit: 'chat_read' },
     schema: {
@@ -45,7 +54,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
       response: { 200: ListAllProjectChatsResponse, ...errorResponses() }
     }
   }, async (request, reply) => {
-    const stream = await streamChats(app, projectChatsQuery(request.principal.projectId), () => '')
+    const stream = await chatsBody(await readInBatches<ChatRow>(app.pg, projectChatsQuery(request.principal.projectId)), () => '')
     return reply.type('application/json; charset=utf-8').send(stream)
   })
 
@@ -60,7 +69,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
     }
   }, async (request, reply) => {
     const consumerId = request.query.consumer_id
-    const stream = await streamChats(app, consumerChatsQuery(request.principal.projectId, consumerId),
+    const stream = await chatsBody(await consumerChats(request.principal.projectId, consumerId),
       (count) => `,"consumer_id":${JSON.stringify(consumerId)},"total_count":${count}`)
     return reply.type('application/json; charset=utf-8').send(stream)
   })

@@ -48,16 +48,30 @@ export async function findChat (db: Queryable, projectId: string, chatId: string
   return rows[0]
 }
 
-export async function latestConsumerChat (db: Queryable, projectId: string, consumerId: string): Promise<ChatRow | undefined> {
-  const { rows } = await db.query<ChatRow>({
-    name: 'latest-consumer-chat',
-    text: `SELECT ${CHAT_COLUMNS} FROM chats
-           WHERE project_id = $1 AND consumer_id = $2
-           ORDER BY last_updated_at DESC, id DESC LIMIT 1`,
-    values: [projectId, consumerId],
+/** The chats of one consumer of a project. */
+export interface ConsumerKey { projectId: string, consumerId: string }
+
+/**
+ * The first `limit` chats of each consumer, newest activity first, in one query (see readBatches):
+ * one index range per consumer, as consumerChatsQuery's.
+ */
+export async function consumersChats (db: Queryable, keys: readonly ConsumerKey[], limit: number): Promise<ChatRow[][]> {
+  const { rows } = await db.query<ChatRow & { i: number }>({
+    name: 'consumers-chats',
+    text: `SELECT k.i::int AS i, c.* FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (project_id, consumer_id, i)
+           CROSS JOIN LATERAL (
+             SELECT ${CHAT_COLUMNS} FROM chats
+             WHERE project_id = k.project_id AND consumer_id = k.consumer_id
+             ORDER BY last_updated_at DESC, id DESC LIMIT $3
+           ) c
+           ORDER BY k.i, c.last_updated_at DESC, c.id DESC`,
+    values: [keys.map((k) => k.projectId), keys.map((k) => k.consumerId), limit],
     types: isoTimestamps
   })
-  return rows[0]
+  const chats: ChatRow[][] = keys.map(() => [])
+  // The extra column stays on the row: toSummary reads only a chat's own.
+  for (const row of rows) chats[row.i - 1]!.push(row)
+  return chats
 }
 
 /**

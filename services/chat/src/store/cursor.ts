@@ -15,16 +15,33 @@ export interface RowBatches<R> {
   release: () => Promise<void>
 }
 
+/** Rows per batch of a streamed result, unless a caller says otherwise. */
+export const ROWS_PER_BATCH = 1000
+
+/** A named query, as node-postgres takes it. */
+export interface NamedQuery { name: string, text: string, values: unknown[], types?: pg.CustomTypesConfig }
+
+/** A result already read whole: one batch, no connection held. */
+export function wholeResult<R> (rows: R[]): RowBatches<R> {
+  return { first: rows, complete: true, rest: async function * () {}, release: async () => {} }
+}
+
 /**
  * Reads a query's rows a batch at a time so memory stays flat however many rows match. Most
  * results fit in one batch: those take one plain query and hold no connection; only a larger result
  * is streamed through a cursor.
  */
-export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: { name: string, text: string, values: unknown[], types?: pg.CustomTypesConfig }, batchSize = 1000): Promise<RowBatches<R>> {
+export async function readInBatches<R extends pg.QueryResultRow> (pool: pg.Pool, query: NamedQuery, batchSize = ROWS_PER_BATCH): Promise<RowBatches<R>> {
   const probe = await pool.query<R>({ ...query, name: `${query.name}-first`, text: `${query.text} LIMIT ${batchSize + 1}` })
-  if (probe.rows.length <= batchSize) {
-    return { first: probe.rows, complete: true, rest: async function * () {}, release: async () => {} }
-  }
+  if (probe.rows.length <= batchSize) return wholeResult(probe.rows)
+  return await streamRows<R>(pool, query, batchSize)
+}
+
+/**
+ * A query's rows through a cursor, a batch at a time, on a connection held until the last batch
+ * is read or `release` is called: for a result already known to be larger than one batch.
+ */
+export async function streamRows<R extends pg.QueryResultRow> (pool: pg.Pool, query: NamedQuery, batchSize = ROWS_PER_BATCH): Promise<RowBatches<R>> {
   const client = await pool.connect()
   const cursor = client.query(new Cursor<R>(query.text, query.values, query.types === undefined ? {} : { types: query.types }))
   let released = false

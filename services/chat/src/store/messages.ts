@@ -35,6 +35,28 @@ export async function readMessages (db: Queryable, projectId: string, chatId: st
   return rows.map(toMessage)
 }
 
+/** A conversation to read: the chat and the project it must belong to. */
+export interface ConversationKey { projectId: string, chatId: string }
+
+/**
+ * The whole conversation of each key, earliest first, in one query (see readBatches): an empty
+ * list where the project has no such chat.
+ */
+export async function readConversations (db: Queryable, keys: readonly ConversationKey[]): Promise<Message[][]> {
+  const { rows } = await db.query<MessageRow & { i: number }>({
+    name: 'read-conversations',
+    text: `SELECT k.i::int AS i, m.id, m.role, m.content, m.classification, m.citations, m.created_at, m.author_username
+           FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (project_id, chat_id, i)
+           JOIN messages m ON m.project_id = k.project_id AND m.chat_id = k.chat_id
+           ORDER BY k.i, m.seq`,
+    values: [keys.map((k) => k.projectId), keys.map((k) => k.chatId)],
+    types: isoTimestamps
+  })
+  const conversations: Message[][] = keys.map(() => [])
+  for (const row of rows) conversations[row.i - 1]!.push(toMessage(row))
+  return conversations
+}
+
 /** The last `count` messages, earliest first: the context the assistant sees. */
 export async function recentMessages (db: Queryable, projectId: string, chatId: string, count: number): Promise<Message[]> {
   if (count === 0) return []
