@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader'
 
-/** The most reads one query answers; more wait for the next. */
+/** The most reads one query answers; the reads of a busier turn go out as several queries at once. */
 const MAX_BATCH = 100
 
 /**
