@@ -83,6 +83,8 @@ t.test('reads of concurrent requests share one query', async (t) => {
       [shop.key, '/readConversation', { chat_id: theirs }],
       [other.key, '/readConversation', { chat_id: theirs }],
       [shop.key, '/readConversation', { chat_id: ben1 }],
+      // Refused before it reaches a batch: one request's bad input never fails the others'.
+      [shop.key, '/readConversation', { chat_id: 'a\u0000b' }],
       [shop.key, '/latestConsumerChatId', { consumer_id: 'ann' }],
       [other.key, '/latestConsumerChatId', { consumer_id: 'ann' }],
       [shop.key, '/latestConsumerChatId', { consumer_id: 'zed' }],
@@ -99,11 +101,12 @@ t.test('reads of concurrent requests share one query', async (t) => {
     const alone = []
     for (const request of requests) alone.push(await answer(request))
     t.same(together, alone)
-    t.same(together.map((a) => a.status), [200, 404, 200, 200, 200, 200, 200, 200, 200, 200, 200])
-    t.equal(together[4]!.body.chat_id, ann1)
-    t.equal(together[5]!.body.chat_id, theirs)
-    t.equal(together[6]!.body.chat_id, null)
-    const many = together[8]!.body
+    t.same(together.map((a) => a.status), [200, 404, 200, 200, 400, 200, 200, 200, 200, 200, 200, 200])
+    t.equal(together[4]!.body.code, 'invalid_request', together[4]!.body.message)
+    t.equal(together[5]!.body.chat_id, ann1)
+    t.equal(together[6]!.body.chat_id, theirs)
+    t.equal(together[7]!.body.chat_id, null)
+    const many = together[9]!.body
     t.equal(many.total_count, 1203, 'more than a batch: streamed in full')
     t.equal(many.chats.length, 1203)
     t.same([many.chats[0].id, many.chats[1202].id], ['many-1', 'many-1203'])
