@@ -8,7 +8,15 @@ import { pathToFileURL } from 'node:url'
 
 const root = new URL('..', import.meta.url).pathname
 if (process.argv.length > 2) {
-  process.stderr.write('usage: pnpm eval\n  (EVAL_VERBOSE=1 lists every check, EVAL_DEADLINE_S changes the 300 s limit)\n')
+  process.stderr.write([
+    'usage: pnpm eval',
+    '  EVAL_SPLIT=dev|heldout|all   which entries are sent (default all)',
+    '  EVAL_ONLY=name,name          only these datasets (saleor, help/saleor, catalogs/demo, …)',
+    '  EVAL_VERBOSE=1               list every check with its reply (held-out ones only with EVAL_SHOW_HELDOUT=1)',
+    '  EVAL_SHOW_HELDOUT=1          list held-out replies too (tuning must not look at them)',
+    '  EVAL_DEADLINE_S=seconds      the time limit (default 900 s)',
+    ''
+  ].join('\n'))
   process.exit(2)
 }
 const cwd = join(root, 'services/chat')

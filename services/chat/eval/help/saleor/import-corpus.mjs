@@ -1,5 +1,5 @@
-// How services/chat/eval/corpus was made (run once; kept to show the conversion, not part of `pnpm eval`):
-//   node services/chat/eval/import-corpus.mjs <a clone of github.com/saleor/saleor-docs>
+// How services/chat/eval/help/saleor/pages was made (run once; kept to show the conversion, not part of `pnpm eval`):
+//   node services/chat/eval/help/saleor/import-corpus.mjs <a clone of github.com/saleor/saleor-docs>
 // It reads the Dashboard Manual (docs/dashboard/**/*.md(x)) at the commit below and writes one plain
 // Markdown file per page: a small front matter (title, url, source path) then the text, with the
 // Docusaurus/MDX parts taken out (imports, JSX tags, admonition fences, images, relative link targets).
@@ -10,7 +10,7 @@ const COMMIT = 'db9a97db8a35e911ccac0cea3820e307606a4679'
 const repo = process.argv[2]
 if (repo === undefined) { process.stderr.write('usage: node import-corpus.mjs <saleor-docs clone>\n'); process.exit(2) }
 const git = (...args) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
-const out = new URL('./corpus/', import.meta.url)
+const out = new URL('./pages/', import.meta.url)
 mkdirSync(out, { recursive: true })
 
 const paths = git('ls-tree', '-r', '--name-only', COMMIT, 'docs/dashboard').split('\n').filter((p) => /\.mdx?$/.test(p))

@@ -1,0 +1,31 @@
+// EVAL_FEATURES: the evidence the assistant weighed for each development question and request, one
+// JSON line per candidate with its features and whether it is one of the entry's expected sources
+// holding one of its facts (label 1) or not (0): the data eval/fit.ts fits the relevance model on. Unanswerable questions give
+// only negatives, which is what teaches the model when nothing answers.
+import { appendFile, writeFile } from 'node:fs/promises'
+import type { Assistant } from '../src/assistant/assistant.js'
+import { norm, type Question, type Request } from './datasets.js'
+
+export function evidenceFeatures (assistant: Assistant, file: string) {
+  let ready: Promise<void> | undefined
+  const write = async (rows: unknown[]) => {
+    ready ??= writeFile(file, '')
+    await ready
+    if (rows.length > 0) await appendFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  }
+  return {
+    async question (projectId: string, q: Question) {
+      const evidence = await assistant.gather(projectId, q.say, [])
+      // The passage that answers: of an expected source, and holding one of the expected facts.
+      const sources = new Set(q.sources ?? [])
+      const facts = (q.facts ?? []).map(norm)
+      const answers = (text: string) => facts.some((f) => norm(text).includes(f))
+      await write(evidence.passages.map((e) => ({ kind: e.kind, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id })))
+    },
+    async request (projectId: string, r: Request) {
+      const evidence = await assistant.gather(projectId, r.say, [])
+      const relevant = new Set(r.relevant)
+      await write(evidence.items.map((e) => ({ kind: 'item', features: e.features, label: relevant.has(e.item.id) ? 1 : 0, entry: r.id })))
+    }
+  }
+}
