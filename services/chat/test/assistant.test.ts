@@ -5,8 +5,10 @@ import { get, harness, post } from './helpers.js'
 import { searchStack, TOKEN, type Item } from './support/search-stack.js'
 import { startFakeOpenAi, type FakeReply } from './support/fake-openai.js'
 import { openAiChatModel, type ChatMessage } from '../src/assistant/llm/client.js'
-import { relevantItems } from '../src/assistant/assistant.js'
-import { searchRetriever, type RetrievedItem, type Retriever } from '../src/assistant/retriever.js'
+import { itemsToShow } from '../src/assistant/assistant.js'
+import { searchRetriever } from '../src/assistant/retriever.js'
+import type { RetrievedItem, Retriever } from '../src/assistant/types.js'
+import type { ItemEvidence } from '../src/assistant/evidence.js'
 
 interface Citation { source: string, reference: string, confidence: number, title?: string }
 
@@ -292,13 +294,17 @@ t.test('the assistant answers from the catalog through the search service', asyn
   })
 })
 
-t.test('relevantItems: good enough, close to the best, then in the order asked', async (t) => {
-  const item = (id: string, score: number, price: number, rating: number): RetrievedItem => ({ id, title: id, score, price, rating })
-  const items = [item('a', 0.80, 300, 4.1), item('b', 0.84, 120, 4.8), item('c', 0.82, 90, 3.9), item('d', 0.50, 10, 5), item('e', 0.2, 5, 5)]
-  const ids = (list: RetrievedItem[]) => list.map((i) => i.id)
-  t.same(ids(relevantItems(items, 3)), ['b', 'c', 'a'], 'best score first; far below the best is left out')
-  t.same(ids(relevantItems(items, 3, 'price')), ['c', 'b', 'a'], 'cheapest first among the good matches only')
-  t.same(ids(relevantItems(items, 2, 'rating')), ['b', 'a'], 'best rated first')
-  t.same(ids(relevantItems([item('e', 0.2, 5, 5)], 3)), [], 'nothing good enough: nothing')
-  t.same(relevantItems([], 3), [])
+t.test('itemsToShow: best first, or in the order asked among the items of the best matches\' kind', async (t) => {
+  const item = (id: string, relevance: number, price: number, rating: number, category: string): ItemEvidence => ({
+    kind: 'item',
+    item: { id, title: id, price, rating, category, semantic: 0, keyword: 0, rank: 0 } satisfies RetrievedItem,
+    features: { semantic: 0, keyword: 0, coverage: 0, head: 0 },
+    relevance
+  })
+  const items = [item('b', 0.9, 120, 4.8, 'Laptops'), item('c', 0.85, 900, 3.9, 'Laptops'), item('a', 0.8, 300, 4.1, 'Laptops'), item('sleeve', 0.7, 20, 5, 'Accessories')]
+  const ids = (list: ItemEvidence[]) => list.map((e) => e.item.id)
+  t.same(ids(itemsToShow(items, undefined)), ['b', 'c', 'a'], 'best first, three at most')
+  t.same(ids(itemsToShow(items, 'price')), ['b', 'a', 'c'], 'the cheapest laptops, not the cheaper sleeve that also matched')
+  t.same(ids(itemsToShow(items, 'rating')), ['b', 'a', 'c'], 'best rated first among the laptops')
+  t.same(itemsToShow([], 'price'), [])
 })

@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import type { Classification } from '@chatsearch/contracts'
 import { Assistant } from '../src/assistant/assistant.js'
 import type { Classifier } from '../src/assistant/classifier.js'
-import type { Retriever } from '../src/assistant/retriever.js'
+import type { Retriever } from '../src/assistant/types.js'
 
 const log = Fastify({ logger: false }).log
 
@@ -28,37 +28,32 @@ function notingRetriever (events: string[], failure?: string): Retriever {
   }
 }
 
-t.test('a message worded as a question is searched while it is classified', async (t) => {
-  const events: string[] = []
-  const assistant = new Assistant({ classifier: slowClassifier('question', events), retriever: notingRetriever(events), log })
-  await assistant.answer('p1', 'Do you have trail running shoes?', [])
-  t.same(events, ['catalog', 'knowledge', 'classified'], 'both searches start before the class is known')
-})
-
-t.test('a message not worded as a question or a product request waits for its class', async (t) => {
-  const events: string[] = []
-  const assistant = new Assistant({ classifier: slowClassifier('request', events), retriever: notingRetriever(events), log })
-  await assistant.answer('p1', 'send me a list of gaming laptops with an RTX 4070', [])
-  t.same(events, ['classified', 'catalog', 'knowledge'])
-})
-
-t.test('a greeting or a handoff is never searched early', async (t) => {
-  for (const message of ['Good morning?', 'Where is my order 4411?']) {
+t.test('every turn but a greeting retrieves from the catalog and the knowledge while it is classified', async (t) => {
+  for (const message of ['Do you have trail running shoes?', 'send me a list of gaming laptops with an RTX 4070', 'Where is my order 4411?', 'my laptop will not power on, even plugged in']) {
     const events: string[] = []
-    const assistant = new Assistant({ classifier: slowClassifier('greeting', events), retriever: notingRetriever(events), log })
+    const assistant = new Assistant({ classifier: slowClassifier('request', events), retriever: notingRetriever(events), log })
     await assistant.answer('p1', message, [])
-    t.same(events.slice(0, 1), ['classified'], message)
+    t.same(events, ['catalog', 'knowledge', 'classified'], message)
   }
 })
 
-t.test('an early search the class does not want is dropped: same reply, no failure counted', async (t) => {
-  const message = 'Why is the blender you sent me broken already?'
+t.test('a greeting is not searched', async (t) => {
+  const events: string[] = []
+  const assistant = new Assistant({ classifier: slowClassifier('greeting', events), retriever: notingRetriever(events), log })
+  const answer = await assistant.answer('p1', 'Good morning!', [])
+  t.same(events, ['classified'])
+  t.equal(answer.decision.route, 'small_talk')
+})
+
+t.test('a complaint nothing answers is handed off; a failed search is counted, and the reply says nothing of it', async (t) => {
+  const message = 'Why is the blender you sent me broken already? This is unacceptable.'
   const failing = new Assistant({ classifier: slowClassifier('complaint', []), retriever: notingRetriever([], 'search service down'), log })
   const quiet = new Assistant({ classifier: slowClassifier('complaint', []), retriever: notingRetriever([]), log })
-  const dropped = await failing.answer('p1', message, [])
-  t.same(dropped, await quiet.answer('p1', message, []))
-  t.equal(dropped.handoff, true, 'a complaint is handed off')
-  t.same(dropped.citations, [])
-  t.equal(failing.stats.retrievalFailures, 0, 'the failed search was not used, so not counted')
-  t.equal(failing.stats.knowledgeFailures, 0)
+  const answered = await failing.answer('p1', message, [])
+  t.same(answered.reply, (await quiet.answer('p1', message, [])).reply)
+  t.equal(answered.handoff, true, 'a complaint is handed off')
+  t.same(answered.decision, { route: 'handoff', handoff_reason: 'complaint', evidence: [] })
+  t.same(answered.citations, [])
+  t.equal(failing.stats.retrievalFailures, 1, 'the failed search is counted')
+  t.equal(failing.stats.knowledgeFailures, 1)
 })

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { startRedis } from '@chatsearch/shell/testing'
 import { loadClassifier } from '../src/assistant/classifier.js'
-import type { Retriever } from '../src/assistant/retriever.js'
+import type { Retriever } from '../src/assistant/types.js'
 import { call, get, harness, type Harness } from './helpers.js'
 
 /** While `held` is set, a retrieval says it has started and waits to be let go: a retry can then arrive while the first turn runs. */

@@ -3,8 +3,10 @@ import type { Citation, Message } from '@chatsearch/contracts'
 import { handoffReason } from '../src/assistant/handoff.js'
 import { resolveReference } from '../src/assistant/references.js'
 import { clarifyingReply, referenceReply } from '../src/assistant/reference-reply.js'
-import { answerFromKnowledge } from '../src/assistant/knowledge-answer.js'
-import type { KnowledgePassage } from '../src/assistant/retriever.js'
+import { faqAnswer, pageAnswer } from '../src/assistant/sentences.js'
+import { weighPassages } from '../src/assistant/evidence.js'
+import type { KnowledgePassage } from '../src/assistant/types.js'
+import { stems } from '../src/assistant/words.js'
 import { contentWords } from '../src/assistant/words.js'
 import { detectLanguage, isGreeting, languageNote } from '../src/assistant/language.js'
 import { refineClassification } from '../src/assistant/understand.js'
@@ -80,37 +82,53 @@ t.test('referenceReply: the fields asked, what the catalog does not say, and the
 const passage = (p: Partial<KnowledgePassage> & Pick<KnowledgePassage, 'documentId' | 'text' | 'score'>): KnowledgePassage =>
   ({ chunkId: '0', kind: 'page', title: 'Shipping', section: 'Shipping', ...p })
 
-t.test('answerFromKnowledge: an FAQ verbatim, else the sentences that answer, else nothing', async (t) => {
+/** The answer the given passages make to the message, as the assistant quotes it (relevance: the passage's score). */
+const answer = (message: string, passages: KnowledgePassage[]) => {
+  const answering = passages.map((passage) => ({ passage, relevance: passage.score }))
+  return passages[0]?.kind === 'faq' ? faqAnswer(answering, stems(message)) : pageAnswer(message, stems(message), answering)
+}
+
+t.test('faqAnswer and pageAnswer: an FAQ verbatim, else the sentences that answer', async (t) => {
   const faq = passage({ documentId: 'faq-time', kind: 'faq', title: 'How long does shipping take?', section: '', text: 'Three to five days.', score: 0.8, url: 'https://x.example/faq#time' })
   const where = passage({ documentId: 'shipping', chunkId: '2', section: 'Shipping › Where we ship', text: 'We ship to all 50 states. Alaska and Hawaii take 2 to 4 extra days. We do not ship abroad.', score: 0.7, url: 'https://x.example/shipping#where' })
-  t.match(answerFromKnowledge('how long does shipping take', [faq, where]), { kind: 'faq', text: 'Three to five days.', citations: [{ source: 'faq', reference: 'faq-time', url: 'https://x.example/faq#time' }] })
-  const alaska = answerFromKnowledge('Do orders to Alaska take longer?', [where, faq])
-  t.equal(alaska?.text, 'From the shop\'s help pages, Shipping › Where we ship: "Alaska and Hawaii take 2 to 4 extra days. We do not ship abroad." (https://x.example/shipping#where)',
+  t.match(answer('how long does shipping take', [faq]), { text: 'Three to five days.', citations: [{ source: 'faq', reference: 'faq-time', url: 'https://x.example/faq#time' }] })
+  const alaska = answer('Do orders to Alaska take longer?', [where])
+  t.equal(alaska.text, 'From the shop\'s help pages, Shipping › Where we ship: "Alaska and Hawaii take 2 to 4 extra days. We do not ship abroad." (https://x.example/shipping#where)',
     'the sentence that answers, and the one after it')
   const it = passage({ documentId: 'warranty', text: 'Boots have a two-year warranty. It covers the soles and seams. Socks are not covered.', score: 0.8 })
-  t.match(answerFromKnowledge('what does the warranty cover on soles?', [it])?.text, /"Boots have a two-year warranty\. It covers the soles and seams\. Socks are not covered\."/, 'a sentence opening with "It" comes with the one before')
-  t.match(alaska?.citations, [{ source: 'knowledge', reference: 'shipping#2', title: 'Shipping › Where we ship' }])
+  t.match(answer('what does the warranty cover on soles?', [it]).text, /"Boots have a two-year warranty\. It covers the soles and seams\. Socks are not covered\."/, 'a sentence opening with "It" comes with the one before')
+  t.match(alaska.citations, [{ source: 'knowledge', reference: 'shipping#2', title: 'Shipping › Where we ship', confidence: 0.7 }])
   const free = passage({ documentId: 'faq-free', kind: 'faq', title: 'Is shipping free?', section: '', text: 'Free over $50.', score: 0.7 })
-  t.match(answerFromKnowledge('Is shipping free and how long does it take?', [faq, free, where]), {
-    kind: 'faq', text: '• How long does shipping take? Three to five days.\n• Is shipping free? Free over $50.', citations: [{ reference: 'faq-time' }, { reference: 'faq-free' }]
+  t.match(answer('Is shipping free and how long does it take?', [faq, free]), {
+    text: '• How long does shipping take? Three to five days.\n• Is shipping free? Free over $50.', citations: [{ reference: 'faq-time' }, { reference: 'faq-free' }]
   }, 'two pairs, each answering a part')
-  t.equal(answerFromKnowledge('how long does shipping take', [faq, free])?.text, 'Three to five days.', 'a second pair adds nothing: one')
-  t.equal(answerFromKnowledge('Do you sell kayaks?', [where, faq]), undefined, 'no sentence holds the words')
-  t.equal(answerFromKnowledge('Alaska', [{ ...where, score: 0.1 }]), undefined, 'a passage the search barely found is not read')
+  t.equal(answer('how long does shipping take', [faq, free]).text, 'Three to five days.', 'a second pair adds nothing: one')
+  const found = passage({ documentId: 'power', text: 'Hold the power button for ten seconds. Then plug the charger in again.', score: 0.6 })
+  t.match(answer('the thing stays dark', [found]).text, /"Hold the power button for ten seconds\. Then plug the charger in again\."/, 'found by meaning alone: its opening is quoted')
 })
 
-t.test('answerFromKnowledge: the sentence of the shape asked for, its words close together; a message about what no page holds is not answered', async (t) => {
+t.test('pageAnswer: the sentence of the shape asked for, its words close together', async (t) => {
   const orders = passage({ documentId: 'orders', title: 'Orders', section: 'Orders', score: 0.7, text: 'When you add a new order line, new allocations are created. An order is created once a customer completes the checkout.' })
-  t.match(answerFromKnowledge('When does an order get created?', [orders])?.text, /: "An order is created once a customer completes the checkout\."/, 'the words side by side, and a condition for "when"')
+  t.match(answer('When does an order get created?', [orders]).text, /: "An order is created once a customer completes the checkout\."/, 'the words side by side, and a condition for "when"')
   const columns = passage({ documentId: 'products', title: 'Products', section: 'Products › Columns', score: 0.7, text: 'The attributes topic says how attributes are shown as columns. Columns can be sorted. You can select up to 16 attributes as columns.' })
-  t.match(answerFromKnowledge('How many attributes can I pick as columns?', [columns])?.text, /: "You can select up to 16 attributes as columns\."/, 'a number for "how many"')
+  t.match(answer('How many attributes can I pick as columns?', [columns]).text, /: "You can select up to 16 attributes as columns\."/, 'a number for "how many"')
   const types = passage({ documentId: 'orders', title: 'Orders', section: 'Orders › Order types', score: 0.7, text: 'Unreleased draft orders do not change stock levels.\nDraft orders - These are orders created by administrators.' })
-  t.match(answerFromKnowledge("what's a draft order?", [types])?.text, /"Draft orders - These are orders created by administrators\."/, 'a definition for "what is"')
+  t.match(answer("what's a draft order?", [types]).text, /"Draft orders - These are orders created by administrators\."/, 'a definition for "what is"')
   const channels = passage({ documentId: 'channels', title: 'Channels', section: 'Channels › Restrictions', score: 0.7, text: 'Every channel is listed by its name. A channel can only be removed when it has no orders.' })
-  t.match(answerFromKnowledge('Can I remove a channel?', [channels])?.text, /: "A channel can only be removed when it has no orders\."/, '"remove" meets "removed"')
+  t.match(answer('Can I remove a channel?', [channels]).text, /: "A channel can only be removed when it has no orders\."/, '"remove" meets "removed"')
+})
+
+t.test('weighPassages: the passage that holds the message\'s words weighs more than one the search ranked as high that does not', async (t) => {
   const home = passage({ documentId: 'home', title: 'Home', section: 'Home › Dark mode', score: 0.5, text: 'To work in dark mode, open the dashboard menu and click Dark Mode.' })
-  const apps = passage({ documentId: 'apps', title: 'Apps', section: 'Apps', score: 0.45, text: 'The dashboard lists the installed apps. Each app can work with the dashboard.' })
-  t.equal(answerFromKnowledge('Does the dashboard work with a barcode scanner?', [home, apps]), undefined, 'no page names a barcode scanner: the shared words do not answer')
+  const apps = passage({ documentId: 'apps', title: 'Apps', section: 'Apps', score: 0.5, text: 'The dashboard lists the installed apps. Each app can work with the dashboard.' })
+  const weighed = weighPassages([apps, home], stems('Can I work in dark mode in the dashboard?'))
+  t.same(weighed.map((e) => e.passage.documentId), ['home', 'apps'])
+  t.ok(weighed[0]!.relevance > weighed[1]!.relevance)
+  t.match(weighed[0]!.features, { score: 0.5, coverage: 1, sentence: 1 })
+  const scanner = weighPassages([home, apps], stems('Does the dashboard work with a barcode scanner?'))
+  t.ok(scanner.every((e) => e.relevance < weighed[0]!.relevance), 'no page names a barcode scanner: the shared words weigh less')
+  const pair = weighPassages([passage({ documentId: 'faq-dark', kind: 'faq', title: 'Is there a dark mode?', section: '', text: 'Yes: Dark Mode in the menu.', score: 0.6 })], stems('is there a dark mode'))
+  t.match(pair[0], { kind: 'faq', features: { question: 1 } })
 })
 
 t.test('detectLanguage: another language only when sure; English otherwise', async (t) => {

@@ -1,29 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
 import type { Classifier } from './classifier.js'
-import type { KnowledgeRetrieval, Retrieval, RetrievedItem, Retriever } from './retriever.js'
-import { MIN_ITEM_CONFIDENCE } from './retriever.js'
-import type { Order } from './constraints.js'
-import { groundedReply, handoffReply, phrasings } from './responder.js'
+import type { AssistantAnswer, HandoffCase, KnowledgeRetrieval, Reply, Retrieval, RetrievalContext, Retriever, TurnDecision } from './types.js'
+import type { Order } from './constraints/index.js'
+import { handoffReply, itemsReply, templateReply, withOfferOfPerson } from './responder.js'
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
-import { answerFromKnowledge, type KnowledgeAnswer } from './knowledge-answer.js'
-import { coverage, stems } from './words.js'
+import { faqAnswer, pageAnswer } from './sentences.js'
+import { clears, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
+import { stems } from './words.js'
+import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
 import { clarifyingReply, referenceReply } from './reference-reply.js'
+import { normalise } from './constraints/text.js'
 import { LlmError, type ChatMessage, type ChatModel } from './llm/client.js'
 import { buildToolPrompt, citeFromReply, MarkerStripper } from './llm/prompt.js'
 import { checkReply, TOOLS, ToolRunner } from './tools.js'
 
-export interface AssistantAnswer {
-  classification: Classification
-  reply: string
-  citations: Citation[]
-  /** Only a person can help: the chat is flagged for the project's team (spec/knowledge.md). */
-  handoff: boolean
-}
+export type { AssistantAnswer }
 
 export interface AssistantOptions {
   classifier: Classifier
@@ -46,9 +42,6 @@ export interface AnswerOptions {
   requestId?: string
 }
 
-/** What the search service found for a message: the catalog's items and the knowledge's passages. */
-interface Found { retrieval: Retrieval, knowledge: KnowledgeRetrieval }
-
 /** What a deployment wants to watch: failures that did not fail a turn. */
 export interface AssistantStats {
   retrievalFailures: number
@@ -56,75 +49,62 @@ export interface AssistantStats {
   llmFallbacks: number
 }
 
-/** Nor are those far below the best match. */
-const RELATIVE_TO_BEST = 0.95
-const GROUNDED_ITEMS = 3
-const CHEAPER = /\b(?:cheaper|less expensive|lower[- ]priced|more affordable)\b/i
+/**
+ * Everything a turn retrieved, weighed on the relevance scale (evidence.ts): what decides the reply.
+ * `searched` is false when there is no search service to ask (no SEARCH_URL).
+ */
+export interface Evidence {
+  retrieval: Retrieval
+  knowledge: KnowledgeRetrieval
+  items: ItemEvidence[]
+  passages: PassageEvidence[]
+  /** The words the message is retrieved with: the message, or with the turn it leans on. */
+  text: string
+}
+
+/** Items a reply names at most. */
+const REPLY_ITEMS = 3
+/** Evidence of each source the team's transcript keeps. */
+const DECISION_EVIDENCE = 5
 /** Rounds of tool calls a model gets in one turn before its last answer must come. */
 const MAX_TOOL_ROUNDS = 4
 
-const byScore = (a: RetrievedItem, b: RetrievedItem) => b.score - a.score
-const ORDERS: Record<Order, (a: RetrievedItem, b: RetrievedItem) => number> = {
-  price: (a, b) => (a.price ?? Infinity) - (b.price ?? Infinity) || byScore(a, b),
-  rating: (a, b) => (b.rating ?? -Infinity) - (a.rating ?? -Infinity) || byScore(a, b)
+const byRelevance = (a: ItemEvidence, b: ItemEvidence) => b.relevance - a.relevance || a.item.rank - b.item.rank
+const ORDERS: Record<Order, (a: ItemEvidence, b: ItemEvidence) => number> = {
+  price: (a, b) => (a.item.price ?? Infinity) - (b.item.price ?? Infinity) || byRelevance(a, b),
+  rating: (a, b) => (b.item.rating ?? -Infinity) - (a.item.rating ?? -Infinity) || byRelevance(a, b)
 }
 
 /**
- * The items a reply may use: good enough on their own and close to the best match; best first, or in
- * the order the shopper asked for ("the cheapest …" among the good matches).
+ * The items a reply names, best first, or in the order asked ("the cheapest …"). An order picks among
+ * the items of the kind the best matches are (their category): the cheapest of what was asked for,
+ * not an accessory of it that also matched.
  */
-export function relevantItems (items: RetrievedItem[], max: number, order?: Order): RetrievedItem[] {
-  const best = Math.max(0, ...items.map((i) => i.score))
-  const relevant = items.filter((i) => i.score >= MIN_ITEM_CONFIDENCE && i.score >= best * RELATIVE_TO_BEST)
-  return relevant.sort(order === undefined ? byScore : ORDERS[order]).slice(0, max)
+export function itemsToShow (answering: ItemEvidence[], order: Order | undefined): ItemEvidence[] {
+  if (order === undefined) return answering.slice(0, REPLY_ITEMS)
+  const weight = new Map<string, number>()
+  for (const e of answering.slice(0, REPLY_ITEMS)) if (e.item.category !== undefined) weight.set(e.item.category, (weight.get(e.item.category) ?? 0) + e.relevance)
+  const kind = [...weight].sort((a, b) => b[1] - a[1])[0]?.[0]
+  const ofKind = kind === undefined ? answering : answering.filter((e) => e.item.category === kind)
+  return [...ofKind].sort(ORDERS[order]).slice(0, REPLY_ITEMS)
 }
 
-/** The share of the message's words the best of the items holds (title, brand, category, description). */
-function itemCoverage (message: string, items: RetrievedItem[]): number {
-  const wanted = stems(message)
-  return Math.max(0, ...items.map((i) => coverage(wanted, new Set(stems([i.title, i.brand, i.category, i.description].join(' '))))))
-}
-
-/**
- * Whether the knowledge answers the message better than the catalog: a pair whose question is the
- * message's always does; a page's sentences do when they hold more of the message's words than the
- * best item, and the shopper does not look for products.
- */
-function knowledgeWins (fromKnowledge: KnowledgeAnswer, message: string, items: RetrievedItem[], retrieval: Retrieval): boolean {
-  if (fromKnowledge.kind === 'faq' || items.length === 0) return true
-  return !seeksProducts(message, retrieval) && fromKnowledge.coverage > itemCoverage(message, items)
-}
-
-const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|is|are|was|can|could|will|would|should|have|has)\b/i
-
-/** A question, whatever the classifier made of it ("How do I return a jacket?" reads like a request). */
-function isQuestion (message: string, label: Classification): boolean {
-  if (label === 'question') return true
-  return (label === 'request' || label === 'other') && (/\?\s*$/.test(message) || INTERROGATIVE.test(message.trim()))
-}
-
-const PRODUCT_SEEKING = new RegExp([
-  '\\b(?:do|does) (?:you|the shop|your shop) (?:\\w+ )?(?:have|sell|carry|stock|offer)\\b', '\\b(?:looking|searching|shopping) for\\b',
-  '\\bshow me\\b', '\\brecommend', '\\bsuggest', '\\bi need (?:a|an|some|something)\\b', '\\bshould i (?:get|buy|choose)\\b',
-  '\\bsomething (?:to|for|that)\\b', '\\b(?:is|are) there (?:a|an|any)\\b', '\\bwhat \\w+(?: \\w+)? (?:can|could|should) i\\b',
-  '\\bwhich [\\w-]+(?: [\\w-]+)? (?:is|are) (?:the )?(?:best|good|better)\\b', "\\bwhat(?:'s| is) (?:a|the) (?:good|best)\\b", '\\b(?:any|some) \\w+s\\b'
-].join('|'), 'i')
-
-/** Whether the shopper looks for products: they name a price, brand, category or colour, or ask for items. */
+/** Whether the shopper asks for products: shopping words, or a price, brand, category, colour, rating or order to filter by. */
 function seeksProducts (message: string, retrieval: Retrieval): boolean {
   const c = retrieval.plan?.constraints
   const constrained = c !== undefined && (c.priceMin !== undefined || c.priceMax !== undefined || c.brands.length > 0 ||
     c.categories.length > 0 || c.colors.length > 0 || c.minRating !== undefined || c.order !== undefined)
-  return constrained || PRODUCT_SEEKING.test(message)
+  return constrained || PRODUCT_SEEKING.test(normalise(message))
 }
 
-/**
- * Whether a message reads as a question or a request for products, whatever its class turns out to
- * be: its retrieval is then started while it is classified (see `Assistant.answer`). Such a
- * message is almost never a complaint or feedback, so the search is rarely wasted.
- */
-function likelyRetrieves (message: string): boolean {
-  return /\?\s*$/.test(message) || INTERROGATIVE.test(message.trim()) || PRODUCT_SEEKING.test(message)
+/** The words to retrieve with: the message, or, when it leans on the turn before ("and how long does that take?"), that turn's message too. */
+export function retrievalText (message: string, history: Message[]): string {
+  const users = history.filter((m) => m.role === 'user').map((m) => m.content)
+  if (users.length > 0 && normalise(users[users.length - 1]!) === normalise(message)) users.pop()
+  const previous = users[users.length - 1]
+  const text = normalise(message)
+  if (previous === undefined || text.split(' ').length > FOLLOW_UP_MAX_WORDS || !LEANS_ON_PREVIOUS.test(text)) return message
+  return `${normalise(previous)} ${text}`
 }
 
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
@@ -132,7 +112,32 @@ function * wordDeltas (text: string): Generator<string> {
   for (const match of text.matchAll(/\s*\S+/g)) yield match[0]
 }
 
-/** The reply pipeline: classify the message, retrieve catalog items, compose the answer. */
+/** The turn's decision as the team reads it: the route, why it was handed off, the best evidence of each source. */
+function decisionOf (route: TurnDecision['route'], evidence: Evidence | undefined, citations: Citation[], reason?: HandoffCase): TurnDecision {
+  const cited = new Set(citations.map((c) => `${c.source}:${c.reference}`))
+  const entries = evidence === undefined
+    ? citations.map((c) => ({ source: c.source, reference: c.reference, score: c.confidence, used: true }))
+    : [
+        ...evidence.items.slice(0, DECISION_EVIDENCE).map((e) => ({ source: 'catalog' as const, reference: e.item.id, score: e.relevance })),
+        ...evidence.passages.slice(0, DECISION_EVIDENCE).map((e) => e.passage.kind === 'faq'
+          ? { source: 'faq' as const, reference: e.passage.documentId, score: e.relevance }
+          : { source: 'knowledge' as const, reference: `${e.passage.documentId}#${e.passage.chunkId}`, score: e.relevance })
+      ].map((e) => ({ ...e, used: cited.has(`${e.source}:${e.reference}`) }))
+  return { route, ...(reason === undefined ? {} : { handoff_reason: reason }), evidence: entries.sort((a, b) => b.score - a.score) }
+}
+
+/** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
+function knowledgeReply (message: string, wanted: string[], answering: PassageEvidence[]): { reply: Reply, route: 'faq' | 'knowledge' } {
+  const best = answering[0]!
+  if (best.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), wanted), route: 'faq' }
+  return { reply: pageAnswer(message, wanted, answering.filter((e) => e.kind === 'passage').slice(0, 3)), route: 'knowledge' }
+}
+
+/**
+ * The reply pipeline (decision 17): every turn that is not small talk or a follow-up about items named
+ * before retrieves from the catalog and the knowledge at once; the evidence, weighed on one relevance
+ * scale, decides what answers. The message's class is kept and shapes tone and handoff.
+ */
 export class Assistant {
   readonly stats: AssistantStats = { retrievalFailures: 0, knowledgeFailures: 0, llmFallbacks: 0 }
   readonly #opts: AssistantOptions
@@ -142,56 +147,110 @@ export class Assistant {
   }
 
   /**
-   * One turn: understand the message (its class; whether only a person can help), retrieve from the
-   * catalog and the knowledge at once, then compose: a person's matter is handed off; an FAQ or the
-   * help pages answer what they answer; items answer the rest; a question nothing answers is handed
-   * off rather than guessed at.
+   * One turn. Retrieval starts at once, while the message is classified: a greeting and a follow-up
+   * about the items just named are the only turns that do not retrieve. Then:
+   * - an action on the customer's own order or account, or a person asked for: handed off, with what
+   *   the help pages say about it;
+   * - a complaint: the help pages' answer when they have one and the customer describes a problem
+   *   rather than a grievance (with the offer of a person); handed off otherwise;
+   * - else the best evidence that clears the threshold answers: an FAQ, the help pages' sentences or
+   *   items (a shopper looking for products is answered with items when any clears);
+   * - nothing clears: "nothing matches" to a shopper looking for products, small talk to small talk,
+   *   and a handoff to a question nobody can answer.
    */
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
-    // A message that will search whatever its class (no handoff, no greeting, no follow-up, a
-    // question's or a product request's wording) searches while it is classified: the turn then
-    // waits for the longer of the two, not their sum. A search the class turns out not to want is dropped.
-    const early = this.#opts.model === undefined && handoffReason(message) === undefined && !isGreeting(message) &&
-      resolveReference(message, history) === undefined && likelyRetrieves(message)
-      ? this.#find(projectId, message, history, opts, true)
-      : undefined
-    if (early !== undefined) {
-      early.catch(() => {})
+    const explicit = handoffReason(message)
+    const greeting = isGreeting(message)
+    const reference = explicit === undefined && !greeting ? resolveReference(message, history) : undefined
+    const gathering = greeting || reference !== undefined || this.#opts.model !== undefined
+      ? undefined
+      : this.gather(projectId, message, history, opts)
+    if (gathering !== undefined) {
+      gathering.catch(() => {})
       // The requests go out before an embedder that computes on this thread holds it.
       await new Promise((resolve) => setImmediate(resolve))
     }
     const classified = await this.#opts.classifier.classify(message)
     // The classifier learnt English: a greeting in any language is a greeting, and a few plain cases are corrected.
-    const label: Classification = refineClassification(message, classified.label)
+    let label: Classification = refineClassification(message, classified.label)
     const language = detectLanguage(message)
     const note = languageNote(language)
-    const reason = handoffReason(message) ?? (label === 'complaint' ? 'complaint' : undefined)
     // A reply written here (not by a model) is in English: a shopper writing in another language is told so.
-    const send = (reply: { text: string, citations: Citation[] }, handoff: boolean): AssistantAnswer => {
+    const send = (reply: Reply, route: TurnDecision['route'], evidence?: Evidence, reason?: HandoffCase): AssistantAnswer => {
       const text = note === undefined ? reply.text : `${note}\n\n${reply.text}`
       if (opts.onDelta !== undefined) for (const delta of wordDeltas(text)) opts.onDelta(delta)
-      return { classification: label, reply: text, citations: reply.citations, handoff }
+      return { classification: label, reply: text, citations: reply.citations, handoff: reason !== undefined, decision: decisionOf(route, evidence, reply.citations, reason) }
     }
+    if (greeting) return send(templateReply('greeting', message), 'small_talk')
+
     // With a model, it answers what a person need not (handoffs are worded here, honestly, always).
-    if (reason === undefined && this.#opts.model !== undefined) {
+    if (explicit === undefined && label !== 'complaint' && this.#opts.model !== undefined) {
       const fromModel = await this.#modelReply(this.#opts.model, projectId, message, history, label, language, opts)
-      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false }
+      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false, decision: decisionOf('model', undefined, fromModel.citations) }
     }
     // A follow-up about items named before ("how much is the second one?") is answered from them.
-    const reference = reason === undefined && label !== 'greeting' ? resolveReference(message, history) : undefined
-    if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), false)
+    if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), 'clarify')
     if (reference !== undefined) {
-      const found = await this.#opts.retriever.items(projectId, reference.items.map((c) => c.reference), { requestId: opts.requestId })
-      if (found.failure === undefined) return send(referenceReply(reference, found.items), false)
+      const found = await this.#opts.retriever.items(projectId, reference.items.map((c) => c.reference), { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }) })
+      if (found.failure === undefined) return send(referenceReply(reference, found.items), 'follow_up')
       this.stats.retrievalFailures++
       this.#opts.log.warn({ projectId, reason: found.failure }, 'catalog items could not be read')
-      return send({ text: phrasings.unavailable[0]!, citations: [] }, false)
+      return send(templateReply('unavailable', message), 'unavailable')
     }
-    const wantsItems = reason === undefined && (label === 'question' || label === 'request' || label === 'other')
-    // The help pages may say something useful to a shopper handed off ("how do returns work").
-    const wantsKnowledge = wantsItems || reason === 'action'
-    // The early search asked for both; it serves whenever the class wants items (then knowledge too).
-    const { retrieval, knowledge } = await (wantsItems && early !== undefined ? early : this.#find(projectId, message, history, opts, wantsItems, wantsKnowledge))
+    // Praise or thanks with no question in it is small talk.
+    if (label === 'feedback' && explicit === undefined && !INTERROGATIVE.test(message.trim())) return send(templateReply('feedback', message), 'small_talk')
+
+    const evidence = await (gathering ?? this.gather(projectId, message, history, opts))
+    opts.signal?.throwIfAborted()
+    const { retrieval, knowledge } = evidence
+    const wanted = stems(evidence.text)
+    const passages = evidence.passages.filter(clears)
+    const fromKnowledge = passages.length === 0 ? undefined : knowledgeReply(message, wanted, passages)
+
+    if (explicit !== undefined) return send(handoffReply(explicit, message, fromKnowledge?.reply), 'handoff', evidence, explicit)
+    if (label === 'complaint') {
+      if (fromKnowledge === undefined || GRIEVANCE.test(message)) return send(handoffReply('complaint', message, fromKnowledge?.reply), 'handoff', evidence, 'complaint')
+      return send(withOfferOfPerson(fromKnowledge.reply, message), fromKnowledge.route, evidence)
+    }
+
+    const items = evidence.items.filter(clears)
+    // A question the classifier took for something else ("other": it learnt shop talk, not every
+    // shop's subject) is a question when the shop's sources answer it.
+    if ((label === 'other' || label === 'feedback') && INTERROGATIVE.test(message.trim()) && (items.length > 0 || passages.length > 0)) label = 'question'
+    const seeks = seeksProducts(message, retrieval)
+    const bestItem = items[0]?.relevance ?? 0
+    const bestPassage = passages[0]?.relevance ?? 0
+    // A shopper looking for products gets items when any answers, unless an FAQ is surer; a question gets what answers best.
+    const knowledgeAnswers = fromKnowledge !== undefined &&
+      (items.length === 0 || (seeks ? fromKnowledge.route === 'faq' && bestPassage > bestItem : bestPassage >= bestItem))
+    if (knowledgeAnswers) return send(fromKnowledge.reply, fromKnowledge.route, evidence)
+    if (items.length > 0) return send(itemsReply({ message, items: itemsToShow(items, retrieval.plan?.constraints.order) }), 'catalog', evidence)
+
+    if (retrieval.failure !== undefined && (seeks || knowledge.failure !== undefined)) return send(templateReply('unavailable', message), 'unavailable', evidence)
+    // Without a search service nothing was searched, and nothing can be said to be missing.
+    const searched = retrieval.plan !== undefined && knowledge.failure === undefined
+    if (!searched) return send(templateReply('noMatch', message), 'no_match', evidence)
+    if (seeks) return send(templateReply('noMatch', message), 'no_match', evidence)
+    if (label === 'other' && !INTERROGATIVE.test(message.trim())) return send(templateReply('other', message), 'small_talk', evidence)
+    return send(handoffReply('unanswered', message, undefined), 'handoff', evidence, 'unanswered')
+  }
+
+  /**
+   * The evidence for a message: the catalog (by keyword and by meaning, with the constraints the
+   * message states) and the knowledge, asked at once, each weighed on the relevance scale. A
+   * message that leans on the turn before is retrieved with that turn's words too.
+   */
+  async gather (projectId: string, message: string, history: Message[], opts: Pick<AnswerOptions, 'requestId'> = {}): Promise<Evidence> {
+    const text = retrievalText(message, history)
+    const context: RetrievalContext = {
+      ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }),
+      ...(text === message ? {} : { semanticText: text }),
+      ...await this.#cheaperThan(projectId, message, history, opts)
+    }
+    const [retrieval, knowledge] = await Promise.all([
+      this.#opts.retriever.retrieve(projectId, message, history, context),
+      this.#opts.retriever.knowledge(projectId, text, context)
+    ])
     if (retrieval.failure !== undefined) {
       this.stats.retrievalFailures++
       this.#opts.log.warn({ projectId, reason: retrieval.failure }, 'catalog search failed; answering without items')
@@ -200,40 +259,21 @@ export class Assistant {
       this.stats.knowledgeFailures++
       this.#opts.log.warn({ projectId, reason: knowledge.failure }, 'knowledge search failed; answering without it')
     }
-    const searchFailed = retrieval.failure !== undefined
-    const order = retrieval.plan?.constraints.order
-    opts.signal?.throwIfAborted()
-    const fromKnowledge = answerFromKnowledge(message, knowledge.passages)
-
-    if (reason !== undefined) return send(handoffReply(reason, message, fromKnowledge), true)
-
-    const items = relevantItems(retrieval.items, GROUNDED_ITEMS, order)
-    if (fromKnowledge !== undefined && knowledgeWins(fromKnowledge, message, items, retrieval)) return send(fromKnowledge, false)
-
-    // A question that neither the catalog nor the help pages answer goes to a person, not to a guess;
-    // one that looks for products is answered by saying that the catalog holds none.
-    // (Only when the catalog was searched: without SEARCH_URL nothing is, and nothing can be said to be missing.)
-    const searched = retrieval.plan !== undefined && !searchFailed && knowledge.failure === undefined
-    const unanswered = searched && isQuestion(message, label) && !seeksProducts(message, retrieval) && items.length === 0
-    if (unanswered) return send(handoffReply('unanswered', message, undefined), true)
-    return send(groundedReply({ message, classification: label, items, searchFailed, ...(retrieval.unmatched === undefined ? {} : { unmatched: retrieval.unmatched }) }), false)
-  }
-
-  /** The catalog's items (when `items`) and the knowledge's passages (when `knowledge`) for the message, asked at once. */
-  async #find (projectId: string, message: string, history: Message[], opts: AnswerOptions, items: boolean, knowledge = items): Promise<Found> {
-    const context = { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }), ...await this.#cheaperThan(projectId, message, history, opts) }
-    const [retrieval, passages] = await Promise.all([
-      items ? this.#opts.retriever.retrieve(projectId, message, history, context) : Promise.resolve<Retrieval>({ items: [] }),
-      knowledge ? this.#opts.retriever.knowledge(projectId, message, context) : Promise.resolve<KnowledgeRetrieval>({ passages: [] })
-    ])
-    return { retrieval, knowledge: passages }
+    const query = retrieval.plan?.query ?? ''
+    return {
+      retrieval,
+      knowledge,
+      items: weighItems(retrieval.items, stems(query === '' ? text : query)),
+      passages: weighPassages(knowledge.passages, stems(text)),
+      text
+    }
   }
 
   /**
    * "cheaper?", "any less expensive ones?" after a list, naming no price: below the cheapest item of
    * that list, as the catalog prices it now.
    */
-  async #cheaperThan (projectId: string, message: string, history: Message[], opts: AnswerOptions): Promise<{ cheaperThan?: number }> {
+  async #cheaperThan (projectId: string, message: string, history: Message[], opts: Pick<AnswerOptions, 'requestId'>): Promise<{ cheaperThan?: number }> {
     const latest = citedLists(history)[0]
     if (latest === undefined || !CHEAPER.test(message) || /\d/.test(message)) return {}
     const found = await this.#opts.retriever.items(projectId, latest.map((c) => c.reference), { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }) })
@@ -297,7 +337,7 @@ export class Assistant {
       if (promised.length > 0) throw new LlmError('protocol', `the model promised an action nothing takes ("${promised[0]}")`)
       const unsupported = checkReply(markers.ids, cited, clean, tools.sources)
       if (unsupported !== undefined) throw new LlmError('protocol', unsupported)
-      if (cited.length === 0 && isQuestion(message, label)) throw new LlmError('protocol', 'the model answered a question without citing a source')
+      if (cited.length === 0 && (label === 'question' || INTERROGATIVE.test(message.trim()))) throw new LlmError('protocol', 'the model answered a question without citing a source')
       return { reply: clean.trim(), citations: cited.map((id) => tools.sources.get(id)!.citation) }
     } catch (err) {
       if (opts.signal?.aborted === true) throw err

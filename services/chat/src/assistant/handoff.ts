@@ -1,4 +1,5 @@
 import { normalise } from './constraints/text.js'
+import type { HandoffCase } from './types.js'
 
 /**
  * What the shopper asks that only a person can give (spec/knowledge.md, "Handoff"): an action on
@@ -6,7 +7,14 @@ import { normalise } from './constraints/text.js'
  * A question about the rules ("can I return a jacket?", "how long do refunds take?") is not one:
  * the help pages answer it.
  */
-export type HandoffReason = 'action' | 'person'
+export type HandoffReason = Extract<HandoffCase, 'action' | 'person'>
+
+/**
+ * "How do I reset my password?", "how can I cancel my order?": the customer asks how to do it
+ * themselves, which the help pages may say; only asking the shop to act, or saying they want it
+ * done, is an action for a person.
+ */
+const HOW_TO = /^(?:(?:hi|hello|hey|ok|okay|so|and|but|please)\W+)*(?:how (?:do|can|could|would|should) (?:i|we|you)|how to|is it possible to|is there a way to|what(?:'s| is| are)? the (?:steps|way|process) to|what do i (?:need to )?do to|where (?:do|can) i)\b/
 
 const ACTION_VERBS = 'cancel|refund|return|exchange|change|modify|update|amend|track|trace|replace|delete|close|unsubscribe|reset|resend|re-send|apply|add|remove|split|combine|upgrade|downgrade'
 const OWN = 'my|our|the|this|that|an?|it|them|me'
@@ -21,7 +29,7 @@ const PATTERNS: Array<[RegExp, HandoffReason]> = [
   [/\b(?:my|our) (?:order|parcel|package|delivery|refund)\b[^.?!]{0,40}\b(?:(?:has|have|hasn't|haven't|has not|have not|did not|didn't|never) (?:arrived|come|shipped|been (?:delivered|shipped))|is (?:late|missing|lost|delayed|wrong)|was (?:wrong|damaged|broken))/, 'action'],
   // "cancel my order", "I want a refund", "can you change my address", "refund me"
   [new RegExp(`\\b(?:${ACTION_VERBS})\\b[^.?!]{0,24}\\b(?:my|our) (?:[\\w-]+ ){0,2}(?:${THINGS})\\b`), 'action'],
-  [new RegExp(`\\b(?:i|we) (?:want|need|would like|'d like|demand|wish) (?:to )?(?:get )?(?:a |an |my |our )?(?:${ACTION_VERBS})\\b(?![^.?!]{0,30}\\b(?:policy|policies|rules?)\\b)`), 'action'],
+  [new RegExp(`\\b(?:i|we) (?:want|need|would like|'d like|demand|wish) (?:to )?(?:get )?(?:a |an |my |our )?(?:${ACTION_VERBS}|replacement|cancellation|repair)\\b(?![^.?!]{0,30}\\b(?:policy|policies|rules?)\\b)`), 'action'],
   [new RegExp(`\\b(?:can|could|would|will) you (?:please )?(?:${ACTION_VERBS})\\b`), 'action'],
   [new RegExp(`^(?:please )?(?:${ACTION_VERBS}) (?:${OWN})\\b`), 'action'],
   [/\brefund me\b|\bgive me (?:a |my )?(?:refund|money back)\b|\b(?:want|need) (?:my|our) money back\b/, 'action'],
@@ -35,6 +43,7 @@ const PATTERNS: Array<[RegExp, HandoffReason]> = [
 /** Why the message must go to a person, or undefined when the assistant may answer it. */
 export function handoffReason (message: string): HandoffReason | undefined {
   const text = normalise(message).toLowerCase().replace(/’/g, "'")
-  for (const [pattern, reason] of PATTERNS) if (pattern.test(text)) return reason
+  const howTo = HOW_TO.test(text)
+  for (const [pattern, reason] of PATTERNS) if ((reason === 'person' || !howTo) && pattern.test(text)) return reason
   return undefined
 }

@@ -1,7 +1,7 @@
 import type { Metrics } from '@chatsearch/shell'
 import type { AssistantStats } from './assistant.js'
 import { LlmError, type ChatModel, type TokenUsage } from './llm/client.js'
-import type { Retriever } from './retriever.js'
+import type { Retriever } from './types.js'
 
 /** Seconds: a local model's first token to a long streamed answer. */
 const LLM_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120]

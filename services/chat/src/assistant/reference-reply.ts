@@ -1,10 +1,7 @@
 import type { Citation } from '@chatsearch/contracts'
-import type { Reply } from './responder.js'
+import type { CatalogItem, Reply } from './types.js'
 import type { Reference } from './references.js'
 import { contentWords } from './words.js'
-
-/** A catalog item as GET /documents/{id} returns it: whatever fields the catalog holds. */
-export type CatalogItem = Record<string, unknown> & { id: string | number }
 
 const titleOf = (item: CatalogItem, cited: Citation) => typeof item.title === 'string' ? item.title : typeof item.name === 'string' ? item.name : cited.title ?? String(item.id)
 const money = (value: number) => `$${value.toFixed(2)}`

@@ -1,26 +1,11 @@
 import type { Citation, Classification } from '@chatsearch/contracts'
-import type { RetrievedItem } from './retriever.js'
-import type { HandoffReason } from './handoff.js'
-import type { KnowledgeAnswer } from './knowledge-answer.js'
-
-export interface Reply {
-  text: string
-  citations: Citation[]
-}
+import type { HandoffCase, Reply, RetrievedItem } from './types.js'
 
 export interface ResponderInput {
   message: string
-  classification: Classification
-  /** The relevant items, best first. */
-  items: RetrievedItem[]
-  /** The catalog could not be searched: say so rather than claim nothing matches. */
-  searchFailed?: boolean
-  /** Words of the message the items found do not hold (the search was sent again without them). */
-  unmatched?: string[]
+  /** The items that answer, in the order to show them. */
+  items: Array<{ item: RetrievedItem, relevance: number }>
 }
-
-/** Why a turn was handed off: the shopper's matter, or a question nothing answers. */
-export type HandoffCase = HandoffReason | 'complaint' | 'unanswered'
 
 /**
  * Several wordings per situation; one is picked from the message so replies vary but stay
@@ -30,7 +15,7 @@ export type HandoffCase = HandoffReason | 'complaint' | 'unanswered'
  * answer (POST /admin/chats/{chat_id}/answer) appears in this conversation. That the team sees it is
  * true because the console lists flagged chats first (GET /admin/chats orders them so).
  */
-export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> | 'noMatch' | 'unavailable' | HandoffCase, string[]> = {
+export const phrasings: Record<Exclude<Classification, 'request' | 'complaint' | 'question'> | 'found' | 'noMatch' | 'unavailable' | 'offerPerson' | HandoffCase, string[]> = {
   unavailable: [
     'Sorry, I cannot look at the catalog right now. Please try again in a moment.',
     'The product search is not answering at the moment, so I cannot check items, prices or stock. Could you ask again in a minute?',
@@ -41,7 +26,7 @@ export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> 
     'Hi there! Ask me about anything in the catalog — sizes, prices, stock — or tell me what you need and I will search for it.',
     'Hey! Welcome. Tell me what you have in mind (a product, a budget, a brand) and I will search the catalog for it.'
   ],
-  question: [
+  found: [
     'Here is what I found in the catalog:',
     'Good question — these items match:',
     'These are the closest matches I have:'
@@ -71,6 +56,11 @@ export const phrasings: Record<Exclude<Classification, 'request' | 'complaint'> 
     'The shop\'s catalog and help pages do not say, so I cannot answer that reliably. This conversation is now flagged for the shop\'s team; a team member can answer you here.',
     'I have nothing in the catalog or the help pages that answers this. Rather than guess, I have flagged the conversation for the shop\'s team, who can answer you in this chat.'
   ],
+  offerPerson: [
+    'If this does not solve it, say that you would like a person and I will flag this conversation for the shop\'s team, who can answer you here.',
+    'Still stuck? Ask for a person and I will flag this conversation for the shop\'s team; their answer appears here.',
+    'If that does not help, just ask for a person: I will flag the conversation for the shop\'s team, who answer here.'
+  ],
   feedback: [
     'Thank you for the feedback. Is there anything else I can help you find?',
     'Thanks for letting us know! Anything else you are looking for?',
@@ -95,38 +85,30 @@ const describe = (item: RetrievedItem) => {
   return `• ${item.title}${price}${stock}`
 }
 
-/** "Here is what I found", or, when the items leave words of the message out, which ones. */
-function intro ({ message, unmatched = [] }: ResponderInput): string {
-  if (unmatched.length === 0) return pick(phrasings.question, message)
-  const words = unmatched.map((w) => `“${w}”`).join(' or ')
-  return `No item mentions ${words}; these come closest:`
+/** The items that answer, named with their price and stock, each cited; none of them is described beyond what the catalog holds. */
+export function itemsReply ({ message, items }: ResponderInput): Reply {
+  const used = items.slice(0, 3)
+  return {
+    text: [pick(phrasings.found, message), ...used.map(({ item }) => describe(item))].join('\n'),
+    citations: used.map(({ item, relevance }): Citation => ({ source: 'catalog', reference: item.id, confidence: relevance, title: item.title }))
+  }
 }
 
-/**
- * The default responder: composes the reply from the message's class and the retrieved items,
- * without a language model. It names only the items it cites.
- */
-export function groundedReply (input: ResponderInput): Reply {
-  const { message, classification, items } = input
-  // A request that reaches here is for products ("a gift for my dad"): only a person's matter is handed off.
-  if (classification === 'question' || classification === 'request' || ((classification === 'other') && (items.length > 0 || input.searchFailed === true))) {
-    if (input.searchFailed === true) return { text: pick(phrasings.unavailable, message), citations: [] }
-    if (items.length === 0) return { text: pick(phrasings.noMatch, message), citations: [] }
-    const used = items.slice(0, 3)
-    return {
-      text: [intro(input), ...used.map(describe)].join('\n'),
-      citations: used.map((i) => ({ source: 'catalog', reference: i.id, confidence: i.score, title: i.title }))
-    }
-  }
-  const templated = classification === 'complaint' ? 'other' : classification
-  return { text: pick(phrasings[templated], message), citations: [] }
+/** A reply from a template: small talk, "nothing matches", the catalog out of reach. */
+export function templateReply (kind: 'greeting' | 'feedback' | 'other' | 'noMatch' | 'unavailable', message: string): Reply {
+  return { text: pick(phrasings[kind], message), citations: [] }
+}
+
+/** An answer from the help pages to a problem the customer described, then the offer of a person. */
+export function withOfferOfPerson (answer: Reply, message: string): Reply {
+  return { text: `${answer.text}\n\n${pick(phrasings.offerPerson, message)}`, citations: answer.citations }
 }
 
 /**
  * The reply of a handed-off turn: what the assistant cannot do, that the chat is flagged, and, when
  * the help pages say something about it, what they say (cited).
  */
-export function handoffReply (reason: HandoffCase, message: string, fromKnowledge: KnowledgeAnswer | undefined): Reply {
+export function handoffReply (reason: HandoffCase, message: string, fromKnowledge: Reply | undefined): Reply {
   const text = pick(phrasings[reason], message)
   if (fromKnowledge === undefined) return { text, citations: [] }
   return { text: `${text}\n\nIn the meantime, this may help. ${fromKnowledge.text}`, citations: fromKnowledge.citations }

@@ -1,65 +1,6 @@
-import { errorCodes, limits, type ErrorCode, type KnowledgeHit, type KnowledgeKind, type Message } from '@chatsearch/contracts'
-import { planSearch, toFilter, type CatalogShape, type SearchPlan } from './constraints.js'
-import type { PromptItem } from './llm/prompt.js'
-import type { CatalogItem } from './reference-reply.js'
-
-/** A catalog item found for a message (the fields a reply or a prompt shows), with its retrieval score normalised to [0, 1]. */
-export interface RetrievedItem extends PromptItem {
-  score: number
-}
-
-export interface Retrieval {
-  items: RetrievedItem[]
-  /** The search that was sent, when one was. */
-  plan?: SearchPlan
-  /** Why the search service could not be asked (down, slow, refusing): the turn goes on without items. */
-  failure?: string
-  /** Words of the query the search was sent again without, none of the items holding them. */
-  unmatched?: string[]
-}
-
-/** What a retrieval carries of the request it serves. */
-export interface RetrievalContext {
-  /** The id of the chat request, passed on to the search service (X-Request-Id) so one id follows the turn. */
-  requestId?: string
-  /**
-   * "cheaper?" after a list: items must cost less than this (the cheapest item the shopper was shown),
-   * unless the message names a price of its own.
-   */
-  cheaperThan?: number
-}
-
-/** A chunk of the project's knowledge found for a message (POST /knowledge/search). */
-export interface KnowledgePassage {
-  documentId: string
-  chunkId: string
-  kind: KnowledgeKind
-  /** A page's title; a pair's question. */
-  title: string
-  section: string
-  url?: string
-  /** A page chunk's text; a pair's answer. */
-  text: string
-  score: number
-}
-
-export interface KnowledgeRetrieval {
-  passages: KnowledgePassage[]
-  failure?: string
-}
-
-export interface Retriever {
-  retrieve (projectId: string, message: string, history: Message[], context?: RetrievalContext): Promise<Retrieval>
-  /** The project's knowledge (help pages, FAQs) that best matches the text. */
-  knowledge (projectId: string, text: string, context?: RetrievalContext): Promise<KnowledgeRetrieval>
-  /** Catalog items by id, as the catalog holds them now (undefined for one that is gone). */
-  items (projectId: string, ids: string[], context?: RetrievalContext): Promise<ItemsRetrieval>
-}
-
-export interface ItemsRetrieval {
-  items: Array<CatalogItem | undefined>
-  failure?: string
-}
+import { errorCodes, limits, type ErrorCode, type KnowledgeHit, type Message } from '@chatsearch/contracts'
+import { planSearch, toFilter, type CatalogShape, type SearchPlan } from './constraints/index.js'
+import type { CatalogItem, KnowledgePassage, Retrieval, RetrievalContext, RetrievedItem, Retriever } from './types.js'
 
 /** Nothing is retrieved: replies carry no citations (no SEARCH_URL configured). */
 export const noRetriever: Retriever = {
@@ -81,21 +22,11 @@ export interface SearchRetrieverOptions {
 
 /** Facets whose values the constraint extraction matches words against. */
 const NAMED_FACETS = ['brand', 'category', 'color']
-/** Items one search brings back to choose from; more when the shopper asks for the cheapest or best rated of them. */
-const LIMIT = 8
+/** Items each search brings back to weigh; more when the shopper asks for the cheapest or best rated of them. */
+const LIMIT = 10
 const ORDERED_LIMIT = 40
-/** Hybrid search with an even weight: measured best over the judged queries (pnpm bench relevance). */
-const SEMANTIC_RATIO = 0.5
-/** Items below this retrieval score are not worth naming, whatever their rank. */
-export const MIN_ITEM_CONFIDENCE = 0.3
-/**
- * Times a search for a kind of product that found nothing worth naming is sent again without its
- * last word, as Meilisearch's default matching strategy does ("laptop for programming": no item says
- * "programming", many are laptops). The embedded engine wants every word; each retry costs a search.
- */
-const MAX_WORD_DROPS = 2
 /** Passages a knowledge search brings back: an answer takes its sentences from the best two or three. */
-const KNOWLEDGE_LIMIT = 5
+const KNOWLEDGE_LIMIT = 6
 
 /** Whom a call to the search service is for. */
 interface CallContext extends RetrievalContext { projectId: string }
@@ -131,8 +62,9 @@ const STALE_SHAPE = new Set<ErrorCode>(['invalid_filter', 'invalid_facet'])
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 
-function itemOf (hit: Hit): RetrievedItem {
-  const fields: Omit<RetrievedItem, 'id' | 'title' | 'score'> = {}
+/** The fields a reply may show of a hit, and its place and scores in the searches that found it. */
+function itemOf (hit: Hit): Omit<RetrievedItem, 'semantic' | 'keyword' | 'rank'> {
+  const fields: Omit<RetrievedItem, 'id' | 'title' | 'semantic' | 'keyword' | 'rank'> = {}
   const price = num(hit.price)
   if (price !== undefined) fields.price = price
   if (typeof hit.in_stock === 'boolean') fields.in_stock = hit.in_stock
@@ -142,8 +74,29 @@ function itemOf (hit: Hit): RetrievedItem {
   }
   const rating = num(hit.rating)
   if (rating !== undefined) fields.rating = rating
-  const score = Math.min(1, Math.max(0, num(hit._rankingScore) ?? 0))
-  return { id: String(hit.id), title: str(hit.title) ?? str(hit.name) ?? String(hit.id), ...fields, score }
+  if (Array.isArray(hit.tags)) fields.tags = hit.tags.filter((t): t is string => typeof t === 'string')
+  return { id: String(hit.id), title: str(hit.title) ?? str(hit.name) ?? String(hit.id), ...fields }
+}
+
+const scoreOf = (hit: Hit) => Math.min(1, Math.max(0, num(hit._rankingScore) ?? 0))
+
+/**
+ * The items of both searches, each once: its cosine similarity with the message (semantic side; an
+ * item the semantic search did not bring back is given a little under the lowest it did), its
+ * keyword score (0 when the keywords did not find it) and its best place in either list.
+ */
+function mergeSearches (keyword: Hit[], semantic: Hit[]): RetrievedItem[] {
+  const floor = semantic.length === 0 ? 0 : 0.9 * Math.min(...semantic.map(scoreOf))
+  const items = new Map<string, RetrievedItem>()
+  semantic.forEach((hit, rank) => items.set(String(hit.id), { ...itemOf(hit), semantic: scoreOf(hit), keyword: 0, rank }))
+  keyword.forEach((hit, rank) => {
+    const found = items.get(String(hit.id))
+    if (found !== undefined) {
+      found.keyword = scoreOf(hit)
+      found.rank = Math.min(found.rank, rank)
+    } else items.set(String(hit.id), { ...itemOf(hit), semantic: floor, keyword: scoreOf(hit), rank })
+  })
+  return [...items.values()]
 }
 
 /**
@@ -196,7 +149,11 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     return shape
   }
 
-  /** Plans the search of a message against the catalog's shape and runs it. */
+  /**
+   * Plans the search of a message against the catalog's shape and runs it twice at once: by keyword
+   * (the planned keywords and filter) and by meaning (the message as written, or with the subject of
+   * the turn it follows, and the same filter). A sentence rarely matches every word; its meaning does.
+   */
   async function find (context: CallContext, message: string, history: Message[], planned: (plan: SearchPlan) => void): Promise<Retrieval> {
     const shape = await shapeOf(context)
     const turns = history.map((m) => ({ role: m.role, content: m.content }))
@@ -207,40 +164,29 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
       plan = { query: plan.query, constraints, ...(filter === undefined ? {} : { filter }) }
     }
     planned(plan)
-    if (plan.query === '' && plan.filter === undefined) return { items: [], plan }
+    const limit = plan.constraints.order === undefined ? LIMIT : ORDERED_LIMIT
     const search = (query: string, type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
       search_term: query,
       search_type: type,
-      ...(type === 'hybrid' ? { semantic_ratio: SEMANTIC_RATIO } : {}),
+      ...(type === 'hybrid' ? { semantic_ratio: 1 } : {}),
       filters: plan.filter ?? null,
-      limit: plan.constraints.order === undefined ? LIMIT : ORDERED_LIMIT,
+      limit,
       show_ranking_score: true
     })
-    const run = async (query: string) => {
+    const byMeaning = async (): Promise<Hit[]> => {
+      if (!hybrid) return []
       try {
-        return await search(query, hybrid ? 'hybrid' : 'keyword')
+        return (await search((context.semanticText ?? message).slice(0, limits.termMaxChars), 'hybrid')).hits
       } catch (err) {
-        if (!hybrid || !(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
+        // A search service running with EMBEDDINGS=false refuses it: keywords alone from then on.
+        if (!(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
         hybrid = false
-        return await search(query, 'keyword')
+        return []
       }
     }
-    let result = await run(plan.query)
-    const words = plan.query.split(' ').filter((w) => w !== '')
-    let unmatched: string[] = []
-    // Only when the message names a kind of product (a category): then what is left is still that kind.
-    const dropping = plan.constraints.categories.length > 0 ? MAX_WORD_DROPS : 0
-    for (let drops = 1; drops <= dropping && words.length - drops >= 1; drops++) {
-      if (result.hits.some((h) => (h._rankingScore ?? 0) >= MIN_ITEM_CONFIDENCE)) break
-      const query = words.slice(0, words.length - drops).join(' ')
-      const fewer = await run(query)
-      if (fewer.hits.length > 0) {
-        result = fewer
-        plan = { ...plan, query }
-        unmatched = words.slice(words.length - drops)
-      }
-    }
-    return { items: result.hits.map(itemOf), plan, ...(unmatched.length === 0 ? {} : { unmatched }) }
+    const byKeyword = async (): Promise<Hit[]> => plan.query === '' && plan.filter === undefined ? [] : (await search(plan.query, 'keyword')).hits
+    const [keyword, semantic] = await Promise.all([byKeyword(), byMeaning()])
+    return { items: mergeSearches(keyword, semantic), plan }
   }
 
   const passageOf = (hit: KnowledgeHit): KnowledgePassage => ({

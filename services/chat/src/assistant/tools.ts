@@ -1,8 +1,9 @@
 import type { Citation } from '@chatsearch/contracts'
 import type { ToolCall, ToolSpec } from './llm/client.js'
-import type { KnowledgePassage, RetrievalContext, RetrievedItem, Retriever } from './retriever.js'
-import type { CatalogItem } from './reference-reply.js'
-import { citationOfPassage, readablePassages } from './knowledge-answer.js'
+import type { CatalogItem, KnowledgePassage, RetrievalContext, RetrievedItem, Retriever } from './types.js'
+import { citationOfPassage } from './sentences.js'
+import { clears, weighItems, weighPassages } from './evidence.js'
+import { stems } from './words.js'
 
 /**
  * The tools a model gets (decision 13): the catalog and the knowledge, through the same retriever
@@ -46,16 +47,17 @@ export const TOOLS: ToolSpec[] = [
 export interface Source { citation: Citation, text: string, title: string }
 
 const DESCRIPTION_LIMIT = 300
-/** Items a catalog search returns to the model at most, and the least retrieval score worth returning. */
+/** Items a catalog search returns to the model at most (those the relevance scale lets through). */
 const ITEMS = 5
-const MIN_ITEM_SCORE = 0.3
+/** What a retrieved item carries of its searches: not for the model. */
+const SEARCH_FIELDS = new Set(['semantic', 'keyword', 'rank'])
 
 const catalogCitation = (id: string, title: string, confidence: number): Citation => ({ source: 'catalog', reference: id, confidence, title })
 
 function itemView (item: RetrievedItem | CatalogItem): Record<string, unknown> {
   const view: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(item)) {
-    if (key === 'score' || key.startsWith('_') || value === undefined || value === null) continue
+    if (SEARCH_FIELDS.has(key) || key.startsWith('_') || value === undefined || value === null) continue
     view[key] = typeof value === 'string' && value.length > DESCRIPTION_LIMIT ? `${value.slice(0, DESCRIPTION_LIMIT)}…` : value
   }
   return view
@@ -103,17 +105,18 @@ export class ToolRunner {
         if (query === '') return JSON.stringify({ error: 'query is required' })
         const found = await this.#retriever.retrieve(this.#projectId, query, [], this.#context)
         if (found.failure !== undefined) return JSON.stringify({ error: 'the catalog cannot be searched right now' })
-        const items = found.items.filter((i) => i.score >= MIN_ITEM_SCORE).slice(0, ITEMS)
-        for (const item of items) this.#keepItem(item, item.score)
-        return JSON.stringify({ items: items.map(itemView) })
+        const wanted = stems(found.plan?.query === undefined || found.plan.query === '' ? query : found.plan.query)
+        const items = weighItems(found.items, wanted).filter(clears).slice(0, ITEMS)
+        for (const { item, relevance } of items) this.#keepItem(item, relevance)
+        return JSON.stringify({ items: items.map(({ item }) => itemView(item)) })
       }
       case 'search_knowledge': {
         const query = text('query')
         if (query === '') return JSON.stringify({ error: 'query is required' })
         const found = await this.#retriever.knowledge(this.#projectId, query, this.#context)
         if (found.failure !== undefined) return JSON.stringify({ error: 'the help pages cannot be searched right now' })
-        const passages = readablePassages(found.passages)
-        return JSON.stringify({ passages: passages.map((p) => this.#keepPassage(p)) })
+        const passages = weighPassages(found.passages, stems(query)).filter(clears)
+        return JSON.stringify({ passages: passages.map((p) => this.#keepPassage(p.passage, p.relevance)) })
       }
       case 'get_item': {
         const id = text('id')
@@ -138,8 +141,8 @@ export class ToolRunner {
     this.sources.set(id, { citation: catalogCitation(id, title, confidence), text: textOf(itemView(item)) + price, title })
   }
 
-  #keepPassage (p: KnowledgePassage): Record<string, unknown> {
-    const citation = citationOfPassage(p)
+  #keepPassage (p: KnowledgePassage, relevance: number): Record<string, unknown> {
+    const citation = citationOfPassage(p, relevance)
     this.sources.set(citation.reference, { citation, text: `${p.title}\n${p.section}\n${p.text}`, title: citation.title ?? citation.reference })
     return { id: citation.reference, title: citation.title, ...(p.url === undefined ? {} : { url: p.url }), text: p.text }
   }

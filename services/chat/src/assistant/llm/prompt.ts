@@ -1,19 +1,11 @@
 import type { ChatMessage, ChatTurn } from './client.js'
 import type { HistoryTurn } from '../conversation.js'
+import type { ItemFields } from '../types.js'
 
 export type { HistoryTurn }
 
 /** The fields of a catalog item that a reply shows. */
-export interface PromptItem {
-  id: string
-  title: string
-  price?: number
-  in_stock?: boolean
-  brand?: string
-  category?: string
-  rating?: number
-  description?: string
-}
+export type PromptItem = Pick<ItemFields, 'id' | 'title' | 'price' | 'in_stock' | 'brand' | 'category' | 'rating' | 'description'>
 
 /** A rough count (4 characters a token) that needs no tokenizer and errs on the generous side for English. */
 export function estimateTokens (text: string): number {

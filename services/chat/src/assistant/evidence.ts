@@ -1,0 +1,100 @@
+import type { KnowledgePassage, RetrievedItem } from './types.js'
+import { sentencesOf } from './sentences.js'
+import { stems } from './words.js'
+import { THRESHOLD, WEIGHTS } from './relevance-weights.js'
+
+/**
+ * One relevance scale for everything a turn retrieves (decision 17): each catalog item, help-page
+ * passage and FAQ pair gets the chance that it answers the message, from a few features a person can
+ * read in the team's transcript, weighed by the logistic models of relevance-weights.ts.
+ */
+export interface ItemFeatures {
+  /** Cosine similarity of the message and the item (semantic search). */
+  semantic: number
+  /** The keyword search's score: 1 for every planned keyword matched, less per typo, 0 when not found. */
+  keyword: number
+  /** The share of the message's content words the item's text holds. */
+  coverage: number
+  /** 1 when the item's title or category holds the word the shopper's request ends on (the kind of thing asked for). */
+  head: number
+}
+
+export interface PassageFeatures {
+  /** The knowledge search's score (its keyword and semantic mix). */
+  score: number
+  /** The share of the message's content words the passage holds, its headings at half weight. */
+  coverage: number
+  /** The share of them the passage's best sentence holds. */
+  sentence: number
+}
+
+export interface FaqFeatures {
+  score: number
+  coverage: number
+  /** How much the pair's question and the message share, both ways (the smaller share). */
+  question: number
+}
+
+export interface ItemEvidence { kind: 'item', item: RetrievedItem, features: ItemFeatures, relevance: number }
+export interface PassageEvidence { kind: 'passage' | 'faq', passage: KnowledgePassage, features: PassageFeatures | FaqFeatures, relevance: number }
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
+function relevanceOf<F extends object> (weights: { readonly bias: number } & { readonly [K in keyof F]: number }, features: F): number {
+  let z = weights.bias
+  for (const key of Object.keys(features) as Array<keyof F>) z += weights[key] * (features[key] as number)
+  return Math.round(sigmoid(z) * 1000) / 1000
+}
+
+/** Whether a piece of evidence clears the one threshold of the scale. */
+export const clears = (e: { relevance: number }) => e.relevance >= THRESHOLD
+
+function share (wanted: string[], present: Set<string>): number {
+  return wanted.length === 0 ? 0 : wanted.filter((w) => present.has(w)).length / wanted.length
+}
+
+const itemText = (item: RetrievedItem) => [item.title, item.brand, item.category, item.description, ...(item.tags ?? [])].filter((t) => t !== undefined).join(' ')
+
+/**
+ * The items weighed against the words of the request (`wanted`: the planned keywords' stems, or the
+ * message's when none were planned), best first.
+ */
+export function weighItems (items: RetrievedItem[], wanted: string[]): ItemEvidence[] {
+  const head = wanted[wanted.length - 1]
+  return items.map((item): ItemEvidence => {
+    const words = new Set(stems(itemText(item)))
+    const named = new Set(stems(`${item.title} ${item.category ?? ''}`))
+    const features: ItemFeatures = {
+      semantic: item.semantic,
+      keyword: item.keyword,
+      coverage: share(wanted, words),
+      head: head !== undefined && named.has(head) ? 1 : 0
+    }
+    return { kind: 'item', item, features, relevance: relevanceOf(WEIGHTS.item, features) }
+  }).sort((a, b) => b.relevance - a.relevance || a.item.rank - b.item.rank)
+}
+
+/** A heading's words count for half a sentence's: "Returns" says what a page is about, not what it says. */
+const HEADING_WEIGHT = 0.5
+
+/** The passages (pages' chunks and FAQ pairs) weighed against the message's content words, best first. */
+export function weighPassages (passages: KnowledgePassage[], wanted: string[]): PassageEvidence[] {
+  const weighed = passages.map((passage): PassageEvidence => {
+    if (passage.kind === 'faq') {
+      const question = stems(passage.title)
+      const shared = question.filter((w) => wanted.includes(w)).length
+      const features: FaqFeatures = {
+        score: passage.score,
+        coverage: share(wanted, new Set(stems(`${passage.title} ${passage.text}`))),
+        question: wanted.length === 0 || question.length === 0 ? 0 : Math.min(shared / wanted.length, shared / question.length)
+      }
+      return { kind: 'faq', passage, features, relevance: relevanceOf(WEIGHTS.faq, features) }
+    }
+    const text = new Set(stems(passage.text))
+    const heading = new Set(stems(`${passage.title} ${passage.section}`))
+    const coverage = wanted.length === 0 ? 0 : wanted.reduce((sum, w) => sum + (text.has(w) ? 1 : heading.has(w) ? HEADING_WEIGHT : 0), 0) / wanted.length
+    const sentence = Math.max(0, ...sentencesOf(passage.text).map((s) => share(wanted, new Set(stems(s)))))
+    const features: PassageFeatures = { score: passage.score, coverage, sentence }
+    return { kind: 'passage', passage, features, relevance: relevanceOf(WEIGHTS.passage, features) }
+  })
+  return weighed.sort((a, b) => b.relevance - a.relevance || b.passage.score - a.passage.score)
+}

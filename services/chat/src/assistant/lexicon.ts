@@ -1,0 +1,64 @@
+/**
+ * The assistant's word lists and intent patterns, in one place (English; general shop and help-centre
+ * language, never the terms of one shop). The constraint extractors keep their own patterns for
+ * prices, stock, ratings and order in constraints/ (they read amounts and bounds, not intents).
+ */
+
+/**
+ * Words that say nothing of what a message is about: function words, question words, the verbs
+ * of asking and verbs too common to tell two sentences apart ("take", "make"). What is left ("shipping", "take", "long") is compared with a source's words to see
+ * whether it answers the message.
+ */
+export const STOP = new Set(`a an the and or but of to for with that this these those which who whom whose what when where why
+how is are was were be been being am do does did done have has had having i me my mine we us our you your yours it its
+they them their he she his her in on at by from so just very really can could will would shall should may might must if
+as than also there here too else not no any some all each every about into out up down over off again then once only own
+same such more most other please thanks thank hi hello hey get got tell know want need like let much many take took
+taken make made go goes went come came put use used keep give say see look find after`.split(/\s+/))
+
+/** Small numbers as digits: "two years" meets "2-year". */
+export const NUMBERS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', thirty: '30' }
+
+/**
+ * Words shops and shoppers use for the same thing, folded to one: "do you deliver to Canada?" is
+ * answered by "we do not ship outside the United States".
+ */
+export const SAME: Record<string, string> = Object.fromEntries(Object.entries({
+  ship: 'deliver delivery delivered delivering shipping shipped shipment',
+  refund: 'refunded',
+  return: 'returned returning',
+  charge: 'charged',
+  pay: 'paid paying payment',
+  order: 'purchase purchased ordered',
+  price: 'cost costs priced',
+  multiple: 'lots several numerous'
+}).flatMap(([word, forms]) => forms.split(' ').map((form) => [form, word])))
+
+/** The shopper asks for products: to buy, see, be recommended or given something. */
+export const PRODUCT_SEEKING = new RegExp([
+  '\\b(?:do|does) (?:you|the shop|your shop|u) (?:\\w+ )?(?:have|sell|carry|stock|offer)\\b', '\\b(?:looking|searching|shopping) for\\b',
+  '\\bshow me\\b', '\\brecommend', '\\bsuggest', '\\bi (?:need|want) (?:a|an|some|something|new)\\b', '\\bshould i (?:get|buy|choose)\\b',
+  '\\bwhat (?:should|can|could) i (?:get|buy)\\b', '\\bsomething (?:to|for|that)\\b', '\\b(?:gift|present)s?\\b', '\\bbuy\\b',
+  '\\bwhich [\\w-]+(?: [\\w-]+)? (?:is|are) (?:the )?(?:best|good|better)\\b', "\\bwhat(?:'s| is) (?:a|the) (?:good|best)\\b",
+  '\\b(?:cheapest|priciest|most expensive|best[- ]rated|top[- ]rated)\\b'
+].join('|'), 'i')
+
+/**
+ * Words of a grievance about the shop or its service: a complaint that is handed off, as opposed to
+ * a problem with a product described so that the help pages can answer it ("it won't turn on").
+ */
+export const GRIEVANCE = /\b(?:unacceptable|ridiculous|terrible|awful|horrible|worst|disgusting|outrageous|furious|angry|annoyed|frustrat\w*|disappoint\w*|fed up|sick of|rude|scam|rip[- ]?off|never again|waste of (?:money|time)|still (?:waiting|nothing|not)|been waiting|no one|nobody (?:has|answers|replied)|not happy|unhappy|complain\w*)\b/i
+
+/** A question, by its opening word or its mark. */
+export const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|is|are|was|were|can|could|will|would|should|have|has|any)\b|\?\s*$/i
+
+/**
+ * A message that leans on the turn before: it points back ("that", "it", "those") or goes on from it
+ * ("and …", "what about …"). It is retrieved with the earlier message's subject.
+ */
+export const LEANS_ON_PREVIOUS = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|and what about|same for)\b|\b(?:that|it|this|those|these|them|they|there|one|ones|older|newer|other|others|instead|too|either)\b/i
+/** A message that leans on the turn before is short; a longer one stands on its own. */
+export const FOLLOW_UP_MAX_WORDS = 9
+
+/** "cheaper?", "any less expensive ones?": below the cheapest item just shown. */
+export const CHEAPER = /\b(?:cheaper|less expensive|lower[- ]priced|more affordable)\b/i
