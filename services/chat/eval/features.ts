@@ -20,12 +20,12 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
       const sources = new Set(q.sources ?? [])
       const facts = (q.facts ?? []).map(norm)
       const answers = (text: string) => facts.some((f) => norm(text).includes(f))
-      await write(evidence.passages.map((e) => ({ kind: e.kind, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id })))
+      await write(evidence.passages.map((e) => ({ kind: e.kind, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
     },
     async request (projectId: string, r: Request) {
       const evidence = await assistant.gather(projectId, r.say, [])
       const relevant = new Set(r.relevant)
-      await write(evidence.items.map((e) => ({ kind: 'item', features: e.features, label: relevant.has(e.item.id) ? 1 : 0, entry: r.id })))
+      await write(evidence.items.map((e) => ({ kind: 'item', features: e.features, label: relevant.has(e.item.id) ? 1 : 0, entry: r.id, answerable: r.relevant.length > 0 })))
     }
   }
 }

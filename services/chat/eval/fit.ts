@@ -1,14 +1,15 @@
 // `node --import tsx eval/fit.ts <features.jsonl>`: fits the relevance model of
 // src/assistant/relevance-weights.ts from the evidence features `pnpm eval` writes with
 // EVAL_FEATURES=<file> (development entries only). One logistic regression per kind of evidence
-// (item, passage, faq): batch gradient descent on the mean log loss with a small L2 penalty, features
+// (item, passage, faq): batch gradient descent on the mean log loss with a small L2 penalty, weights
+// kept at 0 or above (more similarity or more words held never counts against), features
 // as they are (all in [0, 1]). Written here rather than taken from a library: it is twenty lines, and
 // the maintained JavaScript ML libraries bring far more than a three-feature regression needs.
 // Prints the weights to paste into relevance-weights.ts, and each kind's accuracy at the threshold.
 import { readFile } from 'node:fs/promises'
 import { THRESHOLD } from '../src/assistant/relevance-weights.js'
 
-interface Row { kind: 'item' | 'passage' | 'faq', features: Record<string, number>, label: 0 | 1 }
+interface Row { kind: 'item' | 'passage' | 'faq', features: Record<string, number>, label: 0 | 1, entry: string, answerable: boolean }
 
 const file = process.argv[2]
 if (file === undefined) {
@@ -36,7 +37,8 @@ function fit (data: Row[]): { bias: number, weights: Record<string, number> } {
       names.forEach((n, i) => { gw[i]! += error * r.features[n]! })
     }
     bias -= RATE * gb / data.length
-    names.forEach((_, i) => { w[i]! -= RATE * (gw[i]! / data.length + L2 * w[i]!) })
+    // No weight below 0: more of a feature (similarity, words held) never makes evidence less relevant.
+    names.forEach((_, i) => { w[i] = Math.max(0, w[i]! - RATE * (gw[i]! / data.length + L2 * w[i]!)) })
   }
   return { bias, weights: Object.fromEntries(names.map((n, i) => [n, w[i]!])) }
 }
@@ -56,26 +58,31 @@ for (const kind of ['item', 'passage', 'faq'] as const) {
   const round = (x: number) => Math.round(x * 100) / 100
   console.log(`  ${kind}: { bias: ${round(bias)}, ${Object.entries(weights).map(([n, v]) => `${n}: ${round(v)}`).join(', ')} },`)
 }
-function counts (threshold: number, only?: string) {
-  let tp = 0; let fp = 0; let fn = 0
-  for (const { kind, data, p } of fitted) {
-    if (only !== undefined && kind !== only) continue
-    for (const r of data) {
-      const yes = p(r) >= threshold
-      if (yes && r.label === 1) tp++
-      else if (yes) fp++
-      else if (r.label === 1) fn++
-    }
+// The threshold decides, for each message, whether anything answers it: the best candidate of an
+// answerable question or request must clear it, and none of an unanswerable one (or a request for
+// what the catalog does not have). It is chosen for the most messages decided right.
+const entries = new Map<string, { best: number, answerable: boolean }>()
+for (const { kind, data, p } of fitted) {
+  for (const r of data) {
+    const key = `${kind === 'item' ? 'request' : 'question'}:${r.entry}`
+    const e = entries.get(key) ?? { best: 0, answerable: r.answerable }
+    e.best = Math.max(e.best, p(r))
+    entries.set(key, e)
   }
-  return { tp, fp, fn, f1: 2 * tp / Math.max(1, 2 * tp + fp + fn) }
 }
-let best = { threshold: THRESHOLD, f1: -1 }
-for (let th = 0.1; th <= 0.8001; th += 0.05) {
-  const { f1 } = counts(th)
-  if (f1 > best.f1) best = { threshold: Math.round(th * 100) / 100, f1 }
+// Answerable and unanswerable messages count alike (balanced accuracy): the targets ask for both,
+// and the sets hold far more of the first.
+const all = [...entries.values()]
+const decided = (threshold: number) => {
+  const yes = all.filter((e) => e.answerable)
+  const no = all.filter((e) => !e.answerable)
+  const answered = yes.filter((e) => e.best >= threshold).length
+  const declined = no.filter((e) => e.best < threshold).length
+  return { balanced: (answered / Math.max(1, yes.length) + declined / Math.max(1, no.length)) / 2, text: `${answered}/${yes.length} answerable cleared, ${declined}/${no.length} unanswerable not` }
 }
-console.log(`threshold with the best F1 over all candidates: ${best.threshold} (F1 ${best.f1.toFixed(3)}); committed: ${THRESHOLD}`)
-for (const { kind } of fitted) {
-  const c = counts(best.threshold, kind)
-  console.log(`  ${kind} at ${best.threshold}: precision ${(c.tp / Math.max(1, c.tp + c.fp)).toFixed(3)}, recall ${(c.tp / Math.max(1, c.tp + c.fn)).toFixed(3)}`)
+let best = { threshold: THRESHOLD, balanced: -1 }
+for (let th = 0.01; th <= 0.8001; th += 0.01) {
+  const { balanced } = decided(th)
+  if (balanced > best.balanced) best = { threshold: Math.round(th * 100) / 100, balanced }
 }
+console.log(`threshold with the best balanced accuracy: ${best.threshold} (${best.balanced.toFixed(3)}: ${decided(best.threshold).text}); committed: ${THRESHOLD} (${decided(THRESHOLD).text})`)

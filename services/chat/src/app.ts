@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
 import { apiVersion } from '@chatsearch/contracts'
+import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, type Metrics } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
@@ -28,6 +29,8 @@ export const chatMigrations = fileURLToPath(new URL('../migrations', import.meta
 /** Parts of the reply pipeline a caller may provide instead of the defaults. */
 export interface ChatParts {
   classifier?: Classifier
+  /** Embeds the sentences the assistant may quote; by default the classifier's USE-lite (none when a classifier is given). */
+  embedder?: Embedder
   retriever?: Retriever
   model?: ChatModel
 }
@@ -80,6 +83,8 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   const retriever = parts.retriever ?? retrieverOf(config)
   const assistant = new Assistant({
     classifier: parts.classifier ?? await loadClassifier(config.embedThreads),
+    // The classifier's encoder (loadEmbedder keeps one per thread count): no second model in memory.
+    ...(parts.embedder !== undefined ? { embedder: parts.embedder } : parts.classifier === undefined ? { embedder: await loadEmbedder(config.embedThreads === undefined ? {} : { threads: config.embedThreads }) } : {}),
     retriever: retriever === noRetriever ? retriever : timedRetriever(retriever, app.metrics),
     ...(model === undefined ? {} : { model: timedModel(model, app.metrics) }),
     promptTokens: config.llm?.promptTokens ?? 3000,

@@ -56,9 +56,8 @@ t.test('the assistant answers from the knowledge and hands off what only a perso
     t.equal(turn.handoff, false)
   })
 
-  await t.test('a word no item holds is left out of the search, and the reply says which', async (t) => {
+  await t.test('a request no item matches word for word still finds its items by meaning', async (t) => {
     const turn = await ask('actually, I need a tent for stargazing')
-    t.match(turn.assistant_response, /^No item mentions “stargazing”; these come closest:\n• /)
     t.ok(turn.citations.length > 0 && turn.citations.every((c) => c.source === 'catalog' && /tent/i.test(c.title ?? '')), 'tents')
     t.equal(turn.handoff, false)
   })

@@ -10,6 +10,7 @@ import { stems } from '../src/assistant/words.js'
 import { contentWords } from '../src/assistant/words.js'
 import { detectLanguage, isGreeting, languageNote } from '../src/assistant/language.js'
 import { refineClassification } from '../src/assistant/understand.js'
+import { retrievalText } from '../src/assistant/assistant.js'
 
 t.test('handoffReason: only a person can act on an order, a payment or an account, or be a person', async (t) => {
   const actions = [
@@ -60,6 +61,8 @@ t.test('resolveReference: ordinals, pronouns and comparisons resolve from earlie
   t.equal(resolveReference('in black?', history(tents)), undefined)
   t.equal(resolveReference('do you have kayaks for two people with a paddle?', history(tents)), undefined, 'a new subject')
   t.equal(resolveReference('How much is the third one?', []), undefined, 'nothing named before')
+  t.match(resolveReference(`what's the price of the ${tents[1]!.title}?`, history(tents)), { items: [tents[1]], fields: ['price'] }, 'an item named by its title')
+  t.match(resolveReference(`is the ${tents[2]!.title!.toLowerCase()} in stock`, history(tents, [tents[0]!])), { items: [tents[2]], fields: ['in_stock'] }, 'by its title, from an earlier list')
 })
 
 t.test('referenceReply: the fields asked, what the catalog does not say, and the comparison', async (t) => {
@@ -170,4 +173,14 @@ t.test('refineClassification: plain cases the classifier slips on', async (t) =>
   t.equal(refineClassification('what would you recommend for a beginner drone pilot?', 'request'), 'request', 'asking for a recommendation is a request')
   t.equal(refineClassification('Can you find me a tent?', 'request'), 'request')
   t.equal(refineClassification('How do volcanoes form?', 'other'), 'other', 'off-topic questions stay other')
+})
+
+t.test('retrievalText: a short message that leans on the turn before is retrieved with it', async (t) => {
+  const turns = (...contents: string[]): Message[] => contents.map((content, i) => ({ msg_id: String(i), role: i % 2 === 0 ? 'user' : 'assistant', content, timestamp: '2026-01-01T00:00:00.000Z' }))
+  const before = turns('How do I update the firmware?', 'From the shop\'s help pages, …')
+  t.equal(retrievalText('and how long does that take?', before), 'How do I update the firmware? and how long does that take?')
+  t.equal(retrievalText('what about the older models?', before), 'How do I update the firmware? what about the older models?')
+  t.equal(retrievalText('Do you sell laptop sleeves in grey?', before), 'Do you sell laptop sleeves in grey?', 'a message with a subject of its own stands alone')
+  t.equal(retrievalText('and how long does that take?', []), 'and how long does that take?', 'nothing before it')
+  t.equal(retrievalText('and how long does that take?', [...before, ...turns('and how long does that take?')]), 'How do I update the firmware? and how long does that take?', 'the message itself, already stored, is not its own context')
 })

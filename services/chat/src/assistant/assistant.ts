@@ -1,14 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Citation, Classification, Message } from '@chatsearch/contracts'
+import type { Embedder } from '@chatsearch/embeddings'
 import type { Classifier } from './classifier.js'
+import { SentenceVectors } from './sentence-vectors.js'
 import type { AssistantAnswer, HandoffCase, KnowledgeRetrieval, Reply, Retrieval, RetrievalContext, Retriever, TurnDecision } from './types.js'
 import type { Order } from './constraints/index.js'
 import { handoffReply, itemsReply, templateReply, withOfferOfPerson } from './responder.js'
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
-import { faqAnswer, pageAnswer } from './sentences.js'
-import { clears, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
-import { stems } from './words.js'
+import { faqAnswer, pageAnswer, sentencesOf } from './sentences.js'
+import { clears, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
+import { contentWords, stems } from './words.js'
 import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
@@ -28,6 +30,8 @@ export interface AssistantOptions {
   model?: ChatModel
   /** Prompt size the model's input may use (items, history and the message). */
   promptTokens?: number
+  /** Embeds sentences, to quote those closest in meaning to the message (words alone otherwise). */
+  embedder?: Embedder
   log: FastifyBaseLogger
 }
 
@@ -64,6 +68,8 @@ export interface Evidence {
 
 /** Items a reply names at most. */
 const REPLY_ITEMS = 3
+/** Content words a message of small talk has at most. */
+const SMALL_TALK_WORDS = 2
 /** Evidence of each source the team's transcript keeps. */
 const DECISION_EVIDENCE = 5
 /** Rounds of tool calls a model gets in one turn before its last answer must come. */
@@ -126,12 +132,8 @@ function decisionOf (route: TurnDecision['route'], evidence: Evidence | undefine
   return { route, ...(reason === undefined ? {} : { handoff_reason: reason }), evidence: entries.sort((a, b) => b.score - a.score) }
 }
 
-/** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
-function knowledgeReply (message: string, wanted: string[], answering: PassageEvidence[]): { reply: Reply, route: 'faq' | 'knowledge' } {
-  const best = answering[0]!
-  if (best.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), wanted), route: 'faq' }
-  return { reply: pageAnswer(message, wanted, answering.filter((e) => e.kind === 'passage').slice(0, 3)), route: 'knowledge' }
-}
+/** Pages one answer quotes from at most. */
+const ANSWER_PAGES = 3
 
 /**
  * The reply pipeline (decision 17): every turn that is not small talk or a follow-up about items named
@@ -141,9 +143,33 @@ function knowledgeReply (message: string, wanted: string[], answering: PassageEv
 export class Assistant {
   readonly stats: AssistantStats = { retrievalFailures: 0, knowledgeFailures: 0, llmFallbacks: 0 }
   readonly #opts: AssistantOptions
+  readonly #vectors: SentenceVectors | undefined
 
   constructor (opts: AssistantOptions) {
     this.#opts = opts
+    this.#vectors = opts.embedder === undefined ? undefined : new SentenceVectors(opts.embedder)
+  }
+
+  /** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
+  async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' }> {
+    const wanted = stems(evidence.text)
+    if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), wanted), route: 'faq' }
+    const pages = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
+    const sentences = [...new Set(pages.flatMap((p) => sentencesOf(p.passage.text)))]
+    const similar = await this.#similarities(evidence.text, sentences)
+    const closeness = similar.length === 0 ? undefined : new Map(sentences.map((s, i) => [s, similar[i]!]))
+    return { reply: pageAnswer(message, wanted, pages, closeness), route: 'knowledge' }
+  }
+
+  /** Each text's cosine similarity with the message; none without an embedder or when it fails (words alone then decide). */
+  async #similarities (message: string, texts: string[]): Promise<number[]> {
+    if (this.#vectors === undefined || texts.length === 0) return []
+    try {
+      return await this.#vectors.similarities(message, texts)
+    } catch (err) {
+      this.#opts.log.warn({ err }, 'texts could not be embedded; weighing by their words')
+      return []
+    }
   }
 
   /**
@@ -197,27 +223,31 @@ export class Assistant {
       this.#opts.log.warn({ projectId, reason: found.failure }, 'catalog items could not be read')
       return send(templateReply('unavailable', message), 'unavailable')
     }
-    // Praise or thanks with no question in it is small talk.
-    if (label === 'feedback' && explicit === undefined && !INTERROGATIVE.test(message.trim())) return send(templateReply('feedback', message), 'small_talk')
-
     const evidence = await (gathering ?? this.gather(projectId, message, history, opts))
     opts.signal?.throwIfAborted()
     const { retrieval, knowledge } = evidence
-    const wanted = stems(evidence.text)
     const passages = evidence.passages.filter(clears)
-    const fromKnowledge = passages.length === 0 ? undefined : knowledgeReply(message, wanted, passages)
+    const fromKnowledge = passages.length === 0 ? undefined : await this.#knowledgeReply(message, evidence, passages)
+
+    const items = evidence.items.filter(clears)
+    const seeks = seeksProducts(message, retrieval)
+    const question = INTERROGATIVE.test(message.trim())
+    const grievance = GRIEVANCE.test(message)
+    // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.
+    // A message worded as a question that they answer is a question; one that finds the items a
+    // shopper asks for ("wireless mouse", "something to store more files on my PC") is a request.
+    if (label !== 'question' && label !== 'request' && !grievance && explicit === undefined) {
+      if (question && (items.length > 0 || passages.length > 0)) label = 'question'
+      else if (!question && items.length > 0 && (seeks || passages.length === 0)) label = 'request'
+    }
 
     if (explicit !== undefined) return send(handoffReply(explicit, message, fromKnowledge?.reply), 'handoff', evidence, explicit)
     if (label === 'complaint') {
-      if (fromKnowledge === undefined || GRIEVANCE.test(message)) return send(handoffReply('complaint', message, fromKnowledge?.reply), 'handoff', evidence, 'complaint')
+      if (fromKnowledge === undefined || grievance) return send(handoffReply('complaint', message, fromKnowledge?.reply), 'handoff', evidence, 'complaint')
       return send(withOfferOfPerson(fromKnowledge.reply, message), fromKnowledge.route, evidence)
     }
-
-    const items = evidence.items.filter(clears)
-    // A question the classifier took for something else ("other": it learnt shop talk, not every
-    // shop's subject) is a question when the shop's sources answer it.
-    if ((label === 'other' || label === 'feedback') && INTERROGATIVE.test(message.trim()) && (items.length > 0 || passages.length > 0)) label = 'question'
-    const seeks = seeksProducts(message, retrieval)
+    // Praise or thanks with no question in it, that nothing answers, is small talk.
+    if (label === 'feedback' && !question && items.length === 0 && passages.length === 0) return send(templateReply('feedback', message), 'small_talk', evidence)
     const bestItem = items[0]?.relevance ?? 0
     const bestPassage = passages[0]?.relevance ?? 0
     // A shopper looking for products gets items when any answers, unless an FAQ is surer; a question gets what answers best.
@@ -231,7 +261,9 @@ export class Assistant {
     const searched = retrieval.plan !== undefined && knowledge.failure === undefined
     if (!searched) return send(templateReply('noMatch', message), 'no_match', evidence)
     if (seeks) return send(templateReply('noMatch', message), 'no_match', evidence)
-    if (label === 'other' && !INTERROGATIVE.test(message.trim())) return send(templateReply('other', message), 'small_talk', evidence)
+    // Chit-chat ("ok", "cool, thanks") gets small talk; a statement with a subject of its own that
+    // nothing answers ("it gets hot and slows down") is a matter for the team, like a question.
+    if ((label === 'other' || label === 'feedback') && !question && contentWords(message).length <= SMALL_TALK_WORDS) return send(templateReply(label, message), 'small_talk', evidence)
     return send(handoffReply('unanswered', message, undefined), 'handoff', evidence, 'unanswered')
   }
 
@@ -259,12 +291,15 @@ export class Assistant {
       this.stats.knowledgeFailures++
       this.#opts.log.warn({ projectId, reason: knowledge.failure }, 'knowledge search failed; answering without it')
     }
-    const query = retrieval.plan?.query ?? ''
+    // What an item must hold: the keywords, and the brand, category and colour named (a filter holds
+    // them to it; "any Nike stuff?" is all brand), else the message's own words.
+    const c = retrieval.plan?.constraints
+    const asked = stems([retrieval.plan?.query ?? '', ...(c === undefined ? [] : [...c.brands, ...c.categories, ...c.colors])].join(' '))
     return {
       retrieval,
       knowledge,
-      items: weighItems(retrieval.items, stems(query === '' ? text : query)),
-      passages: weighPassages(knowledge.passages, stems(text)),
+      items: weighItems(retrieval.items, asked.length === 0 ? stems(text) : asked),
+      passages: weighPassages(knowledge.passages, stems(text), await this.#similarities(text, knowledge.passages.map(meaningOf))),
       text
     }
   }

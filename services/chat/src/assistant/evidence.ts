@@ -22,14 +22,18 @@ export interface ItemFeatures {
 export interface PassageFeatures {
   /** The knowledge search's score (its keyword and semantic mix). */
   score: number
-  /** The share of the message's content words the passage holds, its headings at half weight. */
+  /** Cosine similarity of the message and the passage (its section and text), 0 without an embedder. */
+  semantic: number
+  /** The share of the message's content words the passage holds, its headings at half weight, the words few passages hold weighing double. */
   coverage: number
-  /** The share of them the passage's best sentence holds. */
+  /** The share of them (weighted alike) the passage's best sentence holds. */
   sentence: number
 }
 
 export interface FaqFeatures {
   score: number
+  /** Cosine similarity of the message and the pair's question, 0 without an embedder. */
+  semantic: number
   coverage: number
   /** How much the pair's question and the message share, both ways (the smaller share). */
   question: number
@@ -76,25 +80,54 @@ export function weighItems (items: RetrievedItem[], wanted: string[]): ItemEvide
 /** A heading's words count for half a sentence's: "Returns" says what a page is about, not what it says. */
 const HEADING_WEIGHT = 0.5
 
+/** A word of the message that one retrieved passage holds, or none, weighs this many of the others: it is what the message is about. */
+const SPECIFIC_WEIGHT = 2
+
+/**
+ * The share of the message's words a text holds, its headings' at half weight, each word weighted by
+ * how specific it is among the retrieved passages ("Do orders to Alaska take longer?" is about Alaska).
+ */
+function weightedShare (wanted: string[], weight: (w: string) => number, text: Set<string>, heading: Set<string> = new Set()): number {
+  let held = 0
+  let total = 0
+  for (const w of wanted) {
+    held += weight(w) * (text.has(w) ? 1 : heading.has(w) ? HEADING_WEIGHT : 0)
+    total += weight(w)
+  }
+  return total === 0 ? 0 : held / total
+}
+
 /** The passages (pages' chunks and FAQ pairs) weighed against the message's content words, best first. */
-export function weighPassages (passages: KnowledgePassage[], wanted: string[]): PassageEvidence[] {
-  const weighed = passages.map((passage): PassageEvidence => {
+export function weighPassages (passages: KnowledgePassage[], wanted: string[], semantic: number[] = []): PassageEvidence[] {
+  const holders = new Map<string, number>()
+  for (const p of passages) {
+    const words = new Set(stems(`${p.title} ${p.section} ${p.text}`))
+    for (const w of wanted) if (words.has(w)) holders.set(w, (holders.get(w) ?? 0) + 1)
+  }
+  const weight = (w: string) => (holders.get(w) ?? 0) <= 1 ? SPECIFIC_WEIGHT : 1
+  const weighed = passages.map((passage, i): PassageEvidence => {
+    const similarity = Math.max(0, semantic[i] ?? 0)
     if (passage.kind === 'faq') {
       const question = stems(passage.title)
       const shared = question.filter((w) => wanted.includes(w)).length
       const features: FaqFeatures = {
         score: passage.score,
-        coverage: share(wanted, new Set(stems(`${passage.title} ${passage.text}`))),
+        semantic: similarity,
+        coverage: weightedShare(wanted, weight, new Set(stems(`${passage.title} ${passage.text}`))),
         question: wanted.length === 0 || question.length === 0 ? 0 : Math.min(shared / wanted.length, shared / question.length)
       }
       return { kind: 'faq', passage, features, relevance: relevanceOf(WEIGHTS.faq, features) }
     }
     const text = new Set(stems(passage.text))
     const heading = new Set(stems(`${passage.title} ${passage.section}`))
-    const coverage = wanted.length === 0 ? 0 : wanted.reduce((sum, w) => sum + (text.has(w) ? 1 : heading.has(w) ? HEADING_WEIGHT : 0), 0) / wanted.length
-    const sentence = Math.max(0, ...sentencesOf(passage.text).map((s) => share(wanted, new Set(stems(s)))))
-    const features: PassageFeatures = { score: passage.score, coverage, sentence }
+    const coverage = weightedShare(wanted, weight, text, heading)
+    const sentence = Math.max(0, ...sentencesOf(passage.text).map((s) => weightedShare(wanted, weight, new Set(stems(s)))))
+    const features: PassageFeatures = { score: passage.score, semantic: similarity, coverage, sentence }
     return { kind: 'passage', passage, features, relevance: relevanceOf(WEIGHTS.passage, features) }
   })
   return weighed.sort((a, b) => b.relevance - a.relevance || b.passage.score - a.passage.score)
 }
+
+/** The text of a passage its similarity with a message is measured on: a pair's question, a page chunk's section and opening. */
+export const PASSAGE_TEXT_CHARS = 600
+export const meaningOf = (p: KnowledgePassage) => p.kind === 'faq' ? p.title : `${p.section} ${p.text}`.slice(0, PASSAGE_TEXT_CHARS)

@@ -56,7 +56,7 @@ export const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|
  * A message that leans on the turn before: it points back ("that", "it", "those") or goes on from it
  * ("and …", "what about …"). It is retrieved with the earlier message's subject.
  */
-export const LEANS_ON_PREVIOUS = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|and what about|same for)\b|\b(?:that|it|this|those|these|them|they|there|one|ones|older|newer|other|others|instead|too|either)\b/i
+export const LEANS_ON_PREVIOUS = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|and what about|same for)\b|\b(?:that|it|this|those|these|them|they|one|ones|older|newer|other|others|instead|too|either)\b/i
 /** A message that leans on the turn before is short; a longer one stands on its own. */
 export const FOLLOW_UP_MAX_WORDS = 9
 

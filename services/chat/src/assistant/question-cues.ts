@@ -29,3 +29,10 @@ export function answerCue (message: string): AnswerCue | undefined {
   if (/^(?:what(?:'s| is| are| does| do)\b|define\b|meaning of\b)/.test(text) && !/\b(?:can|should|how)\b/.test(text)) return defines
   return undefined
 }
+
+/** "How do I …", "how to …", "what are the steps to …": the answer is a procedure, its steps in order. */
+const ASKS_HOW = /^(?:(?:hi|hello|hey|ok|okay|so|and|but|please)\W+)*(?:how (?:do|can|could|should|would|will) (?:i|we|you|one)|how to|how is|how are|what (?:are|is) the steps?|steps to|what do i (?:need to )?do)\b/i
+
+export function asksHow (message: string): boolean {
+  return ASKS_HOW.test(message.trim())
+}

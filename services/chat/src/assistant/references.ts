@@ -62,6 +62,27 @@ export function citedLists (history: Message[]): Citation[][] {
   return lists
 }
 
+/** Of a title, the share of its words a message must hold to name it, and the fewest words that can. */
+const NAMED_SHARE = 0.75
+const NAMED_MIN_WORDS = 2
+
+/**
+ * The items of the earlier replies (the latest lists first) that the message names by their title:
+ * most of a title's words, two at least, are in the message.
+ */
+function namedItems (text: string, lists: Citation[][]): Citation[] {
+  const words = new Set(contentWords(text))
+  const named: Citation[] = []
+  for (const list of lists.slice(0, 3)) {
+    for (const c of list) {
+      const title = contentWords(c.title ?? '')
+      const held = title.filter((w) => words.has(w)).length
+      if (title.length >= NAMED_MIN_WORDS && held >= NAMED_MIN_WORDS && held / title.length >= NAMED_SHARE && !named.some((n) => n.reference === c.reference)) named.push(c)
+    }
+  }
+  return named
+}
+
 function fieldsOf (text: string): string[] {
   return FIELD_WORDS.filter(([re]) => re.test(text)).map(([, field]) => field)
 }
@@ -101,12 +122,16 @@ export function resolveReference (message: string, history: Message[]): Referenc
     if (resolved < earlier.length && !picked.includes(resolved)) picked.push(resolved)
   }
   const fields = fieldsOf(text)
-  const features = contentWords(text).filter((w) => !ASKING.has(w) && !/^\d+$/.test(w))
+  // An item named by its title ("what's the price of the Hi-Top Basketball Shoe?"): its words are not features.
+  const named = namedItems(text, lists)
+  const titleWords = new Set(named.flatMap((c) => contentWords(c.title ?? '')))
+  const features = contentWords(text).filter((w) => !ASKING.has(w) && !/^\d+$/.test(w) && !titleWords.has(w))
   // Words of its own beyond a feature or two: a new subject ("is the first tent waterproof?" stays, "do you have kayaks" goes).
   if (features.length > 2) return undefined
 
   let items: Citation[]
-  if (picked.length > 0) items = picked.map((i) => earlier[i]!)
+  if (named.length > 0 && (fields.length > 0 || features.length > 0 || comparisonOf(text, fields) !== undefined)) items = named
+  else if (picked.length > 0) items = picked.map((i) => earlier[i]!)
   else if (BOTH.test(text) && earlier.length >= 2) items = earlier.slice(0, 2)
   else if (ALL.test(text) && earlier.length >= 2 && (fields.length > 0 || comparisonOf(text, fields) !== undefined)) items = earlier
   else if (/\bwhich\b/.test(text) && earlier.length >= 2 && comparisonOf(text, fields) !== undefined) items = earlier

@@ -1,7 +1,7 @@
 import type { Citation } from '@chatsearch/contracts'
 import type { KnowledgePassage, Reply } from './types.js'
 import { stemSequence, stems } from './words.js'
-import { answerCue } from './question-cues.js'
+import { answerCue, asksHow } from './question-cues.js'
 
 /**
  * Extractive answers from the project's knowledge (decision 13): an FAQ pair is answered with its
@@ -18,12 +18,16 @@ const MAX_SENTENCES = 3
 const NEXT_SENTENCE_ROOM = 400
 /** Characters of the list a sentence ending in ":" introduces, quoted with it at most. */
 const LIST_MAX = 400
+/** Characters of a procedure (the best sentence of a "how do I …?" and the steps after it) quoted at most. */
+const PROCEDURE_MAX = 600
 /** A heading's words count for half a sentence's: "Returns" says what a page is about, not what it says. */
 const HEADING_WEIGHT = 0.5
 /** At most half a word for holding the message's words side by side. */
 const PROXIMITY_WEIGHT = 0.5
 /** A sentence of the shape the question asks for counts as one more word. */
 const CUE_WEIGHT = 1
+/** Up to this many words more for a sentence whose meaning is the message's (cosine similarity of their embeddings). */
+const MEANING_WEIGHT = 2
 /** Pairs one answer quotes at most. */
 const MAX_FAQS = 2
 
@@ -93,10 +97,10 @@ export function faqAnswer (pairs: Answering[], wanted: string[]): Reply {
  * cited: the best sentence (most of the message's words, headings at half weight, close together, of
  * the shape asked; then the rarer words; then the better passage), sentences that add words it lacks
  * (of its passage, or of another whose headings name one of the message's words), the sentence after
- * it while short, the one before it when it opens with "It"/"This", and the list a sentence ending in
+ * it while short (for "how do I …?", the steps after it while they fit in PROCEDURE_MAX), the one before it when it opens with "It"/"This", and the list a sentence ending in
  * ":" introduces.
  */
-export function pageAnswer (message: string, wanted: string[], pages: Answering[]): Reply {
+export function pageAnswer (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): Reply {
   const passages = pages.map((p) => p.passage)
   const candidates: Candidate[] = passages.flatMap((passage) => {
     const heading = new Set(stems(`${passage.title} ${passage.section}`))
@@ -114,7 +118,8 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
   const rarity = (c: Candidate) => wanted.filter((w) => c.words.has(w)).reduce((sum, w) => sum + 1 / (holders.get(w) ?? 1), 0)
   const cue = answerCue(message)
   const value = (c: Candidate) => wanted.reduce((sum, w) => sum + (c.words.has(w) ? 1 : 0) + (c.heading.has(w) ? HEADING_WEIGHT : 0), 0) +
-    PROXIMITY_WEIGHT * proximity(wanted, c.sequence) + (cue !== undefined && cue(c.text, wanted, c.sequence) ? CUE_WEIGHT : 0)
+    PROXIMITY_WEIGHT * proximity(wanted, c.sequence) + (cue !== undefined && cue(c.text, wanted, c.sequence) ? CUE_WEIGHT : 0) +
+    MEANING_WEIGHT * Math.max(0, closeness?.get(c.text) ?? 0)
   let first: Candidate | undefined
   for (const c of candidates) {
     if (wanted.every((w) => !c.words.has(w))) continue
@@ -141,7 +146,16 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
     for (const w of best.candidate.words) held.add(w)
   }
   const next = candidates.find((c) => c.passage === start.passage && c.index === start.index + 1)
-  if (next !== undefined && !chosen.includes(next) && chosen.length < MAX_SENTENCES && start.text.length + next.text.length <= NEXT_SENTENCE_ROOM) chosen.push(next)
+  if (asksHow(message)) {
+    // A procedure: the steps that follow the best sentence in its passage, in order, while they fit.
+    let length = chosen.reduce((n, c) => n + c.text.length, 0)
+    for (const step of candidates.filter((c) => c.passage === start.passage && c.index > start.index).sort((a, b) => a.index - b.index)) {
+      if (chosen.includes(step)) continue
+      if (length + step.text.length > PROCEDURE_MAX) break
+      chosen.push(step)
+      length += step.text.length
+    }
+  } else if (next !== undefined && !chosen.includes(next) && chosen.length < MAX_SENTENCES && start.text.length + next.text.length <= NEXT_SENTENCE_ROOM) chosen.push(next)
   const previous = candidates.find((c) => c.passage === start.passage && c.index === start.index - 1)
   if (previous !== undefined && !chosen.includes(previous) && chosen.length < MAX_SENTENCES && /^(?:it|its|this|these|that|those|they|their|such)\b/i.test(start.text)) chosen.push(previous)
 
