@@ -29,3 +29,14 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
     }
   }
 }
+
+/** The best evidence of a message, one line each, to stderr: what the relevance model saw. */
+export async function explain (assistant: Assistant, projectId: string, message: string): Promise<void> {
+  const evidence = await assistant.gather(projectId, message, [])
+  const round = (features: object) => Object.entries(features).map(([k, v]) => `${k} ${(v as number).toFixed(2)}`).join(', ')
+  const lines = [
+    ...evidence.passages.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} ${e.kind} ${e.passage.documentId}#${e.passage.chunkId} (${round(e.features)})`),
+    ...evidence.items.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} item ${e.item.id} (${round(e.features)})`)
+  ]
+  process.stderr.write(`  explain ${JSON.stringify(message)}\n${lines.join('\n')}\n`)
+}

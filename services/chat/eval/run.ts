@@ -47,7 +47,8 @@
 // Environment: EVAL_SPLIT=dev|heldout|all (default all: which entries are sent), EVAL_ONLY=name,name (datasets,
 // by name or as help/<name>, catalogs/<name>), EVAL_VERBOSE=1 (every check with its reply), EVAL_SHOW_HELDOUT=1
 // (list held-out replies too), EVAL_DEADLINE_S (default 900), EVAL_FEATURES=<file> (writes the evidence
-// features of development questions and requests with their labels, for eval/fit.ts).
+// features of development questions and requests with their labels, for eval/fit.ts), EVAL_EXPLAIN=1 (prints
+// the best evidence of each development question and request to stderr).
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -57,7 +58,7 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { buildApp as buildSearch, ingestDocuments, ingestKnowledge } from '@chatsearch/search'
 import { buildApp } from '../src/app.js'
 import { judgeQuestion, judgeRequest, judgeTurn, summarise, type Answer, type Observation, type Ratio, type ShareFigure, type Summary } from './checks.js'
-import { evidenceFeatures } from './features.js'
+import { evidenceFeatures, explain as explainEvidence } from './features.js'
 import { DatasetError, loadDatasets, missingFacts, splitOf, type Dataset, type Split } from './datasets.js'
 
 const TOKEN = 'eval-service-token-' + 'e'.repeat(32)
@@ -86,6 +87,7 @@ const ROWS: Row[] = [
 ]
 const TARGETS = Object.fromEntries(ROWS.filter((r) => r.target !== undefined).map((r) => [r.key, r.target]))
 
+const EXPLAIN = process.env.EVAL_EXPLAIN === '1'
 const FEATURES = process.env.EVAL_FEATURES === undefined || process.env.EVAL_FEATURES === '' ? undefined : process.env.EVAL_FEATURES
 const began = performance.now()
 const log = (line: string) => process.stderr.write(`[eval ${((performance.now() - began) / 1000).toFixed(0)} s] ${line}\n`)
@@ -211,10 +213,12 @@ try {
     for (const q of d.questions) {
       observations.push(judgeQuestion(d, splitOf(d, q), q, await send(key, q.say, `eval-${d.name}-q-${q.id}`)))
       if (features !== undefined && splitOf(d, q) === 'dev' && q.category !== 'action') await features.question(projects.get(d)!, q)
+      if (EXPLAIN && splitOf(d, q) === 'dev') await explainEvidence(chat.assistant, projects.get(d)!, q.say)
     }
     for (const r of d.requests) {
       observations.push(judgeRequest(d, splitOf(d, r), r, await send(key, r.say, `eval-${d.name}-r-${r.id}`)))
       if (features !== undefined && splitOf(d, r) === 'dev') await features.request(projects.get(d)!, r)
+      if (EXPLAIN && splitOf(d, r) === 'dev') await explainEvidence(chat.assistant, projects.get(d)!, r.say)
     }
     for (const conv of d.conversations) {
       const answers: Answer[] = []

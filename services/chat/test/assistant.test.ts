@@ -307,4 +307,8 @@ t.test('itemsToShow: best first, or in the order asked among the items of the be
   t.same(ids(itemsToShow(items, 'price')), ['b', 'a', 'c'], 'the cheapest laptops, not the cheaper sleeve that also matched')
   t.same(ids(itemsToShow(items, 'rating')), ['b', 'a', 'c'], 'best rated first among the laptops')
   t.same(itemsToShow([], 'price'), [])
+  const machines = [item('m1', 0.9, 400, 4, 'Coffee'), item('tamper', 0.8, 30, 5, 'Coffee'), item('m2', 0.7, 250, 4.5, 'Coffee')]
+  for (const e of machines) e.item.title = e.item.id === 'tamper' ? 'Espresso Tamper' : `Espresso Machine ${e.item.id}`
+  t.same(ids(itemsToShow(machines, 'price', ['espresso', 'machin'])), ['m2', 'm1'], 'the cheapest of the items named as asked: not the tamper of the same category')
+  t.same(ids(itemsToShow(machines, 'price', ['phone'])), ['tamper', 'm2', 'm1'], 'no title names what was asked: the kind alone')
 })

@@ -74,7 +74,7 @@ t.test('referenceReply: the fields asked, what the catalog does not say, and the
   t.equal(both.text, 'Kestrel Tent is rated 3.6 out of 5.\nRidge Tent is rated 4.2 out of 5.\nRidge Tent is better rated.')
   t.same(both.citations, [tents[0], tents[1]])
   const feature = referenceReply({ items: [tents[0]!], fields: [], features: ['waterproof', 'freestanding'] }, [items[0]])
-  t.equal(feature.text, 'The catalog says of Kestrel Tent: "Fully waterproof fly for storms." The catalog does not say whether Kestrel Tent is freestanding.')
+  t.equal(feature.text, 'The catalog says of Kestrel Tent: "Fully waterproof fly for storms." The catalog\'s description of Kestrel Tent does not mention "freestanding".')
   const missing = referenceReply({ items: [tents[1]!], fields: ['color', 'price'], features: [] }, [items[1]])
   t.equal(missing.text, 'Ridge Tent costs $689.99. The catalog does not say its colour for Ridge Tent.')
   const gone = referenceReply({ items: [tents[2]!], fields: ['price'], features: [] }, [undefined])

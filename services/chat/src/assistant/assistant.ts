@@ -86,13 +86,16 @@ const ORDERS: Record<Order, (a: ItemEvidence, b: ItemEvidence) => number> = {
  * the items of the kind the best matches are (their category): the cheapest of what was asked for,
  * not an accessory of it that also matched.
  */
-export function itemsToShow (answering: ItemEvidence[], order: Order | undefined): ItemEvidence[] {
+export function itemsToShow (answering: ItemEvidence[], order: Order | undefined, asked: string[] = []): ItemEvidence[] {
   if (order === undefined) return answering.slice(0, REPLY_ITEMS)
   const weight = new Map<string, number>()
   for (const e of answering.slice(0, REPLY_ITEMS)) if (e.item.category !== undefined) weight.set(e.item.category, (weight.get(e.item.category) ?? 0) + e.relevance)
   const kind = [...weight].sort((a, b) => b[1] - a[1])[0]?.[0]
   const ofKind = kind === undefined ? answering : answering.filter((e) => e.item.category === kind)
-  return [...ofKind].sort(ORDERS[order]).slice(0, REPLY_ITEMS)
+  // Within the kind, the items named as asked ("espresso machine" in the title) when some are: an
+  // espresso tamper shares the machines' category.
+  const named = asked.length === 0 ? [] : ofKind.filter((e) => { const title = new Set(stems(e.item.title)); return asked.every((w) => title.has(w)) })
+  return [...(named.length > 0 ? named : ofKind)].sort(ORDERS[order]).slice(0, REPLY_ITEMS)
 }
 
 /** Whether the shopper asks for products: shopping words, or a price, brand, category, colour, rating or order to filter by. */
@@ -254,7 +257,7 @@ export class Assistant {
     const knowledgeAnswers = fromKnowledge !== undefined &&
       (items.length === 0 || (seeks ? fromKnowledge.route === 'faq' && bestPassage > bestItem : bestPassage >= bestItem))
     if (knowledgeAnswers) return send(fromKnowledge.reply, fromKnowledge.route, evidence)
-    if (items.length > 0) return send(itemsReply({ message, items: itemsToShow(items, retrieval.plan?.constraints.order) }), 'catalog', evidence)
+    if (items.length > 0) return send(itemsReply({ message, items: itemsToShow(items, retrieval.plan?.constraints.order, stems(retrieval.plan?.query ?? '')) }), 'catalog', evidence)
 
     if (retrieval.failure !== undefined && (seeks || knowledge.failure !== undefined)) return send(templateReply('unavailable', message), 'unavailable', evidence)
     // Without a search service nothing was searched, and nothing can be said to be missing.

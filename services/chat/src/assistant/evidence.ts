@@ -24,6 +24,10 @@ export interface PassageFeatures {
   score: number
   /** Cosine similarity of the message and the passage (its section and text), 0 without an embedder. */
   semantic: number
+  /** How far its similarity stands above the mean of the passages retrieved with it (0 when not above). */
+  standout: number
+  /** The share of the other retrieved passages that come from the same page: the search agrees on the page. */
+  agreement: number
   /** The share of the message's content words the passage holds, its headings at half weight, the words few passages hold weighing double. */
   coverage: number
   /** The share of them (weighted alike) the passage's best sentence holds. */
@@ -105,6 +109,9 @@ export function weighPassages (passages: KnowledgePassage[], wanted: string[], s
     for (const w of wanted) if (words.has(w)) holders.set(w, (holders.get(w) ?? 0) + 1)
   }
   const weight = (w: string) => (holders.get(w) ?? 0) <= 1 ? SPECIFIC_WEIGHT : 1
+  const meanSimilarity = passages.length === 0 ? 0 : passages.reduce((sum, _, i) => sum + Math.max(0, semantic[i] ?? 0), 0) / passages.length
+  const pages = new Map<string, number>()
+  for (const p of passages) if (p.kind !== 'faq') pages.set(p.documentId, (pages.get(p.documentId) ?? 0) + 1)
   const weighed = passages.map((passage, i): PassageEvidence => {
     const similarity = Math.max(0, semantic[i] ?? 0)
     if (passage.kind === 'faq') {
@@ -122,7 +129,14 @@ export function weighPassages (passages: KnowledgePassage[], wanted: string[], s
     const heading = new Set(stems(`${passage.title} ${passage.section}`))
     const coverage = weightedShare(wanted, weight, text, heading)
     const sentence = Math.max(0, ...sentencesOf(passage.text).map((s) => weightedShare(wanted, weight, new Set(stems(s)))))
-    const features: PassageFeatures = { score: passage.score, semantic: similarity, coverage, sentence }
+    const features: PassageFeatures = {
+      score: passage.score,
+      semantic: similarity,
+      standout: Math.max(0, similarity - meanSimilarity),
+      agreement: passages.length <= 1 ? 0 : ((pages.get(passage.documentId) ?? 1) - 1) / (passages.length - 1),
+      coverage,
+      sentence
+    }
     return { kind: 'passage', passage, features, relevance: relevanceOf(WEIGHTS.passage, features) }
   })
   return weighed.sort((a, b) => b.relevance - a.relevance || b.passage.score - a.passage.score)

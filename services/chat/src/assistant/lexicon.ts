@@ -62,3 +62,7 @@ export const FOLLOW_UP_MAX_WORDS = 9
 
 /** "cheaper?", "any less expensive ones?": below the cheapest item just shown. */
 export const CHEAPER = /\b(?:cheaper|less expensive|lower[- ]priced|more affordable)\b/i
+
+/** Colour words that mean only a colour. Others ("Cream", "Copper", "Walnut", "Sand") also name materials and products. */
+export const PLAIN_COLORS = new Set(['black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'grey', 'gray',
+  'navy', 'teal', 'beige', 'brown', 'multicolour', 'multicolor'])

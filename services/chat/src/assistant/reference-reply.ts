@@ -15,7 +15,7 @@ function clause (item: CatalogItem, field: string): string | undefined {
     case 'in_stock': return typeof value === 'boolean' ? (value ? 'is in stock' : 'is currently out of stock') : undefined
     case 'rating': return typeof value === 'number' ? `is rated ${value} out of 5` : undefined
     case 'brand': return `is made by ${String(value)}`
-    case 'color': return `comes in ${String(value)}`
+    case 'color': return `comes in ${Array.isArray(value) ? value.join(', ') : String(value)}`
     case 'sizes': return Array.isArray(value) ? `comes in sizes ${value.join(', ')}` : `comes in size ${String(value)}`
     case 'category': return `is in ${String(value)}`
     default: return `${field.replace(/_/g, ' ')}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`
@@ -43,7 +43,7 @@ function describe (item: CatalogItem, name: string, ref: Reference): string {
   for (const word of ref.features) {
     const sentence = feature(item, word)
     lines.push(sentence === undefined
-      ? `The catalog does not say whether ${name} is ${word}.`
+      ? `The catalog's description of ${name} does not mention "${word}".`
       : `The catalog says of ${name}: "${sentence}"`)
   }
   if (ref.fields.length === 0 && ref.features.length === 0 && typeof item.description === 'string') lines.push(item.description)

@@ -1,6 +1,7 @@
 import type { Citation, Message } from '@chatsearch/contracts'
 import { normalise } from './constraints/text.js'
 import { contentWords } from './words.js'
+import { PLAIN_COLORS } from './lexicon.js'
 
 /**
  * Follow-ups that point at items the assistant named before ("how much is the third one?", "is it
@@ -125,7 +126,11 @@ export function resolveReference (message: string, history: Message[]): Referenc
   // An item named by its title ("what's the price of the Hi-Top Basketball Shoe?"): its words are not features.
   const named = namedItems(text, lists)
   const titleWords = new Set(named.flatMap((c) => contentWords(c.title ?? '')))
-  const features = contentWords(text).filter((w) => !ASKING.has(w) && !/^\d+$/.test(w) && !titleWords.has(w))
+  const words = contentWords(text).filter((w) => !ASKING.has(w) && !/^\d+$/.test(w) && !titleWords.has(w))
+  // "does it come in black?" asks its colour ("in black?" alone is a new search, in black).
+  const pointsAt = named.length > 0 || ordinals.length > 0 || ONE.test(text)
+  if (pointsAt && words.some((w) => PLAIN_COLORS.has(w)) && !fields.includes('color')) fields.push('color')
+  const features = words.filter((w) => !PLAIN_COLORS.has(w))
   // Words of its own beyond a feature or two: a new subject ("is the first tent waterproof?" stays, "do you have kayaks" goes).
   if (features.length > 2) return undefined
 

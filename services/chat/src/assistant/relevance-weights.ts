@@ -9,8 +9,8 @@
  */
 export const WEIGHTS = {
   item: { bias: -3.15, semantic: 1.55, keyword: 0, coverage: 3.78, head: 0 },
-  passage: { bias: -6.04, score: 3.33, semantic: 2.1, coverage: 2.73, sentence: 0.45 },
+  passage: { bias: -5.99, score: 3.16, semantic: 1.93, standout: 1.93, agreement: 0.23, coverage: 2.71, sentence: 0.39 },
   faq: { bias: -7.73, score: 4.03, semantic: 4.64, coverage: 0, question: 3.41 }
 } as const
 
-export const THRESHOLD = 0.13
+export const THRESHOLD = 0.12

@@ -3,11 +3,9 @@
  * no filter: a missed filter still finds the items by keyword, a wrong one hides them.
  */
 import type { CatalogShape, Constraints } from './types.js'
+import { PLAIN_COLORS } from '../lexicon.js'
 import { END, START, STRICT_END, STRICT_START, alternation, neighbours, numberForms, replaceMatches, termKey } from './text.js'
 
-/** Colour words that mean only a colour. Others ("Cream", "Copper", "Walnut", "Sand") also name materials and products. */
-const PLAIN_COLORS = new Set(['black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'grey', 'gray',
-  'navy', 'teal', 'beige', 'brown', 'multicolour', 'multicolor'])
 /** "green tea" is a tea, "white noise" a sound. */
 const NOT_A_COLOR_BEFORE = '(?!\\s+(?:tea|coffee|wine|noise|friday|lights?|out|belt|beans?|tape|board)\\b)'
 /** Before a category word these make it the shopper's context, not the product: "for camping", "my laptop". */
