@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Citation, Classification, Message } from '@chatsearch/contracts'
+import { decisionEvidenceMax, type Citation, type Classification, type DecisionRoute, type Message, type TurnDecision } from '@chatsearch/contracts'
 import type { Classifier } from './classifier.js'
 import type { KnowledgeRetrieval, Retrieval, RetrievedItem, Retriever } from './retriever.js'
 import { MIN_ITEM_CONFIDENCE } from './retriever.js'
@@ -23,6 +23,8 @@ export interface AssistantAnswer {
   citations: Citation[]
   /** Only a person can help: the chat is flagged for the project's team (spec/knowledge.md). */
   handoff: boolean
+  /** Why the turn went that way (decision 17): stored for the team, never sent to the shopper. */
+  decision?: TurnDecision
 }
 
 export interface AssistantOptions {
@@ -127,6 +129,10 @@ function likelyRetrieves (message: string): boolean {
   return /\?\s*$/.test(message) || INTERROGATIVE.test(message.trim()) || PRODUCT_SEEKING.test(message)
 }
 
+/** Stand-in until evidence is scored (decision 17): the cited sources at their retrieval confidence. */
+const citedEvidence = (citations: Citation[]): TurnDecision['evidence'] =>
+  citations.slice(0, decisionEvidenceMax).map((c) => ({ source: c.source, reference: c.reference, score: c.confidence, used: true }))
+
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
 function * wordDeltas (text: string): Generator<string> {
   for (const match of text.matchAll(/\s*\S+/g)) yield match[0]
@@ -167,25 +173,26 @@ export class Assistant {
     const note = languageNote(language)
     const reason = handoffReason(message) ?? (label === 'complaint' ? 'complaint' : undefined)
     // A reply written here (not by a model) is in English: a shopper writing in another language is told so.
-    const send = (reply: { text: string, citations: Citation[] }, handoff: boolean): AssistantAnswer => {
+    const send = (reply: { text: string, citations: Citation[] }, handoff: boolean, route: DecisionRoute): AssistantAnswer => {
       const text = note === undefined ? reply.text : `${note}\n\n${reply.text}`
       if (opts.onDelta !== undefined) for (const delta of wordDeltas(text)) opts.onDelta(delta)
-      return { classification: label, reply: text, citations: reply.citations, handoff }
+      const decision: TurnDecision = { route, ...(handoff ? { handoff_reason: reason ?? 'unanswered' } : {}), evidence: citedEvidence(reply.citations) }
+      return { classification: label, reply: text, citations: reply.citations, handoff, decision }
     }
     // With a model, it answers what a person need not (handoffs are worded here, honestly, always).
     if (reason === undefined && this.#opts.model !== undefined) {
       const fromModel = await this.#modelReply(this.#opts.model, projectId, message, history, label, language, opts)
-      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false }
+      if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false, decision: { route: 'model', evidence: citedEvidence(fromModel.citations) } }
     }
     // A follow-up about items named before ("how much is the second one?") is answered from them.
     const reference = reason === undefined && label !== 'greeting' ? resolveReference(message, history) : undefined
-    if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), false)
+    if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), false, 'clarify')
     if (reference !== undefined) {
       const found = await this.#opts.retriever.items(projectId, reference.items.map((c) => c.reference), { requestId: opts.requestId })
-      if (found.failure === undefined) return send(referenceReply(reference, found.items), false)
+      if (found.failure === undefined) return send(referenceReply(reference, found.items), false, 'follow_up')
       this.stats.retrievalFailures++
       this.#opts.log.warn({ projectId, reason: found.failure }, 'catalog items could not be read')
-      return send({ text: phrasings.unavailable[0]!, citations: [] }, false)
+      return send({ text: phrasings.unavailable[0]!, citations: [] }, false, 'unavailable')
     }
     const wantsItems = reason === undefined && (label === 'question' || label === 'request' || label === 'other')
     // The help pages may say something useful to a shopper handed off ("how do returns work").
@@ -205,18 +212,21 @@ export class Assistant {
     opts.signal?.throwIfAborted()
     const fromKnowledge = answerFromKnowledge(message, knowledge.passages)
 
-    if (reason !== undefined) return send(handoffReply(reason, message, fromKnowledge), true)
+    if (reason !== undefined) return send(handoffReply(reason, message, fromKnowledge), true, 'handoff')
 
     const items = relevantItems(retrieval.items, GROUNDED_ITEMS, order)
-    if (fromKnowledge !== undefined && knowledgeWins(fromKnowledge, message, items, retrieval)) return send(fromKnowledge, false)
+    if (fromKnowledge !== undefined && knowledgeWins(fromKnowledge, message, items, retrieval)) return send(fromKnowledge, false, fromKnowledge.kind)
 
     // A question that neither the catalog nor the help pages answer goes to a person, not to a guess;
     // one that looks for products is answered by saying that the catalog holds none.
     // (Only when the catalog was searched: without SEARCH_URL nothing is, and nothing can be said to be missing.)
     const searched = retrieval.plan !== undefined && !searchFailed && knowledge.failure === undefined
     const unanswered = searched && isQuestion(message, label) && !seeksProducts(message, retrieval) && items.length === 0
-    if (unanswered) return send(handoffReply('unanswered', message, undefined), true)
-    return send(groundedReply({ message, classification: label, items, searchFailed, ...(retrieval.unmatched === undefined ? {} : { unmatched: retrieval.unmatched }) }), false)
+    if (unanswered) return send(handoffReply('unanswered', message, undefined), true, 'handoff')
+    const grounded = groundedReply({ message, classification: label, items, searchFailed, ...(retrieval.unmatched === undefined ? {} : { unmatched: retrieval.unmatched }) })
+    // groundedReply's own cases: items found, a template for a greeting, feedback or other, the catalog down, or nothing found.
+    const route: DecisionRoute = grounded.citations.length > 0 ? 'catalog' : label === 'greeting' || label === 'feedback' || (label === 'other' && !searchFailed) ? 'small_talk' : searchFailed ? 'unavailable' : 'no_match'
+    return send(grounded, false, route)
   }
 
   /** The catalog's items (when `items`) and the knowledge's passages (when `knowledge`) for the message, asked at once. */
