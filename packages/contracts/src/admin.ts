@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { limits } from './limits.js'
 import { Classification, Message } from './message.js'
+import { TurnDecision } from './decision.js'
 
 // The admin routes of both services (decision 15): what the console calls with the service token
 // and X-Project-Id. The gateway never routes /admin/ from outside.
@@ -70,9 +71,19 @@ export const AdminChatList = Type.Object({
 }, { additionalProperties: false })
 export type AdminChatList = Static<typeof AdminChatList>
 
+/**
+ * A message as the project's team reads it: the shopper's `Message`, and on the assistant's own
+ * messages why the turn went that way. The public routes answer with `Message`, which has no decision.
+ */
+export const AdminMessage = Type.Object({
+  ...Message.properties,
+  decision: Type.Optional(TurnDecision)
+}, { additionalProperties: false, description: 'A message of the conversation; an assistant\'s message also says why its turn went that way (absent on a team member\'s answer and on messages stored before decisions were kept)' })
+export type AdminMessage = Static<typeof AdminMessage>
+
 export const AdminChatDetail = Type.Object({
   chat: AdminChatSummary,
-  messages: Type.Array(Message, { description: 'The whole conversation, earliest first' })
+  messages: Type.Array(AdminMessage, { description: 'The whole conversation, earliest first' })
 }, { additionalProperties: false })
 export type AdminChatDetail = Static<typeof AdminChatDetail>
 

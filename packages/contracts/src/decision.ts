@@ -37,9 +37,12 @@ export const DecisionEvidence = Type.Object({
 }, { additionalProperties: false })
 export type DecisionEvidence = Static<typeof DecisionEvidence>
 
+/** The most evidence a decision keeps. */
+export const decisionEvidenceMax = 20
+
 export const TurnDecision = Type.Object({
   route: DecisionRoute,
   handoff_reason: Type.Optional(HandoffReason),
-  evidence: Type.Array(DecisionEvidence, { maxItems: 20, description: 'The best evidence of each source, best first' })
+  evidence: Type.Array(DecisionEvidence, { maxItems: decisionEvidenceMax, description: 'The best evidence of each source, best first' })
 }, { additionalProperties: false, description: 'Why the turn went the way it did; for the project\'s team only' })
 export type TurnDecision = Static<typeof TurnDecision>

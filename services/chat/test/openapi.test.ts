@@ -25,6 +25,19 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'DELETE /admin/chats/{chat_id}': 'adminDeleteChat',
     'GET /admin/analytics': 'adminChatAnalytics'
   }, 'the spec\'s names (and the console\'s admin routes); /metrics is deliberately left out')
+  // The team's transcript and export describe each message's decision; the shopper's routes have none.
+  const json = (path: string, method: string, status = '200') => doc.paths[path][method].responses[status].content['application/json'].schema
+  const adminMessage = json('/admin/chats/{chat_id}', 'get').properties.messages.items
+  t.same(Object.keys(adminMessage.properties.decision.properties), ['route', 'handoff_reason', 'evidence'], 'the admin transcript shows the decision')
+  t.same(Object.keys(adminMessage.properties.decision.properties.evidence.items.properties), ['source', 'reference', 'score', 'used'])
+  t.notOk(adminMessage.required.includes('decision'), 'optional: a team member\'s answer has none')
+  t.ok(json('/admin/chats/export', 'get').items.properties.messages.items.properties.decision, 'the JSON export too')
+  const publicMessage = json('/readConversation', 'get').items
+  t.same(Object.keys(publicMessage.properties), ['msg_id', 'role', 'content', 'timestamp', 'classification', 'citations', 'author'], 'readConversation: no decision')
+  t.equal(publicMessage.additionalProperties, false)
+  t.notOk('decision' in json('/newUserMessage', 'post').properties, 'newUserMessage: no decision')
+  t.notOk('decision' in json('/admin/chats/{chat_id}/answer', 'post', '201').properties, 'a team member\'s answer: no decision')
+
   const events = doc.paths['/newUserMessage'].post.responses['200'].content['text/event-stream'].schema.anyOf
   t.same(events.map((e: { properties: { event: { enum: string[] } } }) => e.properties.event.enum[0]), ['delta', 'reset', 'done', 'error'])
 })

@@ -155,10 +155,12 @@ t.test('a team member walks the console in a browser', { skip, timeout: 300_000 
     await page.locator('.message-assistant').filter({ hasText: 'within 30 days' }).waitFor()
     await snapshot('playground')
 
-    // A shopper's chat through the API key: an action, handed off to the team.
-    const shopper = await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'I want to cancel my order 1234', consumer_id: 'shopper-1' })
+    // A shopper's chat through the API key: a question the help page answers, then an action, handed off to the team.
+    const question = await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'How many days do I have to return an item?', consumer_id: 'shopper-1' })
+    t.equal(question.status, 200, 'the API key talks to the chat service')
+    const { chat_id: chatId } = await question.json() as { chat_id: string }
+    const shopper = await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'I want to cancel my order 1234', chat_id: chatId })
     const turn = await shopper.json() as { chat_id: string, handoff: boolean }
-    t.equal(shopper.status, 200, 'the API key talks to the chat service')
     t.equal(turn.handoff, true, 'cancelling an order is handed off')
 
     // Conversations: the handed-off chat first, its transcript, and an answer as a person.
@@ -170,6 +172,19 @@ t.test('a team member walks the console in a browser', { skip, timeout: 300_000 
     await first.getByRole('link').first().click()
     await page.getByRole('heading', { name: 'Transcript' }).waitFor()
     await page.getByText('I want to cancel my order 1234').waitFor()
+    // Why each turn went that way, on demand and by keyboard: a "Why?" on each of the assistant's messages.
+    const whys = page.locator('main details.decision')
+    t.equal(await whys.count(), 2, 'one "Why?" per assistant message, none on the shopper\'s')
+    t.notOk(await whys.first().getByText('Route').isVisible(), 'folded until asked')
+    await whys.first().locator('summary').focus()
+    await page.keyboard.press('Enter')
+    await whys.first().getByText('Sentences of the help pages').waitFor()
+    const evidence = await whys.first().locator('.evidence li').first().textContent()
+    t.match(evidence, /^Knowledge file-returns-md-\w+#\d+ · score \d\.\d\d · used in the reply$/, 'the page that answered, its score to 2 decimals, used')
+    await whys.nth(1).locator('summary').focus()
+    await page.keyboard.press('Space')
+    await whys.nth(1).getByText('Handed off to the team').waitFor()
+    t.ok(await whys.nth(1).getByText('An action on the customer\'s own order or account').isVisible(), 'the handoff reason')
     await page.getByLabel('Your answer').fill('Hello, this is Alice from the shop: order 1234 is cancelled and refunded.')
     await page.getByRole('button', { name: 'Send answer' }).click()
     await page.locator('main').getByText('Hello, this is Alice from the shop').first().waitFor()
@@ -179,6 +194,7 @@ t.test('a team member walks the console in a browser', { skip, timeout: 300_000 
     const conversation = await read.json() as Array<{ role: string, content: string, author?: { kind: string, username?: string } }>
     t.match(conversation.at(-1), { role: 'assistant', content: /this is Alice from the shop/, author: { kind: 'human', username: 'alice' } },
       'the shopper\'s client reads the person\'s answer in readConversation')
+    t.notOk(conversation.some((m) => 'decision' in m), 'and no decision: those are for the team')
 
     // Analytics: the day's searches and chats as charts.
     await page.goto(`${projectUrl}/analytics`)

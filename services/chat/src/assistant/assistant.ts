@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Citation, Classification, Message } from '@chatsearch/contracts'
+import { decisionEvidenceMax, type Citation, type Classification, type Message } from '@chatsearch/contracts'
 import type { Embedder } from '@chatsearch/embeddings'
 import type { Classifier } from './classifier.js'
 import { SentenceVectors } from './sentence-vectors.js'
@@ -132,7 +132,7 @@ function decisionOf (route: TurnDecision['route'], evidence: Evidence | undefine
           ? { source: 'faq' as const, reference: e.passage.documentId, score: e.relevance }
           : { source: 'knowledge' as const, reference: `${e.passage.documentId}#${e.passage.chunkId}`, score: e.relevance })
       ].map((e) => ({ ...e, used: cited.has(`${e.source}:${e.reference}`) }))
-  return { route, ...(reason === undefined ? {} : { handoff_reason: reason }), evidence: entries.sort((a, b) => b.score - a.score) }
+  return { route, ...(reason === undefined ? {} : { handoff_reason: reason }), evidence: entries.sort((a, b) => b.score - a.score).slice(0, decisionEvidenceMax) }
 }
 
 /** Pages one answer quotes from at most. */

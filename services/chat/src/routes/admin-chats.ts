@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 import { stringify } from 'csv-stringify'
 import {
   AdminChatDetail, AdminChatList, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AdminHeaders,
-  adminChatsLimitDefault, bodyErrors, errorResponses, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type Message
+  adminChatsLimitDefault, bodyErrors, errorResponses, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type AdminMessage
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { adminChat, adminChatPage, adminChatsQuery, positionOf, toAdminSummary, type AdminChatRow, type ChatFilters, type ChatPosition } from '../store/admin-chats.js'
@@ -45,7 +45,7 @@ function decodeCursor (cursor: string): ChatPosition {
 }
 
 /** One message of an export as a CSV record (the columns of CSV_COLUMNS). */
-function csvRecord (chat: AdminChatRow, seq: number, message: Message) {
+function csvRecord (chat: AdminChatRow, seq: number, message: AdminMessage) {
   const author = message.author === undefined ? '' : message.author.kind === 'human' ? `human:${message.author.username}` : 'assistant'
   return {
     chat_id: chat.id,
@@ -56,10 +56,11 @@ function csvRecord (chat: AdminChatRow, seq: number, message: Message) {
     classification: message.classification ?? '',
     content: message.content,
     citations: message.citations === undefined ? '' : JSON.stringify(message.citations),
-    created_at: message.timestamp
+    created_at: message.timestamp,
+    decision_route: message.decision?.route ?? ''
   }
 }
-const CSV_COLUMNS = ['chat_id', 'consumer_id', 'seq', 'role', 'author', 'classification', 'content', 'citations', 'created_at']
+const CSV_COLUMNS = ['chat_id', 'consumer_id', 'seq', 'role', 'author', 'classification', 'content', 'citations', 'created_at', 'decision_route']
 
 /** The chats of the export with their messages, a batch of chats (and one query of messages) at a time. */
 async function * exportedChats (app: FastifyInstance, projectId: string, batches: RowBatches<AdminChatRow>) {
@@ -125,7 +126,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
       operationId: 'adminExportChats',
       tags: ['admin'],
       summary: 'Every chat passing the filters with its messages, streamed as a JSON or CSV attachment',
-      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at; quoted as RFC 4180 says.',
+      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at, decision_route (the route of the assistant\'s decision; empty on other messages and on those stored before decisions were kept); quoted as RFC 4180 says. The JSON export carries each assistant message\'s whole `decision`.',
       querystring: AdminExportQuery,
       headers: AdminHeaders,
       response: {
@@ -159,8 +160,8 @@ export async function adminChatRoutes (app: FastifyInstance) {
     schema: {
       operationId: 'adminReadChat',
       tags: ['admin'],
-      summary: 'One chat for the project\'s team: its summary and the whole conversation, with citations and authors',
-      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`).',
+      summary: 'One chat for the project\'s team: its summary and the whole conversation, with citations, authors and the assistant\'s decisions',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Each of the assistant\'s own messages carries its `decision` (route, handoff reason, the evidence weighed with its scores), which the shopper\'s routes never show; a team member\'s answer, and a message stored before decisions were kept, has none.',
       params: AdminChatParams,
       headers: AdminHeaders,
       response: { 200: AdminChatDetail, ...errorResponses('chat_not_found') }

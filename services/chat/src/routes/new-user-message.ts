@@ -21,8 +21,9 @@ const response = (chatId: string, answer: AssistantAnswer): NewUserMessageRespon
   handoff: answer.handoff
 })
 
+/** The turn to store: the reply with why it went that way (the response above leaves the decision out). */
 const turnOf = (userMessage: string, answer: AssistantAnswer, startedAt: Date, test: boolean): Turn => ({
-  userMessage, classification: answer.classification, reply: answer.reply, citations: answer.citations, startedAt, test, handoff: answer.handoff
+  userMessage, classification: answer.classification, reply: answer.reply, citations: answer.citations, startedAt, test, handoff: answer.handoff, decision: answer.decision
 })
 
 /**

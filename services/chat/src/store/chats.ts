@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import type { ChatSummary, Citation, Classification } from '@chatsearch/contracts'
+import type { ChatSummary, Citation, Classification, TurnDecision } from '@chatsearch/contracts'
 import { isoTimestamps } from './timestamps.js'
 
 type Queryable = Pick<pg.Pool, 'query'>
@@ -36,6 +36,8 @@ export interface Turn {
   test: boolean
   /** The assistant could not help: the chat needs the project's team (spec/knowledge.md). */
   handoff: boolean
+  /** Why the turn went that way (decision 17), kept with the assistant's message for the team. */
+  decision?: TurnDecision
 }
 
 export async function findChat (db: Queryable, projectId: string, chatId: string): Promise<ChatRow | undefined> {
@@ -99,11 +101,12 @@ const plusMs = (d: Date, ms: number) => new Date(d.getTime() + ms)
 
 async function insertTurn (client: pg.PoolClient, projectId: string, chatId: string, seq: number, turn: Turn, userAt: Date, replyAt: Date) {
   await client.query(
-    `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, handoff) VALUES
-     ($1, $2, $3, $4, 'user', $5, $6, NULL, $7, false),
-     ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11, $12)`,
+    `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, handoff, decision) VALUES
+     ($1, $2, $3, $4, 'user', $5, $6, NULL, $7, false, NULL),
+     ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11, $12, $13)`,
     [projectId, chatId, seq, randomUUID(), turn.userMessage, turn.classification, userAt,
-      randomUUID(), turn.reply, JSON.stringify(turn.citations), replyAt, turn.handoff])
+      randomUUID(), turn.reply, JSON.stringify(turn.citations), replyAt, turn.handoff,
+      turn.decision === undefined ? null : JSON.stringify(turn.decision)])
 }
 
 async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

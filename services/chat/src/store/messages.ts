@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import type { Citation, Classification, Message } from '@chatsearch/contracts'
+import type { AdminMessage, Citation, Classification, Message, TurnDecision } from '@chatsearch/contracts'
 import { isoTimestamps } from './timestamps.js'
 
 type Queryable = Pick<pg.Pool, 'query'>
@@ -23,24 +23,35 @@ function toMessage (row: MessageRow): Message {
   return message
 }
 
-/** The whole conversation, earliest first. */
-export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<Message[]> {
-  const { rows } = await db.query<MessageRow>({
+/** A message's row with why its turn went that way: read for the admin routes only. */
+interface AdminMessageRow extends MessageRow {
+  decision: TurnDecision | null
+}
+
+function toAdminMessage (row: AdminMessageRow): AdminMessage {
+  const message: AdminMessage = toMessage(row)
+  if (row.decision !== null) message.decision = row.decision
+  return message
+}
+
+/** The whole conversation as the team reads it (decisions included), earliest first. */
+export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<AdminMessage[]> {
+  const { rows } = await db.query<AdminMessageRow>({
     name: 'read-messages',
-    text: `SELECT id, role, content, classification, citations, created_at, author_username FROM messages
+    text: `SELECT id, role, content, classification, citations, created_at, author_username, decision FROM messages
            WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
     values: [projectId, chatId],
     types: isoTimestamps
   })
-  return rows.map(toMessage)
+  return rows.map(toAdminMessage)
 }
 
 /** A conversation to read: the chat and the project it must belong to. */
 export interface ConversationKey { projectId: string, chatId: string }
 
 /**
- * The whole conversation of each key, earliest first, in one query (see readBatches): an empty
- * list where the project has no such chat.
+ * The whole conversation of each key as the shopper reads it (no decisions), earliest first, in
+ * one query (see readBatches): an empty list where the project has no such chat.
  */
 export async function readConversations (db: Queryable, keys: readonly ConversationKey[]): Promise<Message[][]> {
   const { rows } = await db.query<MessageRow & { i: number }>({
@@ -72,16 +83,19 @@ export async function recentMessages (db: Queryable, projectId: string, chatId: 
   return rows.map(toMessage)
 }
 
-/** The messages of several chats, each chat's earliest first: the conversations of an export page. */
-export async function messagesOfChats (db: Queryable, projectId: string, chatIds: string[]): Promise<Map<string, Message[]>> {
-  const { rows } = await db.query<MessageRow & { chat_id: string }>({
+/**
+ * The messages of several chats as the team reads them (decisions included), each chat's earliest
+ * first: the conversations of an export page.
+ */
+export async function messagesOfChats (db: Queryable, projectId: string, chatIds: string[]): Promise<Map<string, AdminMessage[]>> {
+  const { rows } = await db.query<AdminMessageRow & { chat_id: string }>({
     name: 'messages-of-chats',
-    text: `SELECT chat_id, id, role, content, classification, citations, created_at, author_username FROM messages
+    text: `SELECT chat_id, id, role, content, classification, citations, created_at, author_username, decision FROM messages
            WHERE project_id = $1 AND chat_id = ANY($2::text[]) ORDER BY chat_id, seq`,
     values: [projectId, chatIds],
     types: isoTimestamps
   })
-  const byChat = new Map<string, Message[]>(chatIds.map((id) => [id, []]))
-  for (const row of rows) byChat.get(row.chat_id)?.push(toMessage(row))
+  const byChat = new Map<string, AdminMessage[]>(chatIds.map((id) => [id, []]))
+  for (const row of rows) byChat.get(row.chat_id)?.push(toAdminMessage(row))
   return byChat
 }

@@ -6,9 +6,9 @@
 import type { ChatAnalyticsResponse, Credential, SearchAnalyticsResponse } from '@chatsearch/contracts'
 
 export type {
-  AdminChatDetail, AdminChatList, AdminChatSummary, CatalogSettings, Citation, Classification, ConsoleProject as Project,
+  AdminChatDetail, AdminChatList, AdminChatSummary, AdminMessage, CatalogSettings, Citation, Classification, ConsoleProject as Project,
   Credential, DocumentsResponse, IssuedCredential, KnowledgeDocument, KnowledgeListResponse, KnowledgeSummary, Member, Message,
-  NewUserMessageResponse, ProjectRole as Role, SearchBody, SearchHit, SearchResponse, SessionResponse as Session, Task, TaskAccepted, TaskList
+  NewUserMessageResponse, ProjectRole as Role, SearchBody, SearchHit, SearchResponse, SessionResponse as Session, Task, TaskAccepted, TaskList, TurnDecision
 } from '@chatsearch/contracts'
 
 export type Service = Credential['service']

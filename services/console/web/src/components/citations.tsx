@@ -12,7 +12,7 @@ function hrefOf (projectId: string, citation: Citation): string | undefined {
   return citation.url
 }
 
-const sourceNames: Record<Citation['source'], string> = { catalog: 'Catalog item', knowledge: 'Knowledge', faq: 'FAQ' }
+export const sourceNames: Record<Citation['source'], string> = { catalog: 'Catalog item', knowledge: 'Knowledge', faq: 'FAQ' }
 
 export function Citations ({ projectId, citations }: { projectId: string, citations: Citation[] }) {
   if (citations.length === 0) return null

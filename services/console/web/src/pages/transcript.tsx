@@ -1,19 +1,20 @@
 import { useLocation } from 'preact-iso'
 import { answerChat, deleteChat, getChat } from '../api/chats.js'
-import type { Message } from '../api/types.js'
+import type { AdminMessage } from '../api/types.js'
 import { Citations } from '../components/citations.js'
+import { Decision } from '../components/decision.js'
 import { ConfirmButton } from '../components/confirm-button.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
 import { ErrorAlert, Loading, Status } from '../components/status.js'
 import { classLabels, formatDate } from '../format.js'
 import { useAction, useLoad } from '../hooks.js'
 
-function authorOf (message: Message): string {
+function authorOf (message: AdminMessage): string {
   if (message.role === 'user') return 'Shopper'
   return message.author?.kind === 'human' ? `${message.author.username} (team)` : 'Assistant'
 }
 
-function MessageItem ({ projectId, message }: { projectId: string, message: Message }) {
+function MessageItem ({ projectId, message }: { projectId: string, message: AdminMessage }) {
   return (
     <li class={`message message-${message.role}${message.author?.kind === 'human' ? ' message-human' : ''}`}>
       <p class='message-meta'>
@@ -23,6 +24,7 @@ function MessageItem ({ projectId, message }: { projectId: string, message: Mess
       </p>
       <p class='message-text'>{message.content}</p>
       {message.citations !== undefined && <Citations projectId={projectId} citations={message.citations} />}
+      {message.decision !== undefined && <Decision decision={message.decision} />}
     </li>
   )
 }
