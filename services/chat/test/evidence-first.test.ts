@@ -1,0 +1,86 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import type { Classification } from '@chatsearch/contracts'
+import { Assistant } from '../src/assistant/assistant.js'
+import type { Classifier } from '../src/assistant/classifier.js'
+import type { KnowledgePassage, RetrievedItem, Retriever } from '../src/assistant/types.js'
+import { promisedActions } from '../src/assistant/promises.js'
+
+// The decisions of decision 17 on fixed evidence: a retriever that returns what the test gives it
+// (the search service's own behaviour is tested against a real one in assistant.test.ts and
+// knowledge-and-handoff.test.ts), and a classifier that says what it is told.
+const log = Fastify({ logger: false }).log
+const says = (label: Classification): Classifier => ({ classify: async () => ({ label, confidence: 1 }) })
+
+const power: KnowledgePassage = {
+  documentId: 'power',
+  chunkId: '0',
+  kind: 'page',
+  title: 'Power problems',
+  section: 'Power problems › The laptop does not turn on',
+  text: 'If the laptop does not turn on when plugged in, hold the power button for 30 seconds to reset it. Then connect the charger and press the power button again.',
+  score: 0.8,
+  url: 'https://help.example/power'
+}
+const boot = (id: string, title: string, price: number, category = 'Boots'): RetrievedItem =>
+  ({ id, title, price, category, description: `${title} for hiking.`, semantic: 0.8, keyword: 1, rank: 0 })
+
+function retriever (found: { passages?: KnowledgePassage[], items?: RetrievedItem[] }): Retriever {
+  return {
+    retrieve: async () => ({ items: found.items ?? [], plan: { query: 'hiking boots', constraints: { brands: [], categories: [], colors: [] } } }),
+    knowledge: async () => ({ passages: found.passages ?? [] }),
+    items: async (_projectId, ids) => ({ items: ids.map(() => undefined) })
+  }
+}
+
+t.test('a problem the help pages solve is answered, with the offer of a person, not handed off', async (t) => {
+  const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), log })
+  const answer = await assistant.answer('p', 'my laptop will not turn on, even when plugged in', [])
+  t.equal(answer.handoff, false)
+  t.match(answer.reply, /hold the power button for 30 seconds/)
+  t.match(answer.reply, /a person/i, 'the offer of a person')
+  t.match(answer.citations, [{ source: 'knowledge', reference: 'power#0', url: 'https://help.example/power' }])
+  t.match(answer.decision, { route: 'knowledge', evidence: [{ source: 'knowledge', reference: 'power#0', used: true }] })
+  t.same(promisedActions(answer.reply), [])
+})
+
+t.test('a grievance is handed off, with what the help pages say after it', async (t) => {
+  const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), log })
+  const answer = await assistant.answer('p', 'my laptop will not turn on even plugged in, this is unacceptable', [])
+  t.equal(answer.handoff, true)
+  t.match(answer.decision, { route: 'handoff', handoff_reason: 'complaint' })
+  t.match(answer.reply, /flagged/)
+  t.match(answer.reply, /hold the power button/)
+})
+
+t.test('"how do I …" about the customer\'s own account is a question, not an action for a person', async (t) => {
+  const reset: KnowledgePassage = { ...power, documentId: 'password', title: 'Passwords', section: 'Passwords › Reset', text: 'To reset your password, open Settings and choose Reset password. A link arrives by email.' }
+  const asked = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [reset] }), log })
+  const howTo = await asked.answer('p', 'How do I reset my password?', [])
+  t.equal(howTo.handoff, false)
+  t.match(howTo.reply, /open Settings and choose Reset password/)
+  const action = await asked.answer('p', 'Can you reset my password?', [])
+  t.equal(action.handoff, true, 'asking the shop to do it is an action')
+  t.match(action.decision, { handoff_reason: 'action' })
+})
+
+t.test('a question nothing answers is handed off; a product search nothing answers says so', async (t) => {
+  const nothing = new Assistant({ classifier: says('question'), retriever: retriever({}), log })
+  const discount = await nothing.answer('p', 'Is there a student discount?', [])
+  t.equal(discount.handoff, true)
+  t.match(discount.decision, { route: 'handoff', handoff_reason: 'unanswered', evidence: [] })
+  const sofas = await nothing.answer('p', 'Do you sell sofas?', [])
+  t.equal(sofas.handoff, false)
+  t.match(sofas.decision, { route: 'no_match' })
+  t.same(sofas.citations, [])
+})
+
+t.test('the items that answer, cited with their relevance', async (t) => {
+  const items = [boot('b1', 'Ridge Hiking Boots', 180), boot('b2', 'Trail Hiking Boots', 120), boot('laces', 'Hiking Boots Laces', 9, 'Accessories')]
+  items[2]!.semantic = 0.6
+  const shop = new Assistant({ classifier: says('request'), retriever: retriever({ items }), log })
+  const answer = await shop.answer('p', 'show me hiking boots', [])
+  t.equal(answer.decision.route, 'catalog')
+  t.ok(answer.citations.length > 0 && answer.citations.every((c) => c.source === 'catalog' && c.confidence > 0 && c.confidence <= 1))
+  t.match(answer.reply, /Ridge Hiking Boots — \$180\.00/)
+})
