@@ -154,14 +154,16 @@ export class Assistant {
   }
 
   /** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
-  async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' }> {
+  async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' } | undefined> {
     const wanted = stems(evidence.text)
     if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), wanted), route: 'faq' }
     const pages = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
     const sentences = [...new Set(pages.flatMap((p) => sentencesOf(p.passage.text)))]
     const similar = await this.#similarities(evidence.text, sentences)
     const closeness = similar.length === 0 ? undefined : new Map(sentences.map((s, i) => [s, similar[i]!]))
-    return { reply: pageAnswer(message, wanted, pages, closeness), route: 'knowledge' }
+    const reply = pageAnswer(message, wanted, pages, closeness)
+    // Passages with no sentence to quote (a page of headings alone) answer nothing.
+    return reply.text === '' ? undefined : { reply, route: 'knowledge' }
   }
 
   /** Each text's cosine similarity with the message; none without an embedder or when it fails (words alone then decide). */
@@ -230,7 +232,8 @@ export class Assistant {
     opts.signal?.throwIfAborted()
     const { retrieval, knowledge } = evidence
     const passages = evidence.passages.filter(clears)
-    const fromKnowledge = passages.length === 0 ? undefined : await this.#knowledgeReply(message, evidence, passages)
+    // The help pages' answer is composed (its sentences embedded) only for a reply that uses it.
+    const fromKnowledge = () => passages.length === 0 ? Promise.resolve(undefined) : this.#knowledgeReply(message, evidence, passages)
 
     const items = evidence.items.filter(clears)
     const seeks = seeksProducts(message, retrieval)
@@ -244,19 +247,21 @@ export class Assistant {
       else if (!question && items.length > 0 && (seeks || passages.length === 0)) label = 'request'
     }
 
-    if (explicit !== undefined) return send(handoffReply(explicit, message, fromKnowledge?.reply), 'handoff', evidence, explicit)
+    if (explicit !== undefined) return send(handoffReply(explicit, message, (await fromKnowledge())?.reply), 'handoff', evidence, explicit)
     if (label === 'complaint') {
-      if (fromKnowledge === undefined || grievance) return send(handoffReply('complaint', message, fromKnowledge?.reply), 'handoff', evidence, 'complaint')
-      return send(withOfferOfPerson(fromKnowledge.reply, message), fromKnowledge.route, evidence)
+      const answer = await fromKnowledge()
+      if (answer === undefined || grievance) return send(handoffReply('complaint', message, answer?.reply), 'handoff', evidence, 'complaint')
+      return send(withOfferOfPerson(answer.reply, message), answer.route, evidence)
     }
     // Praise or thanks with no question in it, that nothing answers, is small talk.
     if (label === 'feedback' && !question && items.length === 0 && passages.length === 0) return send(templateReply('feedback', message), 'small_talk', evidence)
     const bestItem = items[0]?.relevance ?? 0
     const bestPassage = passages[0]?.relevance ?? 0
     // A shopper looking for products gets items when any answers, unless an FAQ is surer; a question gets what answers best.
-    const knowledgeAnswers = fromKnowledge !== undefined &&
-      (items.length === 0 || (seeks ? fromKnowledge.route === 'faq' && bestPassage > bestItem : bestPassage >= bestItem))
-    if (knowledgeAnswers) return send(fromKnowledge.reply, fromKnowledge.route, evidence)
+    const knowledgeAnswers = passages.length > 0 &&
+      (items.length === 0 || (seeks ? passages[0]!.kind === 'faq' && bestPassage > bestItem : bestPassage >= bestItem))
+    const answer = knowledgeAnswers ? await fromKnowledge() : undefined
+    if (answer !== undefined) return send(answer.reply, answer.route, evidence)
     if (items.length > 0) return send(itemsReply({ message, items: itemsToShow(items, retrieval.plan?.constraints.order, stems(retrieval.plan?.query ?? '')) }), 'catalog', evidence)
 
     if (retrieval.failure !== undefined && (seeks || knowledge.failure !== undefined)) return send(templateReply('unavailable', message), 'unavailable', evidence)
