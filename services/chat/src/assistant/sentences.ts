@@ -26,8 +26,6 @@ const HEADING_WEIGHT = 0.5
 const PROXIMITY_WEIGHT = 0.5
 /** A sentence of the shape the question asks for counts as one more word. */
 const CUE_WEIGHT = 1
-/** Up to this many words more for a sentence whose meaning is the message's (cosine similarity of their embeddings). */
-const MEANING_WEIGHT = 2
 /** Pairs one answer quotes at most. */
 const MAX_FAQS = 2
 
@@ -118,13 +116,18 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
   const rarity = (c: Candidate) => wanted.filter((w) => c.words.has(w)).reduce((sum, w) => sum + 1 / (holders.get(w) ?? 1), 0)
   const cue = answerCue(message)
   const value = (c: Candidate) => wanted.reduce((sum, w) => sum + (c.words.has(w) ? 1 : 0) + (c.heading.has(w) ? HEADING_WEIGHT : 0), 0) +
-    PROXIMITY_WEIGHT * proximity(wanted, c.sequence) + (cue !== undefined && cue(c.text, wanted, c.sequence) ? CUE_WEIGHT : 0) +
-    MEANING_WEIGHT * Math.max(0, closeness?.get(c.text) ?? 0)
+    PROXIMITY_WEIGHT * proximity(wanted, c.sequence) + (cue !== undefined && cue(c.text, wanted, c.sequence) ? CUE_WEIGHT : 0)
+  const meaning = (c: Candidate) => closeness?.get(c.text) ?? 0
+  const better = (c: Candidate, than: Candidate): boolean => {
+    if (value(c) !== value(than)) return value(c) > value(than)
+    if (meaning(c) !== meaning(than)) return meaning(c) > meaning(than)
+    if (rarity(c) !== rarity(than)) return rarity(c) > rarity(than)
+    return rank.get(c.passage)! < rank.get(than.passage)!
+  }
   let first: Candidate | undefined
   for (const c of candidates) {
     if (wanted.every((w) => !c.words.has(w))) continue
-    if (first === undefined || value(c) > value(first) ||
-      (value(c) === value(first) && (rarity(c) > rarity(first) || (rarity(c) === rarity(first) && rank.get(c.passage)! < rank.get(first.passage)!)))) first = c
+    if (first === undefined || better(c, first)) first = c
   }
   // The search found the passage by its meaning, not its words: its opening says what it is about.
   first ??= candidates.find((c) => c.passage === passages[0])
