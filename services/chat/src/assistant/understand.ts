@@ -15,8 +15,8 @@ export function refineClassification (message: string, label: Classification): C
   const reason = handoffReason(message)
   if ((reason === 'action' || reason === 'person') && label !== 'complaint') return 'request'
   if (SHOPPING_IMPERATIVE.test(text) && label === 'other') return 'request'
-  // A question is not a request, however much it wants a product ("which tent is lightest?"); "can
-  // you …?" and "what would you recommend …?" ask for something to be done, and stay requests, as
+  // A question is not a request, however much it wants a product ("which tent is lightest?"; "can I
+  // …?" asks whether it may be done); "can you …?" and "what would you recommend …?" ask for something to be done, and stay requests, as
   // does a need stated first ("I need a router … what should I get?").
   if (label === 'request' && ASKS.test(text) && !POLITE_REQUEST.test(text)) return 'question'
   if (label === 'complaint' && PRAISE.test(text) && !GRIEVANCE.test(text)) return 'feedback'
@@ -25,7 +25,7 @@ export function refineClassification (message: string, label: Classification): C
   return label
 }
 
-const ASKS = /^(?:what|what's|which|how|do|does|did|is|are|any|where|when|who|why)\b/
+const ASKS = /^(?:what|what's|which|how|do|does|did|is|are|any|where|when|who|why|(?:can|could|may|should) (?:i|we))\b/
 const POLITE_REQUEST = /^(?:please )?(?:can|could|would|will) you\b|\b(?:recommend|suggest)\b/
 const SHOPPING_IMPERATIVE = /^(?:please )?(?:find|list|show|search(?: for)?)\b/
 const PRAISE = /\b(?:great|brilliant|love|loved|lovely|perfect|excellent|amazing|fantastic|awesome|wonderful|superb|happy with|delighted|thank you|thanks)\b/
