@@ -212,13 +212,13 @@ export class Assistant {
       if (opts.onDelta !== undefined) for (const delta of wordDeltas(text)) opts.onDelta(delta)
       return { classification: label, reply: text, citations: reply.citations, handoff: reason !== undefined, decision: decisionOf(route, evidence, reply.citations, reason) }
     }
-    if (greeting) return send(templateReply('greeting', message), 'small_talk')
-
-    // With a model, it answers what a person need not (handoffs are worded here, honestly, always).
+    // With a model, it answers what a person need not, greetings included (in the shopper's language);
+    // handoffs are worded here, honestly, always.
     if (explicit === undefined && label !== 'complaint' && this.#opts.model !== undefined) {
       const fromModel = await this.#modelReply(this.#opts.model, projectId, message, history, label, language, opts)
       if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false, decision: decisionOf('model', undefined, fromModel.citations) }
     }
+    if (greeting) return send(templateReply('greeting', message), 'small_talk')
     // A follow-up about items named before ("how much is the second one?") is answered from them.
     if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), 'clarify')
     if (reference !== undefined) {
