@@ -5,6 +5,8 @@ import { Assistant } from '../src/assistant/assistant.js'
 import type { Classifier } from '../src/assistant/classifier.js'
 import type { KnowledgePassage, RetrievedItem, Retriever } from '../src/assistant/types.js'
 import { promisedActions } from '../src/assistant/promises.js'
+import { phrasings } from '../src/assistant/responder.js'
+import { handoffReason } from '../src/assistant/handoff.js'
 
 // The decisions of decision 17 on fixed evidence: a retriever that returns what the test gives it
 // (the search service's own behaviour is tested against a real one in assistant.test.ts and
@@ -83,4 +85,12 @@ t.test('the items that answer, cited with their relevance', async (t) => {
   t.equal(answer.decision.route, 'catalog')
   t.ok(answer.citations.length > 0 && answer.citations.every((c) => c.source === 'catalog' && c.confidence > 0 && c.confidence <= 1))
   t.match(answer.reply, /Ridge Hiking Boots — \$180\.00/)
+})
+
+t.test('the offer of a person names a request that is handed off, so the flag it speaks of is set', async (t) => {
+  for (const offer of phrasings.offerPerson) t.match(offer, /ask to talk to a person/i, offer)
+  for (const request of ['I would like to talk to a person', 'can I talk to a person?', 'I would like a person', 'a person please', 'I want a human']) {
+    t.equal(handoffReason(request), 'person', request)
+  }
+  t.equal(handoffReason('I need a person-sized sleeping bag'), undefined, 'a product for a person is no request for one')
 })

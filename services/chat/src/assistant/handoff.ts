@@ -23,6 +23,8 @@ const PATTERNS: Array<[RegExp, HandoffReason]> = [
   // a person: "can I talk to a human", "agent please", "customer service"
   [/\b(?:speak|talk|connect me|put me through)\b[^.?!]{0,20}\b(?:human|person|people|agent|someone|somebody|representative|manager|staff|operator|team)\b/, 'person'],
   [/\b(?:want|need|get|give me|with|to) (?:a |an )?(?:real|live|actual) (?:person|human|agent)\b|\b(?:human|agent|operator|representative)(?: please|,? please|!|$)/, 'person'],
+  // "I'd like a person", "a person please", "I want a human"
+  [/\b(?:i|we)(?:'d| would)? (?:like|want|need) (?:a|an|some) (?:person|human|agent|representative|team member)(?![\w-])|^(?:an? )?(?:person|human|team member)(?:,? please)?[.!]*$/, 'person'],
   [/\bcustomer (?:service|support|care)\b.*\b(?:contact|reach|call|speak|talk)\b|\b(?:contact|reach|call) (?:the )?(?:customer (?:service|support)|support|you)\b/, 'person'],
   // where is my order / my refund
   [/\bwhere(?:'s| is| are)? (?:my|our) (?:order|parcel|package|delivery|refund|money|shipment)/, 'action'],

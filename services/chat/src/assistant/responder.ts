@@ -56,10 +56,11 @@ export const phrasings: Record<Exclude<Classification, 'request' | 'complaint' |
     'The shop\'s catalog and help pages do not say, so I cannot answer that reliably. This conversation is now flagged for the shop\'s team; a team member can answer you here.',
     'I have nothing in the catalog or the help pages that answers this. Rather than guess, I have flagged the conversation for the shop\'s team, who can answer you in this chat.'
   ],
+  // Each names a request that handoff.ts hands off ("talk to a person"): the flag it speaks of is then set.
   offerPerson: [
-    'If this does not solve it, say that you would like a person and I will flag this conversation for the shop\'s team, who can answer you here.',
-    'Still stuck? Ask for a person and I will flag this conversation for the shop\'s team; their answer appears here.',
-    'If that does not help, just ask for a person: I will flag the conversation for the shop\'s team, who answer here.'
+    'If this does not solve it, ask to talk to a person and I will flag this conversation for the shop\'s team, who can answer you here.',
+    'Still stuck? Ask to talk to a person and I will flag this conversation for the shop\'s team; their answer appears here.',
+    'If that does not help, just ask to talk to a person: I will flag the conversation for the shop\'s team, who answer here.'
   ],
   feedback: [
     'Thank you for the feedback. Is there anything else I can help you find?',
