@@ -1,10 +1,19 @@
 // EVAL_FEATURES: the evidence the assistant weighed for each development question and request, one
 // JSON line per candidate with its features and whether it is one of the entry's expected sources
 // holding one of its facts (label 1) or not (0): the data eval/fit.ts fits the relevance model on. Unanswerable questions give
-// only negatives, which is what teaches the model when nothing answers.
+// only negatives, which is what teaches the model when nothing answers. For the questions a page answers, the
+// sentences it chooses from too (kind 'sentence'), labelled 1 when they hold an expected fact or part of one.
 import { appendFile, writeFile } from 'node:fs/promises'
 import type { Assistant } from '../src/assistant/assistant.js'
 import { norm, type Question, type Request } from './datasets.js'
+
+/** Whether a sentence holds a fact or a part of one that spans sentences (its start or its end: eight words or more). */
+function overlaps (sentence: string, fact: string): boolean {
+  if (sentence.includes(fact) || fact.includes(sentence)) return true
+  const words = fact.split(' ')
+  const PART = 8
+  return words.length > PART && (sentence.includes(words.slice(0, PART).join(' ')) || sentence.includes(words.slice(-PART).join(' ')))
+}
 
 export function evidenceFeatures (assistant: Assistant, file: string) {
   let ready: Promise<void> | undefined
@@ -21,6 +30,10 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
       const facts = (q.facts ?? []).map(norm)
       const answers = (text: string) => facts.some((f) => norm(text).includes(f))
       await write(evidence.passages.map((e) => ({ kind: e.kind, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
+      // The sentences a page answer would choose from: those of an expected source holding part of a fact.
+      if (q.category === 'unanswerable') return
+      const sentences = await assistant.sentenceCandidates(q.say, evidence)
+      await write(sentences.map((c) => ({ kind: 'sentence', features: c.features, label: sources.has(c.passage.documentId) && facts.some((f) => overlaps(norm(c.text), f)) ? 1 : 0, entry: q.id, answerable: true })))
     },
     async request (projectId: string, r: Request) {
       const evidence = await assistant.gather(projectId, r.say, [])

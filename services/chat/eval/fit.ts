@@ -8,9 +8,9 @@
 // Prints the weights to paste into relevance-weights.ts, and the threshold with the best balanced
 // accuracy of "does anything answer this message" over the development messages, beside the committed one.
 import { readFile } from 'node:fs/promises'
-import { THRESHOLD } from '../src/assistant/relevance-weights.js'
+import { THRESHOLD, WEIGHTS } from '../src/assistant/relevance-weights.js'
 
-interface Row { kind: 'item' | 'passage' | 'faq', features: Record<string, number>, label: 0 | 1, entry: string, answerable: boolean }
+interface Row { kind: 'item' | 'passage' | 'faq' | 'sentence', features: Record<string, number>, label: 0 | 1, entry: string, answerable: boolean }
 
 const file = process.argv[2]
 if (file === undefined) {
@@ -59,6 +59,47 @@ for (const kind of ['item', 'passage', 'faq'] as const) {
   const round = (x: number) => Math.round(x * 100) / 100
   console.log(`  ${kind}: { bias: ${round(bias)}, ${Object.entries(weights).map(([n, v]) => `${n}: ${round(v)}`).join(', ')} },`)
 }
+// The sentence model ranks a page's sentences (no threshold): fitted listwise, each question's
+// candidates as one softmax whose chance of choosing a sentence that holds a fact is maximised
+// (weights ≥ 0 again). Prints how often its best sentence holds a fact, of the questions where one
+// does, beside the committed weights'.
+function fitRanking (groups: Row[][]): { bias: number, weights: Record<string, number> } {
+  const names = Object.keys(groups[0]![0]!.features)
+  const w = names.map(() => 0)
+  for (let it = 0; it < ITERATIONS / 4; it++) {
+    const gw = names.map(() => 0)
+    for (const rs of groups) {
+      const z = rs.map((r) => names.reduce((sum, n, i) => sum + w[i]! * r.features[n]!, 0))
+      const top = Math.max(...z)
+      const e = z.map((v) => Math.exp(v - top))
+      const all = e.reduce((a, b) => a + b, 0)
+      const pos = rs.reduce((sum, r, k) => sum + (r.label === 1 ? e[k]! : 0), 0)
+      // d(-log(pos/all))/dz_k = e_k/all - [label_k] e_k/pos
+      rs.forEach((r, k) => {
+        const g = e[k]! / all - (r.label === 1 ? e[k]! / pos : 0)
+        names.forEach((n, i) => { gw[i]! += g * r.features[n]! })
+      })
+    }
+    names.forEach((_, i) => { w[i] = Math.max(0, w[i]! - RATE * (gw[i]! / groups.length + L2 * w[i]!)) })
+  }
+  // A softmax has no bias: the one printed keeps the scores' scale comparable with the committed one.
+  return { bias: 0, weights: Object.fromEntries(names.map((n, i) => [n, w[i]!])) }
+}
+const sentences = rows.filter((r) => r.kind === 'sentence')
+if (sentences.some((r) => r.label === 1)) {
+  const byEntry = new Map<string, Row[]>()
+  for (const r of sentences) byEntry.set(r.entry, [...(byEntry.get(r.entry) ?? []), r])
+  const withFact = [...byEntry.values()].filter((rs) => rs.some((r) => r.label === 1))
+  const { bias, weights } = fitRanking(withFact)
+  const round = (x: number) => Math.round(x * 100) / 100
+  console.log(`  sentence: { bias: ${round(bias)}, ${Object.entries(weights).map(([n, v]) => `${n}: ${round(v)}`).join(', ')} }`)
+  const fittedScore = (r: Row) => bias + Object.entries(weights).reduce((sum, [n, v]) => sum + v * r.features[n]!, 0)
+  const committed = WEIGHTS.sentence as unknown as Record<string, number>
+  const committedScore = (r: Row) => committed.bias! + Object.keys(r.features).reduce((sum, n) => sum + (committed[n] ?? 0) * r.features[n]!, 0)
+  const topHolds = (score: (r: Row) => number) => withFact.filter((rs) => rs.reduce((a, b) => score(b) > score(a) ? b : a).label === 1).length
+  console.log(`sentence chosen holds a fact: fitted ${topHolds(fittedScore)}/${withFact.length}, committed ${topHolds(committedScore)}/${withFact.length} (of ${byEntry.size} questions a page answers)`)
+}
+
 // The threshold decides, for each message, whether anything answers it: the best candidate of an
 // answerable question or request must clear it, and none of an unanswerable one (or a request for
 // what the catalog does not have). It is chosen for the most messages decided right.

@@ -220,14 +220,16 @@ t.test('the assistant answers from the catalog through the search service', asyn
     const history = await get(streaming, shop.key, '/readConversation', { chat_id: body.chat_id })
     t.equal(history.json().length, 2, 'one turn stored')
 
-    // A client that goes away midway leaves no turn behind.
-    fake.script({ chunks: Array.from({ length: 20 }, (_, i) => `word${i} `), chunkDelayMs: 100 })
+    // A client that goes away midway leaves no turn behind. The model's reply would take 4 s: the
+    // check comes after it would have ended, and the server has those 4 s to see the client leave,
+    // which a loaded machine needs (with 2 s, a fresh-clone run once found the turn stored).
+    fake.script({ chunks: Array.from({ length: 40 }, (_, i) => `word${i} `), chunkDelayMs: 100 })
     const gone = new AbortController()
     const partial = await send('hello there!', 'leaver', gone.signal)
     const reader = partial.body!.getReader()
     await reader.read()
     gone.abort()
-    await new Promise((resolve) => setTimeout(resolve, 2500))
+    await new Promise((resolve) => setTimeout(resolve, 5000))
     t.equal((await get(streaming, shop.key, '/latestConsumerChatId', { consumer_id: 'leaver' })).json().chat_id, null, 'nothing stored')
 
     const unknown = await fetch(`${url}/newUserMessage`, {

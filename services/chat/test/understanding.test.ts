@@ -3,7 +3,7 @@ import type { Citation, Message } from '@chatsearch/contracts'
 import { handoffReason } from '../src/assistant/handoff.js'
 import { resolveReference } from '../src/assistant/references.js'
 import { clarifyingReply, referenceReply } from '../src/assistant/reference-reply.js'
-import { faqAnswer, pageAnswer } from '../src/assistant/sentences.js'
+import { faqAnswer, pageAnswer, sentenceCandidates } from '../src/assistant/sentences.js'
 import { weighPassages } from '../src/assistant/evidence.js'
 import type { KnowledgePassage } from '../src/assistant/types.js'
 import { stems } from '../src/assistant/words.js'
@@ -183,4 +183,21 @@ t.test('retrievalText: a short message that leans on the turn before is retrieve
   t.equal(retrievalText('Do you sell laptop sleeves in grey?', before), 'Do you sell laptop sleeves in grey?', 'a message with a subject of its own stands alone')
   t.equal(retrievalText('and how long does that take?', []), 'and how long does that take?', 'nothing before it')
   t.equal(retrievalText('and how long does that take?', [...before, ...turns('and how long does that take?')]), 'How do I update the firmware? and how long does that take?', 'the message itself, already stored, is not its own context')
+
+  const mount = turns('how do I mount a USB stick?', '…', 'can it do that every time it starts?', '…')
+  t.equal(retrievalText("what happens if the stick isn't plugged in when it boots?", mount),
+    "how do I mount a USB stick? can it do that every time it starts? what happens if the stick isn't plugged in when it boots?", 'a chain of follow-ups carries the first turn\'s subject')
+  const changed = turns('how do I mount a USB stick?', '…', 'Which keyboard layouts does the setup wizard offer?', '…')
+  t.equal(retrievalText('and can I change it later?', changed), 'Which keyboard layouts does the setup wizard offer? and can I change it later?', 'a turn with a subject of its own ends the chain')
+})
+
+t.test('sentenceCandidates: of two sentences holding as many words, the one holding those other pages lack comes first', async (t) => {
+  const page = passage({ documentId: 'storage', title: 'External storage', section: 'External storage › Setup', score: 0.6,
+    text: 'You can connect a USB stick to any port. Edit the fstab file to mount it automatically at boot. Without the stick attached, boot takes 90 seconds longer.' })
+  const other = passage({ documentId: 'audio', title: 'Audio', section: 'Audio', score: 0.5, text: 'Audio goes to HDMI by default. A USB sound card can be chosen instead.' })
+  const ranked = sentenceCandidates('how do I mount my USB stick automatically?', stems('how do I mount my USB stick automatically?'), [{ passage: page, relevance: 0.6 }, { passage: other, relevance: 0.2 }])
+  t.equal(ranked[0]!.text, 'Edit the fstab file to mount it automatically at boot.')
+  t.match(ranked[0]!.features, { words: 0.5, heading: 0, opening: 0, passage: 0.6 })
+  t.ok(ranked[0]!.features.rare > ranked[1]!.features.rare, '"USB" is on the other page too')
+  t.ok(ranked.findIndex((c) => c.passage === other) > 1, 'the other page\'s sentences after')
 })

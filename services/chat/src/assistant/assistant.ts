@@ -8,7 +8,7 @@ import type { Order } from './constraints/index.js'
 import { handoffReply, itemsReply, templateReply, withOfferOfPerson } from './responder.js'
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
-import { faqAnswer, pageAnswer, sentencesOf } from './sentences.js'
+import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type SentenceCandidate } from './sentences.js'
 import { clears, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
 import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, PRODUCT_SEEKING } from './lexicon.js'
@@ -64,6 +64,11 @@ export interface Evidence {
   passages: PassageEvidence[]
   /** The words the message is retrieved with: the message, or with the turn it leans on. */
   text: string
+  /**
+   * The words a quoted sentence is chosen by: the message's own when it leans on the turn before (it
+   * asks about something new in that turn's subject), else those of `text`.
+   */
+  focus: string[]
 }
 
 /** Items a reply names at most. */
@@ -106,14 +111,25 @@ function seeksProducts (message: string, retrieval: Retrieval): boolean {
   return constrained || PRODUCT_SEEKING.test(normalise(message))
 }
 
-/** The words to retrieve with: the message, or, when it leans on the turn before ("and how long does that take?"), that turn's message too. */
+/** Whether a message leans on the turn before it: short, and pointing back or going on ("and for the older one?"). */
+const leans = (text: string) => text.split(' ').length <= FOLLOW_UP_MAX_WORDS && LEANS_ON_PREVIOUS.test(text)
+/** Earlier user turns a subject is carried through at most ("how do I mount it?", "can it do that at boot?", "and if it is unplugged?"). */
+const SUBJECT_TURNS = 3
+
+/**
+ * The words to retrieve with: the message, or, when it leans on the turn before ("and how long does
+ * that take?"), that turn's words too, and those of the turn that one leant on, and so on.
+ */
 export function retrievalText (message: string, history: Message[]): string {
   const users = history.filter((m) => m.role === 'user').map((m) => m.content)
   if (users.length > 0 && normalise(users[users.length - 1]!) === normalise(message)) users.pop()
-  const previous = users[users.length - 1]
+  let subject: string | undefined
+  for (const said of users.slice(-SUBJECT_TURNS)) {
+    const text = normalise(said)
+    subject = subject !== undefined && leans(text) ? `${subject} ${text}` : text
+  }
   const text = normalise(message)
-  if (previous === undefined || text.split(' ').length > FOLLOW_UP_MAX_WORDS || !LEANS_ON_PREVIOUS.test(text)) return message
-  return `${normalise(previous)} ${text}`
+  return subject === undefined || !leans(text) ? message : `${subject} ${text}`
 }
 
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
@@ -155,15 +171,29 @@ export class Assistant {
 
   /** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
   async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' } | undefined> {
-    const wanted = stems(evidence.text)
-    if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), wanted), route: 'faq' }
+    if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), stems(evidence.text)), route: 'faq' }
     const pages = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
-    const sentences = [...new Set(pages.flatMap((p) => sentencesOf(p.passage.text)))]
-    const similar = await this.#similarities(evidence.text, sentences)
-    const closeness = similar.length === 0 ? undefined : new Map(sentences.map((s, i) => [s, similar[i]!]))
-    const reply = pageAnswer(message, wanted, pages, closeness)
+    const reply = pageAnswer(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
     // Passages with no sentence to quote (a page of headings alone) answer nothing.
     return reply.text === '' ? undefined : { reply, route: 'knowledge' }
+  }
+
+  /** Each sentence of the pages' cosine similarity with the text, by sentence; undefined without an embedder or when it fails. */
+  async #closeness (text: string, pages: PassageEvidence[]): Promise<Map<string, number> | undefined> {
+    const sentences = [...new Set(pages.flatMap((p) => sentencesOf(p.passage.text)))]
+    const similar = await this.#similarities(text, sentences)
+    return similar.length === 0 ? undefined : new Map(sentences.map((s, i) => [s, similar[i]!]))
+  }
+
+  /**
+   * The sentences a page answer chooses from, weighed (sentences.ts), for the pages that clear the
+   * threshold: what the evaluation fits the sentence model on. Empty when an FAQ pair or nothing answers.
+   */
+  async sentenceCandidates (message: string, evidence: Evidence): Promise<SentenceCandidate[]> {
+    const answering = evidence.passages.filter(clears)
+    if (answering.length === 0 || answering[0]!.kind === 'faq') return []
+    const pages = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
+    return sentenceCandidates(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
   }
 
   /** Each text's cosine similarity with the message; none without an embedder or when it fails (words alone then decide). */
@@ -308,7 +338,8 @@ export class Assistant {
       knowledge,
       items: weighItems(retrieval.items, asked.length === 0 ? stems(text) : asked),
       passages: weighPassages(knowledge.passages, stems(text), await this.#similarities(text, knowledge.passages.map(meaningOf))),
-      text
+      text,
+      focus: text !== message && stems(message).length > 0 ? stems(message) : stems(text)
     }
   }
 

@@ -1,7 +1,7 @@
 import type { KnowledgePassage, RetrievedItem } from './types.js'
 import { sentencesOf } from './sentences.js'
 import { stems } from './words.js'
-import { THRESHOLD, WEIGHTS } from './relevance-weights.js'
+import { relevanceOf, THRESHOLD, WEIGHTS } from './relevance-weights.js'
 
 /**
  * One relevance scale for everything a turn retrieves (decision 17): each catalog item, help-page
@@ -45,13 +45,6 @@ export interface FaqFeatures {
 
 export interface ItemEvidence { kind: 'item', item: RetrievedItem, features: ItemFeatures, relevance: number }
 export interface PassageEvidence { kind: 'passage' | 'faq', passage: KnowledgePassage, features: PassageFeatures | FaqFeatures, relevance: number }
-
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
-function relevanceOf<F extends object> (weights: { readonly bias: number } & { readonly [K in keyof F]: number }, features: F): number {
-  let z = weights.bias
-  for (const key of Object.keys(features) as Array<keyof F>) z += weights[key] * (features[key] as number)
-  return Math.round(sigmoid(z) * 1000) / 1000
-}
 
 /** Whether a piece of evidence clears the one threshold of the scale. */
 export const clears = (e: { relevance: number }) => e.relevance >= THRESHOLD

@@ -58,7 +58,7 @@ export const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|
  */
 export const LEANS_ON_PREVIOUS = /^(?:and|but|also|so|then|ok(?:ay)?|what about|how about|and what about|same for)\b|\b(?:that|it|this|those|these|them|they|one|ones|older|newer|other|others|instead|too|either)\b/i
 /** A message that leans on the turn before is short; a longer one stands on its own. */
-export const FOLLOW_UP_MAX_WORDS = 9
+export const FOLLOW_UP_MAX_WORDS = 12
 
 /** "cheaper?", "any less expensive ones?": below the cheapest item just shown. */
 export const CHEAPER = /\b(?:cheaper|less expensive|lower[- ]priced|more affordable)\b/i

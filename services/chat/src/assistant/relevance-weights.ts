@@ -10,7 +10,18 @@
 export const WEIGHTS = {
   item: { bias: -3.15, semantic: 1.55, keyword: 0, coverage: 3.78, head: 0 },
   passage: { bias: -5.99, score: 3.16, semantic: 1.93, standout: 1.93, agreement: 0.23, coverage: 2.71, sentence: 0.39 },
-  faq: { bias: -7.73, score: 4.03, semantic: 4.64, coverage: 0, question: 3.41 }
+  faq: { bias: -7.73, score: 4.03, semantic: 4.64, coverage: 0, question: 3.41 },
+  sentence: { bias: 0, words: 4.27, heading: 7, proximity: 0.11, cue: 0.85, meaning: 4.09, standout: 2.3, rare: 1.92, opening: 0, passage: 4.23 }
 } as const
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
+/** The model's chance that evidence with these features answers. */
+export function chanceOf<F extends object> (weights: { readonly bias: number } & { readonly [K in keyof F]: number }, features: F): number {
+  let z = weights.bias
+  for (const key of Object.keys(features) as Array<keyof F>) z += weights[key] * (features[key] as number)
+  return sigmoid(z)
+}
+/** The chance to three decimals: what the team's transcript shows and the threshold cuts. */
+export const relevanceOf: typeof chanceOf = (weights, features) => Math.round(chanceOf(weights, features) * 1000) / 1000
 
 export const THRESHOLD = 0.12

@@ -2,6 +2,7 @@ import type { Citation } from '@chatsearch/contracts'
 import type { KnowledgePassage, Reply } from './types.js'
 import { stemSequence, stems } from './words.js'
 import { answerCue, asksHow } from './question-cues.js'
+import { chanceOf, WEIGHTS } from './relevance-weights.js'
 
 /**
  * Extractive answers from the project's knowledge (decision 13): an FAQ pair is answered with its
@@ -20,12 +21,6 @@ const NEXT_SENTENCE_ROOM = 400
 const LIST_MAX = 400
 /** Characters of a procedure (the best sentence of a "how do I …?" and the steps after it) quoted at most. */
 const PROCEDURE_MAX = 600
-/** A heading's words count for half a sentence's: "Returns" says what a page is about, not what it says. */
-const HEADING_WEIGHT = 0.5
-/** At most half a word for holding the message's words side by side. */
-const PROXIMITY_WEIGHT = 0.5
-/** A sentence of the shape the question asks for counts as one more word. */
-const CUE_WEIGHT = 1
 /** Pairs one answer quotes at most. */
 const MAX_FAQS = 2
 
@@ -64,7 +59,7 @@ export function sentencesOf (text: string): string[] {
 /** A passage that answers, with its relevance (evidence.ts). */
 export interface Answering { passage: KnowledgePassage, relevance: number }
 
-interface Candidate { passage: KnowledgePassage, index: number, text: string, sequence: string[], words: Set<string>, heading: Set<string> }
+type Candidate = SentenceCandidate
 
 /**
  * The pairs to quote: the best, then one that answers a part of the message it leaves out ("Is
@@ -90,53 +85,82 @@ export function faqAnswer (pairs: Answering[], wanted: string[]): Reply {
   return { text, citations: faqs.map((f) => citationOfPassage(f.passage, f.relevance)) }
 }
 
+/** What a sentence is weighed by when choosing what to quote (relevance-weights.ts `sentence`). */
+export interface SentenceFeatures {
+  /** The share of the message's content words the sentence holds. */
+  words: number
+  /** The share of them its section's headings hold that it does not: "Returns" says what a page is about, not what it says. */
+  heading: number
+  /** How close together it holds them (proximity()). */
+  proximity: number
+  /** 1 when it has the shape the question asks for (question-cues.ts). */
+  cue: number
+  /** Its cosine similarity with the message, 0 without an embedder. */
+  meaning: number
+  /** How far that similarity stands above the mean of the candidate sentences (0 when not above). */
+  standout: number
+  /** The share of the message's words it holds, each weighted by how few answering passages hold it. */
+  rare: number
+  /** 1 for the first sentence of its passage: what the section is about. */
+  opening: number
+  /** Its passage's relevance (evidence.ts). */
+  passage: number
+}
+
+export interface SentenceCandidate { passage: KnowledgePassage, index: number, text: string, sequence: string[], words: Set<string>, heading: Set<string>, features: SentenceFeatures, score: number }
+
 /**
- * The sentences of the answering pages that answer the message, quoted as written with their pages
- * cited: the best sentence (most of the message's words, headings at half weight, close together, of
- * the shape asked; between equals, the closest in meaning when `closeness` gives each sentence's
- * similarity with the message; then the rarer words; then the better passage), sentences that add
- * words it lacks (of its passage, or of another whose headings name one of the message's words), the
- * sentence after it while short (for "how do I …?", the steps after it while they fit in
- * PROCEDURE_MAX), the one before it when it opens with "It"/"This", and the list a sentence ending in
- * ":" introduces. Meaning breaks ties rather than weighing beside the words: on the development help
- * sets it moved one question of 57 either way (33 answered as a tie-break or as one or two words'
- * worth, 34 without it).
+ * Every sentence of the answering pages, weighed as an answer to the message: its features and its
+ * score on the fitted sentence model (relevance-weights.ts), best first (between equals, the better
+ * passage first, then the earlier sentence).
  */
-export function pageAnswer (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): Reply {
-  const passages = pages.map((p) => p.passage)
-  const candidates: Candidate[] = passages.flatMap((passage) => {
-    const heading = new Set(stems(`${passage.title} ${passage.section}`))
-    return sentencesOf(passage.text).map((text, index) => {
-      const sequence = stemSequence(text)
-      return { passage, index, text, sequence, words: new Set(sequence), heading }
-    })
-  })
+export function sentenceCandidates (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): SentenceCandidate[] {
   const holders = new Map<string, number>()
-  for (const p of passages) {
+  for (const { passage: p } of pages) {
     const words = new Set(stems(`${p.title} ${p.section} ${p.text}`))
     for (const w of wanted) if (words.has(w)) holders.set(w, (holders.get(w) ?? 0) + 1)
   }
-  const rank = new Map(passages.map((p, i) => [p, i]))
-  const rarity = (c: Candidate) => wanted.filter((w) => c.words.has(w)).reduce((sum, w) => sum + 1 / (holders.get(w) ?? 1), 0)
   const cue = answerCue(message)
-  const value = (c: Candidate) => wanted.reduce((sum, w) => sum + (c.words.has(w) ? 1 : 0) + (c.heading.has(w) ? HEADING_WEIGHT : 0), 0) +
-    PROXIMITY_WEIGHT * proximity(wanted, c.sequence) + (cue !== undefined && cue(c.text, wanted, c.sequence) ? CUE_WEIGHT : 0)
-  const meaning = (c: Candidate) => closeness?.get(c.text) ?? 0
-  const better = (c: Candidate, than: Candidate): boolean => {
-    if (value(c) !== value(than)) return value(c) > value(than)
-    if (meaning(c) !== meaning(than)) return meaning(c) > meaning(than)
-    if (rarity(c) !== rarity(than)) return rarity(c) > rarity(than)
-    return rank.get(c.passage)! < rank.get(than.passage)!
+  const all = pages.flatMap(({ passage, relevance }, rank) => {
+    const heading = new Set(stems(`${passage.title} ${passage.section}`))
+    return sentencesOf(passage.text).map((text, index) => {
+      const sequence = stemSequence(text)
+      return { passage, relevance, rank, index, text, sequence, words: new Set(sequence), heading }
+    })
+  })
+  const meanMeaning = all.length === 0 ? 0 : all.reduce((sum, c) => sum + (closeness?.get(c.text) ?? 0), 0) / all.length
+  const share = (held: (w: string) => boolean, weight: (w: string) => number = () => 1) => {
+    const total = wanted.reduce((sum, w) => sum + weight(w), 0)
+    return total === 0 ? 0 : wanted.reduce((sum, w) => sum + (held(w) ? weight(w) : 0), 0) / total
   }
-  let first: Candidate | undefined
-  for (const c of candidates) {
-    if (wanted.every((w) => !c.words.has(w))) continue
-    if (first === undefined || better(c, first)) first = c
-  }
-  // The search found the passage by its meaning, not its words: its opening says what it is about.
-  first ??= candidates.find((c) => c.passage === passages[0])
-  if (first === undefined) return { text: '', citations: [] }
-  const start = first
+  return all.map((c) => {
+    const meaning = Math.max(0, closeness?.get(c.text) ?? 0)
+    const features: SentenceFeatures = {
+      words: share((w) => c.words.has(w)),
+      heading: share((w) => !c.words.has(w) && c.heading.has(w)),
+      proximity: proximity(wanted, c.sequence),
+      cue: cue !== undefined && cue(c.text, wanted, c.sequence) ? 1 : 0,
+      meaning,
+      standout: Math.max(0, meaning - meanMeaning),
+      rare: share((w) => c.words.has(w), (w) => 1 / (holders.get(w) ?? 1)),
+      opening: c.index === 0 ? 1 : 0,
+      passage: c.relevance
+    }
+    return { ...c, features, score: chanceOf(WEIGHTS.sentence, features) }
+  }).sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index)
+}
+
+/**
+ * The sentences of the answering pages that answer the message, quoted as written with their pages
+ * cited: the best on the sentence model (sentenceCandidates), sentences that add words it lacks (of
+ * its passage, or of another whose headings name one of the message's words), the sentence after it
+ * while short (for "how do I …?", the steps after it while they fit in PROCEDURE_MAX), the one before
+ * it when it opens with "It"/"This", and the list a sentence ending in ":" introduces.
+ */
+export function pageAnswer (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): Reply {
+  const candidates: Candidate[] = sentenceCandidates(message, wanted, pages, closeness)
+  const start = candidates[0]
+  if (start === undefined) return { text: '', citations: [] }
 
   const chosen: Candidate[] = [start]
   const held = new Set(start.words)
