@@ -43,13 +43,14 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
   }
 }
 
-/** The best evidence of a message, one line each, to stderr: what the relevance model saw. */
+/** The best evidence of a message, one line each, to stderr: what the relevance model saw, and the sentences ranked first. */
 export async function explain (assistant: Assistant, projectId: string, message: string): Promise<void> {
   const evidence = await assistant.gather(projectId, message, [])
   const round = (features: object) => Object.entries(features).map(([k, v]) => `${k} ${(v as number).toFixed(2)}`).join(', ')
   const lines = [
     ...evidence.passages.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} ${e.kind} ${e.passage.documentId}#${e.passage.chunkId} (${round(e.features)})`),
-    ...evidence.items.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} item ${e.item.id} (${round(e.features)})`)
+    ...evidence.items.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} item ${e.item.id} (${round(e.features)})`),
+    ...(await assistant.sentenceCandidates(message, evidence)).slice(0, 3).map((c) => `    sentence ${c.score.toFixed(3)} ${c.passage.documentId}#${c.passage.chunkId}.${c.index} (${round(c.features)}) ${JSON.stringify(c.text.slice(0, 100))}`)
   ]
   process.stderr.write(`  explain ${JSON.stringify(message)}\n${lines.join('\n')}\n`)
 }

@@ -119,6 +119,10 @@ t.test('pageAnswer: the sentence of the shape asked for, its words close togethe
   t.match(answer("what's a draft order?", [types]).text, /"Draft orders - These are orders created by administrators\."/, 'a definition for "what is"')
   const channels = passage({ documentId: 'channels', title: 'Channels', section: 'Channels › Restrictions', score: 0.7, text: 'Every channel is listed by its name. A channel can only be removed when it has no orders.' })
   t.match(answer('Can I remove a channel?', [channels]).text, /: "A channel can only be removed when it has no orders\."/, '"remove" meets "removed"')
+  const diagnostics = passage({ documentId: 'diagnostics', title: 'Boot diagnostics', section: 'Boot diagnostics', score: 0.7, text: 'The diagnostics screen shows the bootloader version. To see the diagnostics screen, power down and remove the SD card.' })
+  t.match(answer('How do I get the diagnostics screen?', [diagnostics]).text, /^From the shop's help pages, Boot diagnostics: "To see the diagnostics screen, power down and remove the SD card\."/, 'an instruction for "how do I"')
+  const collections = passage({ documentId: 'collections', title: 'Collections', section: 'Collections', score: 0.7, text: 'Collections group products for a campaign. Unlike categories, creating collections is not required.' })
+  t.match(answer('Do I have to use collections?', [collections]).text, /: "Unlike categories, creating collections is not required\."/, 'what is required or not for "do I have to"')
 })
 
 t.test('weighPassages: the passage that holds the message\'s words weighs more than one the search ranked as high that does not', async (t) => {
@@ -192,8 +196,13 @@ t.test('retrievalText: a short message that leans on the turn before is retrieve
 })
 
 t.test('sentenceCandidates: of two sentences holding as many words, the one holding those other pages lack comes first', async (t) => {
-  const page = passage({ documentId: 'storage', title: 'External storage', section: 'External storage › Setup', score: 0.6,
-    text: 'You can connect a USB stick to any port. Edit the fstab file to mount it automatically at boot. Without the stick attached, boot takes 90 seconds longer.' })
+  const page = passage({
+    documentId: 'storage',
+    title: 'External storage',
+    section: 'External storage › Setup',
+    score: 0.6,
+    text: 'You can connect a USB stick to any port. Edit the fstab file to mount it automatically at boot. Without the stick attached, boot takes 90 seconds longer.'
+  })
   const other = passage({ documentId: 'audio', title: 'Audio', section: 'Audio', score: 0.5, text: 'Audio goes to HDMI by default. A USB sound card can be chosen instead.' })
   const ranked = sentenceCandidates('how do I mount my USB stick automatically?', stems('how do I mount my USB stick automatically?'), [{ passage: page, relevance: 0.6 }, { passage: other, relevance: 0.2 }])
   t.equal(ranked[0]!.text, 'Edit the fstab file to mount it automatically at boot.')

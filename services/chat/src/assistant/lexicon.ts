@@ -31,7 +31,8 @@ export const SAME: Record<string, string> = Object.fromEntries(Object.entries({
   pay: 'paid paying payment',
   order: 'purchase purchased ordered',
   price: 'cost costs priced',
-  multiple: 'lots several numerous'
+  multiple: 'lots several numerous',
+  person: 'people persons'
 }).flatMap(([word, forms]) => forms.split(' ').map((form) => [form, word])))
 
 /** The shopper asks for products: to buy, see, be recommended or given something. */

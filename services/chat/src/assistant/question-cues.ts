@@ -1,7 +1,7 @@
 /**
- * What shape of sentence answers a question, by its opening words (English): "how many" is answered
- * by a number, "when" by a condition or a moment, "why" by a reason, "what is X" by a sentence that
- * defines X. A sentence of that shape is preferred among those that hold the question's words; none
+ * What shape of sentence answers a question, by its opening words (English): "how do I" is answered
+ * by an instruction, "can I" and "do I have to" by what can or must be done, "how many" by a number,
+ * "when" by a condition or a moment, "why" by a reason, "what is X" by a sentence that defines X. A sentence of that shape is preferred among those that hold the question's words; none
  * is required, as a source may answer in other words.
  */
 export type AnswerCue = (sentence: string, wanted: string[], sequence: string[]) => boolean
@@ -21,8 +21,18 @@ function defines (sentence: string, wanted: string[], sequence: string[]): boole
   return wanted.some((w) => opening.includes(w)) && opening.filter((w) => wanted.includes(w)).length >= Math.min(2, wanted.length)
 }
 
+/**
+ * A step of a procedure: "To reset it, hold …", an instruction opening with a verb ("Click Save",
+ * "Remove the card"), or "you can/need to/should …" followed by what to do.
+ */
+const INSTRUCTION = /^(?:to \w+|first|then|next|finally|now)\b|^(?:add|change|check|choose|click|close|connect|copy|create|delete|disable|download|edit|enable|enter|go|hold|install|keep|make|mark|move|open|plug|power|press|remove|replace|restart|run|save|select|set|switch|tap|turn|type|uncheck|unplug|update|use|visit)\b|\byou (?:can|could|need to|must|should|will need to|have to)\b/i
+/** A yes or a no: what can or must be done, what is possible, required or optional. */
+const ABILITY = /\b(?:you can(?:not|'t)?|you (?:do not|don't|will not|won't) (?:need|have) to|can(?:not|'t)? be|is (?:not )?(?:possible|required|optional|allowed|supported)|are (?:not )?(?:required|optional|allowed|supported)|only|must)\b/i
+
 export function answerCue (message: string): AnswerCue | undefined {
   const text = message.trim().toLowerCase()
+  if (asksHow(text)) return (s) => INSTRUCTION.test(s)
+  if (/^(?:can|could|may|do|does|must|is it possible|is there a way|am i able)\b/.test(text)) return (s) => ABILITY.test(s)
   if (/^(?:how (?:many|much|long|often|big|large|old)|what(?:'s| is) the (?:max|min|limit|number))/.test(text)) return (s) => NUMBER.test(s)
   if (/^(?:when\b|at what point|until when|how soon)/.test(text)) return (s) => CONDITION.test(s)
   if (/^why\b/.test(text)) return (s) => REASON.test(s)

@@ -11,7 +11,7 @@ export const WEIGHTS = {
   item: { bias: -3.15, semantic: 1.55, keyword: 0, coverage: 3.78, head: 0 },
   passage: { bias: -5.99, score: 3.16, semantic: 1.93, standout: 1.93, agreement: 0.23, coverage: 2.71, sentence: 0.39 },
   faq: { bias: -7.73, score: 4.03, semantic: 4.64, coverage: 0, question: 3.41 },
-  sentence: { bias: 0, words: 4.27, heading: 7, proximity: 0.11, cue: 0.85, meaning: 4.09, standout: 2.3, rare: 1.92, opening: 0, passage: 4.23 }
+  sentence: { bias: 0, words: 4.04, heading: 6.67, proximity: 0, cue: 2.51, meaning: 3.56, standout: 2.52, rare: 2, opening: 0, passage: 3.61 }
 } as const
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))

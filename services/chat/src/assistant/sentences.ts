@@ -111,8 +111,8 @@ export interface SentenceCandidate { passage: KnowledgePassage, index: number, t
 
 /**
  * Every sentence of the answering pages, weighed as an answer to the message: its features and its
- * score on the fitted sentence model (relevance-weights.ts), best first (between equals, the better
- * passage first, then the earlier sentence).
+ * score on the fitted sentence model (relevance-weights.ts), best first (between equals, the one
+ * holding the words closer together, then the better passage's, then the earlier).
  */
 export function sentenceCandidates (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): SentenceCandidate[] {
   const holders = new Map<string, number>()
@@ -147,7 +147,7 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
       passage: c.relevance
     }
     return { ...c, features, score: chanceOf(WEIGHTS.sentence, features) }
-  }).sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index)
+  }).sort((a, b) => b.score - a.score || b.features.proximity - a.features.proximity || a.rank - b.rank || a.index - b.index)
 }
 
 /**
