@@ -61,7 +61,7 @@ t.test('held-out accuracy on a stratified split', async (t) => {
   t.ok(accuracy >= 0.9, `accuracy ${accuracy.toFixed(3)} >= 0.90`)
 
   // What the assistant reports: the label corrected by understand.ts's rules (shaped on this
-  // split's mistakes, so this figure is not independent of them; none of the 812 corpus messages
+  // split's mistakes, so this figure is not independent of them; none of the corpus messages
   // that the classifier gets right is turned wrong by a rule, checked below).
   let refinedCorrect = 0
   for (const { text, label } of test) if (refineClassification(text, (await classifier.classify(text)).label) === label) refinedCorrect++
