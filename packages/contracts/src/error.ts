@@ -33,6 +33,7 @@ export const errorCatalog = {
   payload_too_large: { status: 413, title: 'Payload Too Large', when: 'the body is larger than the endpoint accepts' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type', when: 'the body is not sent as application/json (or NDJSON where accepted)' },
   unsupported_file_type: { status: 415, title: 'Unsupported Media Type', when: 'a knowledge file is not .md, .markdown, .txt, .html, .htm or .pdf, or is compressed (gzip, zip)' },
+  expectation_failed: { status: 417, title: 'Expectation Failed', when: 'the request has an Expect header other than 100-continue, the only expectation the server meets' },
   idempotency_key_reused: { status: 422, title: 'Unprocessable Entity', when: 'the Idempotency-Key was used before with a different request' },
   rate_limited: { status: 429, title: 'Too Many Requests', when: 'the credential sent more requests of this class than its per-minute limit (see Retry-After)' },
   authentication_throttled: { status: 429, title: 'Too Many Requests', when: 'too many failed authentications came from this client address (see Retry-After)' },

@@ -125,13 +125,24 @@ export function installErrorHandler (app: FastifyInstance) {
     else request.log.info({ code: apiError.code, reason: apiError.message }, 'request rejected')
     return send(reply, apiError)
   })
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/'
     const allowed = routes.allowed(path)
     if (allowed.length > 0) {
       return send(reply, new ApiError('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, { allow: allowed.join(', ') }))
     }
     return send(reply, new ApiError('not_found', `no route ${request.method} ${path}`))
+  }
+  app.setNotFoundHandler(notFound)
+  // Fastify reads and parses a body before the not-found handler runs, so an empty or broken JSON
+  // body, or one too large, would answer 400 or 413 for a method the path does not have. A 404 or
+  // 405 does not depend on the body: it is answered here, after the onRequest hooks and unread.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (request.is404) {
+      notFound(request, reply)
+      return
+    }
+    done(null, payload)
   })
 }
 

@@ -32,7 +32,7 @@ export interface OpenApiOptions {
 
 const bearerScheme = { name: 'bearer', scheme: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } } satisfies OpenApiOptions['security']
 
-/** Answered by the error handler on any path, for a method or a path the service does not have. */
+/** Answered on any path: for a method or a path the service does not have, or an expectation it does not meet. */
 const pathResponses = {
   NotFound: {
     description: '`not_found`: no route has this path',
@@ -43,6 +43,11 @@ const pathResponses = {
     description: '`method_not_allowed`: the path exists, but not with this method; `Allow` lists the methods it answers to',
     headers: { Allow: { schema: ResponseHeaders.Allow, required: true }, 'X-Request-Id': { schema: ResponseHeaders['X-Request-Id'] } },
     content: { 'application/json': { schema: errorBodySchema(['method_not_allowed']) } }
+  },
+  ExpectationFailed: {
+    description: '`expectation_failed`: an `Expect` header other than `100-continue`, on any path',
+    headers: { 'X-Request-Id': { schema: ResponseHeaders['X-Request-Id'] } },
+    content: { 'application/json': { schema: errorBodySchema(['expectation_failed']) } }
   }
 }
 

@@ -60,7 +60,8 @@ export function createServer (opts: ServerOptions): FastifyInstance {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true } },
     // Node checks headers and request time only every connectionsCheckingInterval (30 s by default):
     // a client sending its headers a byte at a time would hold its connection that much longer.
-    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
+    // Node would answer a request without Host with a bare 400; refuseMalformed below answers it.
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkIntervalMs, requireHostHeader: false },
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     trustProxy: opts.trustProxy ?? false,
@@ -83,6 +84,7 @@ export function createServer (opts: ServerOptions): FastifyInstance {
     done()
   })
   installDrain(app)
+  refuseMalformed(app)
   app.addHook('preValidation', checkJson)
   return app
 }
@@ -124,6 +126,30 @@ function installDrain (app: FastifyInstance) {
   })
   app.addHook('onResponse', async () => {
     if (draining) app.server.closeIdleConnections()
+  })
+}
+
+/** Node's test for an expectation it meets itself (it answers 100 Continue and goes on). */
+const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i
+
+/**
+ * What Node would answer itself with a bare status and no body: an HTTP/1.1 request without Host
+ * (RFC 9112 section 3.2: 400) and an Expect header other than 100-continue (RFC 9110 section 10.1.1:
+ * 417). Here they reach the app, after the hooks that set the security headers and request id, and
+ * are answered with the documented body.
+ */
+function refuseMalformed (app: FastifyInstance) {
+  // With a listener, Node leaves the request to it instead of answering 417: hand it to the app.
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res))
+  app.addHook('onRequest', (request, _reply, done) => {
+    const { httpVersion, headers } = request.raw
+    if (httpVersion === '1.1' && headers.host === undefined) {
+      done(new ApiError('invalid_request', 'an HTTP/1.1 request must have a Host header', { connection: 'close' }))
+    } else if (headers.expect !== undefined && !CONTINUE.test(headers.expect)) {
+      done(new ApiError('expectation_failed', 'the only expectation this server meets is Expect: 100-continue'))
+    } else {
+      done()
+    }
   })
 }
 

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import { Type } from 'typebox'
 import { errorCatalog } from '@chatsearch/contracts'
-import Fastify from 'fastify'
+import Fastify, { type InjectOptions } from 'fastify'
 import helmet from 'helmet'
 import { createServer, securityHeaders, type Timeouts } from '../src/server.js'
 
@@ -111,6 +111,61 @@ t.test('a known path with the wrong method is 405 with Allow; an unknown path 40
   const missing = await server.inject({ method: 'GET', url: '/nothing/here' })
   t.equal(missing.statusCode, 404)
   conforming(t, missing.body, 404, 'not_found')
+})
+
+t.test('a method the path does not have is 405 whatever the body sent with it', async (t) => {
+  const server = await app(t)
+  const json = { 'content-type': 'application/json' }
+  const cases: Array<[string, InjectOptions]> = [
+    ['PUT, JSON content type and no body', { method: 'PUT', url: '/things', headers: json }],
+    ['PATCH, JSON content type and no body', { method: 'PATCH', url: '/things', headers: json, payload: '' }],
+    ['DELETE, JSON content type and no body', { method: 'DELETE', url: '/things', headers: json }],
+    ['broken JSON', { method: 'PUT', url: '/things', headers: json, payload: '{"name":' }],
+    ['a body over the limit', { method: 'PUT', url: '/things', headers: json, payload: JSON.stringify({ name: 'a'.repeat(1_100_000) }) }],
+    ['a content type no route reads', { method: 'PATCH', url: '/things', headers: { 'content-type': 'text/plain' }, payload: 'hi' }],
+    ['a malformed content type', { method: 'PUT', url: '/things', headers: { 'content-type': '/' }, payload: '{}' }]
+  ]
+  for (const [name, request] of cases) {
+    const res = await server.inject(request)
+    t.equal(res.statusCode, 405, name)
+    t.equal(res.headers.allow, 'POST', `${name}: Allow`)
+    conforming(t, res.body, 405, 'method_not_allowed')
+  }
+  const nowhere = await server.inject({ method: 'PUT', url: '/nowhere', headers: json })
+  t.equal(nowhere.statusCode, 404, 'an unknown path with an empty JSON body')
+  conforming(t, nowhere.body, 404, 'not_found')
+  const valid = await server.inject({ method: 'POST', url: '/things', headers: json, payload: '' })
+  t.equal(valid.statusCode, 400, 'the method the path has still reads the body')
+})
+
+t.test('a request without Host or with an expectation other than 100-continue gets the documented body', async (t) => {
+  const server = await app(t)
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  const port = (server.server.address() as { port: number }).port
+
+  const noHost = await raw(port, 'GET /ping HTTP/1.1\r\n\r\n')
+  t.equal(noHost.status, 400, 'HTTP/1.1 without Host')
+  t.match(noHost.headers, /content-type: application\/json/i)
+  t.match(noHost.headers, /x-request-id: \S+/i, 'with a request id')
+  t.match(noHost.headers, /x-content-type-options: nosniff/i, 'and the security headers')
+  conforming(t, noHost.body, 400, 'invalid_request')
+  t.match(JSON.parse(noHost.body), { message: /Host/ })
+  t.equal((await raw(port, 'GET /ping HTTP/1.0\r\n\r\n')).status, 200, 'HTTP/1.0 needs no Host')
+  t.equal((await raw(port, 'GET /ping HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n')).status, 200, 'an empty Host is a Host')
+
+  for (const expect of ['200-ok', 'something-else', '100-continuous']) {
+    const res = await raw(port, `POST /things HTTP/1.1\r\nHost: x\r\nExpect: ${expect}\r\nContent-Type: application/json\r\nContent-Length: 12\r\nConnection: close\r\n\r\n{"name":"a"}`)
+    t.equal(res.status, 417, `Expect: ${expect}`)
+    t.match(res.headers, /content-type: application\/json/i)
+    conforming(t, res.body, 417, 'expectation_failed')
+  }
+  const injected = await server.inject({ method: 'GET', url: '/ping', headers: { expect: '200-ok' } })
+  t.equal(injected.statusCode, 417, 'the same through inject')
+
+  const continued = await raw(port, 'POST /things HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 12\r\nConnection: close\r\n\r\n{"name":"a"}')
+  t.equal(continued.status, 100, 'Expect: 100-continue is met')
+  t.match(continued.body, /^HTTP\/1\.1 200 OK\r\n/, 'and the request answered')
+  t.equal((await fetch(`http://127.0.0.1:${port}/ping`)).status, 200, 'and the server still serves')
 })
 
 t.test('DELETE with a JSON content type and no body is accepted; an empty POST body is not', async (t) => {

@@ -66,5 +66,11 @@ t.test('hostile input never gets a 5xx and never half-writes', async (t) => {
     const res = await get(app, shop.key, '/nope')
     t.equal(res.statusCode, 404)
     t.equal(res.json().code, 'not_found')
+    for (const method of ['PUT', 'PATCH'] as const) {
+      const wrong = await call(app, shop.key, { method, url: '/newUserMessage', headers: { 'content-type': 'application/json' } })
+      t.equal(wrong.statusCode, 405, `${method} /newUserMessage with a JSON content type and no body`)
+      t.equal(wrong.headers.allow, 'POST')
+      t.equal(wrong.json().code, 'method_not_allowed')
+    }
   })
 })
