@@ -1,7 +1,8 @@
 /**
  * The assistant's word lists and intent patterns, in one place (English; general shop and help-centre
- * language, never the terms of one shop). The constraint extractors keep their own patterns for
- * prices, stock, ratings and order in constraints/ (they read amounts and bounds, not intents).
+ * language, never the terms of one shop), and the words a catalog query is tidied of. The constraint
+ * extractors keep their own patterns for prices, stock, ratings and order in constraints/ (they read
+ * amounts and bounds, not intents).
  */
 
 /**
@@ -67,3 +68,41 @@ export const CHEAPER = /\b(?:cheaper|less expensive|lower[- ]priced|more afforda
 /** Colour words that mean only a colour. Others ("Cream", "Copper", "Walnut", "Sand") also name materials and products. */
 export const PLAIN_COLORS = new Set(['black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'grey', 'gray',
   'navy', 'teal', 'beige', 'brown', 'multicolour', 'multicolor'])
+
+// The words a keyword query for the catalog is built without (constraints/text.ts, plan.ts).
+
+/**
+ * Politeness and shopping talk that names no product. Kept short on purpose: every entry is a word a
+ * keyword search would otherwise have to find in an item. Longer phrases come first.
+ */
+export const QUERY_FILLER = [
+  '(?:can|could|would|will) you (?:please )?(?:show|find|recommend|suggest|get)(?: (?:me|us))?',
+  "i(?:'m| am) (?:looking|searching|shopping) for", '(?:looking|searching|shopping) for',
+  "i(?:'m| am) (?:after|interested in)", "i(?:'d| would) like", 'i (?:need|want)',
+  'do you (?:also |still |currently |even )?(?:have|sell|carry|stock|recommend)', 'have you got', 'you (?:have|sell|carry)',
+  'are there', 'is there', 'what about', 'how about', "what(?:'s| is| are)", 'what', 'which(?: is| are)?',
+  'should i (?:get|buy|look at)', 'can i (?:get|buy)', 'how (?:can|do) i', '(?:is|are) (?:the )?(?:best|good)',
+  "for (?:my|a|an|our) (?:\\d+[- ]?(?:year|yr)s?[- ]?old|son|daughter|kids?|children|child|wife|husband|partner|mom|mum|dad|father|mother|friend|girlfriend|boyfriend|brother|sister|baby|toddler)(?:'s)?",
+  // a gift names its recipient's interest, not a product: "a gift for my dad who loves coffee" is coffee
+  '(?:(?:a|some) )?(?:birthday |christmas )?(?:gifts?|presents?)(?: ideas?)?', '(?:who|that) (?:really )?(?:loves?|likes?|enjoys?|is into|is a fan of)', "(?:he|she|they)(?:'s| is| are) into",
+  '(?:show|find|get) (?:me|us)', 'show', 'find', 'recommend', 'suggest', 'please', 'thanks', 'thank you', 'hi', 'hello', 'hey',
+  'any', 'some', 'something', 'anything', 'good', 'best', 'great', 'your', 'actually', 'maybe', 'perhaps', 'okay', 'ok',
+  // price words without a number: no item says "cheap" (extractOrder reads "the cheapest" before they go)
+  'cheap(?:er|est)?', '(?:less|least) expensive', 'lowe(?:r|st)[- ]priced', 'inexpensive', '(?:more|most) affordable',
+  // pointers back to earlier turns (plan.ts reads them from the message itself)
+  'ones', 'that one', 'this one', 'which one', 'it', 'them', 'they', 'those', 'these'
+].map((f) => f.replace(/ /g, '\\s+'))
+
+/** Words that carry nothing at either end of a query ("tents for", "that are"). */
+export const QUERY_EDGE = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'for', 'with', 'from', 'by', 'in', 'on', 'at', 'of', 'to',
+  'that', 'which', 'who', 'is', 'are', 'be', 'me', 'my', 'i', 'you', 'can', 'do', 'does', 'also', 'so', 'just', 'only',
+  'really', 'very', 'get', 'one', 'as', 'than', 'would', 'should', 'could', 'will', 'there', 'too', 'else', 'instead', "'s"])
+
+/**
+ * Function words inside a query. Keyword search wants every word of its query in an item, and no
+ * item says "with the" or "rated to": "espresso machine with the built-in grinder" finds nothing,
+ * "espresso machine built-in grinder" finds it. Negations stay: they change the meaning.
+ */
+export const QUERY_FUNCTION_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'for', 'with', 'that', 'which', 'who', 'is', 'are',
+  'be', 'my', 'me', 'i', 'you', 'it', 'its', 'in', 'on', 'at', 'by', 'from', 'so', 'just', 'very', 'really', 'can', 'do',
+  'does', 'will', 'would', 'should', 'could', 'when', 'while', 'if', 'as', 'than', 'also', 'there', "'s"])

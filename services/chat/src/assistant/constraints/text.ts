@@ -1,4 +1,5 @@
-/** Text helpers shared by the extractors: normalisation, word-bounded patterns, filler and tidying. */
+/** Text helpers shared by the extractors: normalisation, word-bounded patterns, filler and tidying (their word lists are in lexicon.ts). */
+import { QUERY_EDGE, QUERY_FILLER, QUERY_FUNCTION_WORDS } from '../lexicon.js'
 
 /** A term only matches where no letter or digit touches it ("Arc" is not in "architect"). */
 export const START = '(?<![\\p{L}\\p{N}])'
@@ -61,37 +62,11 @@ export function neighbours (text: string, index: number, end: number): { before:
   return { before: before.toLowerCase(), after: after.toLowerCase() }
 }
 
-/**
- * Politeness and shopping talk that names no product. Kept short on purpose: every entry is a word a
- * keyword search would otherwise have to find in an item. Longer phrases come first.
- */
-const FILLER = [
-  '(?:can|could|would|will) you (?:please )?(?:show|find|recommend|suggest|get)(?: (?:me|us))?',
-  "i(?:'m| am) (?:looking|searching|shopping) for", '(?:looking|searching|shopping) for',
-  "i(?:'m| am) (?:after|interested in)", "i(?:'d| would) like", 'i (?:need|want)',
-  'do you (?:also |still |currently |even )?(?:have|sell|carry|stock|recommend)', 'have you got', 'you (?:have|sell|carry)',
-  'are there', 'is there', 'what about', 'how about', "what(?:'s| is| are)", 'what', 'which(?: is| are)?',
-  'should i (?:get|buy|look at)', 'can i (?:get|buy)', 'how (?:can|do) i', '(?:is|are) (?:the )?(?:best|good)',
-  "for (?:my|a|an|our) (?:\\d+[- ]?(?:year|yr)s?[- ]?old|son|daughter|kids?|children|child|wife|husband|partner|mom|mum|dad|father|mother|friend|girlfriend|boyfriend|brother|sister|baby|toddler)(?:'s)?",
-  // a gift names its recipient's interest, not a product: "a gift for my dad who loves coffee" is coffee
-  '(?:(?:a|some) )?(?:birthday |christmas )?(?:gifts?|presents?)(?: ideas?)?', '(?:who|that) (?:really )?(?:loves?|likes?|enjoys?|is into|is a fan of)', "(?:he|she|they)(?:'s| is| are) into",
-  '(?:show|find|get) (?:me|us)', 'show', 'find', 'recommend', 'suggest', 'please', 'thanks', 'thank you', 'hi', 'hello', 'hey',
-  'any', 'some', 'something', 'anything', 'good', 'best', 'great', 'your', 'actually', 'maybe', 'perhaps', 'okay', 'ok',
-  // price words without a number: no item says "cheap" (extractOrder reads "the cheapest" before they go)
-  'cheap(?:er|est)?', '(?:less|least) expensive', 'lowe(?:r|st)[- ]priced', 'inexpensive', '(?:more|most) affordable',
-  // pointers back to earlier turns (plan.ts reads them from the message itself)
-  'ones', 'that one', 'this one', 'which one', 'it', 'them', 'they', 'those', 'these'
-].map((f) => f.replace(/ /g, '\\s+'))
-const FILLER_RE = new RegExp(`${STRICT_START}(?:${FILLER.join('|')})${STRICT_END}`, 'giu')
+const FILLER_RE = new RegExp(`${STRICT_START}(?:${QUERY_FILLER.join('|')})${STRICT_END}`, 'giu')
 
 export function removeFiller (text: string): string {
   return text.replace(FILLER_RE, ' ')
 }
-
-/** Words that carry nothing at either end of a query ("tents for", "that are"). */
-const EDGE = new Set(['a', 'an', 'the', 'and', 'or', 'but', 'for', 'with', 'from', 'by', 'in', 'on', 'at', 'of', 'to',
-  'that', 'which', 'who', 'is', 'are', 'be', 'me', 'my', 'i', 'you', 'can', 'do', 'does', 'also', 'so', 'just', 'only',
-  'really', 'very', 'get', 'one', 'as', 'than', 'would', 'should', 'could', 'will', 'there', 'too', 'else', 'instead', "'s"])
 
 /** Punctuation out (but not in "2.5" or "1,299"), spaces collapsed, empty words trimmed from both ends. */
 export function tidy (text: string): string {
@@ -100,23 +75,14 @@ export function tidy (text: string): string {
     .replace(/(?<!\d)[.,]|[.,](?!\d)/g, ' ')
     .split(/\s+/)
     .filter((w) => w !== '')
-  while (words.length > 0 && EDGE.has((words[0] as string).toLowerCase())) words.shift()
-  while (words.length > 0 && EDGE.has((words[words.length - 1] as string).toLowerCase())) words.pop()
+  while (words.length > 0 && QUERY_EDGE.has((words[0] as string).toLowerCase())) words.shift()
+  while (words.length > 0 && QUERY_EDGE.has((words[words.length - 1] as string).toLowerCase())) words.pop()
   return words.join(' ')
 }
 
-/**
- * Function words inside a query. Keyword search wants every word of its query in an item, and no
- * item says "with the" or "rated to": "espresso machine with the built-in grinder" finds nothing,
- * "espresso machine built-in grinder" finds it. Negations stay: they change the meaning.
- */
-const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'for', 'with', 'that', 'which', 'who', 'is', 'are',
-  'be', 'my', 'me', 'i', 'you', 'it', 'its', 'in', 'on', 'at', 'by', 'from', 'so', 'just', 'very', 'really', 'can', 'do',
-  'does', 'will', 'would', 'should', 'could', 'when', 'while', 'if', 'as', 'than', 'also', 'there', "'s"])
-
 /** The words of a tidied text that a keyword search can find in an item (the text itself when none are). */
 export function keywords (text: string): string {
-  const words = text.split(' ').filter((w) => !FUNCTION_WORDS.has(w.toLowerCase()))
+  const words = text.split(' ').filter((w) => !QUERY_FUNCTION_WORDS.has(w.toLowerCase()))
   return words.length === 0 ? text : words.join(' ')
 }
 
