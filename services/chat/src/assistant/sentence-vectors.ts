@@ -20,15 +20,21 @@ export class SentenceVectors {
 
   /** The cosine similarity of `text` with each of `sentences` (the vectors are unit length). */
   async similarities (text: string, sentences: string[]): Promise<number[]> {
-    const wanted = [...new Set([text, ...sentences])].filter((s) => !this.#cache.has(s))
-    if (wanted.length > 0) {
-      const vectors = await this.#embedder.embed(wanted)
-      wanted.forEach((s, i) => this.#cache.set(s, vectors[i]!))
+    // The vectors this call uses are held here: other turns may evict them from the cache while it embeds.
+    const vectors = new Map<string, Float32Array>()
+    const wanted: string[] = []
+    for (const s of new Set([text, ...sentences])) {
+      const cached = this.#cache.get(s)
+      if (cached === undefined) wanted.push(s)
+      else vectors.set(s, cached)
     }
-    const query = this.#cache.get(text)!
+    if (wanted.length > 0) {
+      const embedded = await this.#embedder.embed(wanted)
+      wanted.forEach((s, i) => { vectors.set(s, embedded[i]!); this.#cache.set(s, embedded[i]!) })
+    }
+    const query = vectors.get(text)!
     return sentences.map((s) => {
-      const v = this.#cache.get(s)
-      if (v === undefined) return 0
+      const v = vectors.get(s)!
       let dot = 0
       for (let d = 0; d < v.length; d++) dot += v[d]! * query[d]!
       return dot
