@@ -139,6 +139,10 @@ export function installErrorHandler (app: FastifyInstance) {
   // 405 does not depend on the body: it is answered here, after the onRequest hooks and unread.
   app.addHook('preParsing', (request, reply, payload, done) => {
     if (request.is404) {
+      // The body is left unread: with one on its way, the connection closes after the answer rather
+      // than read it, however large, to reach the next request.
+      const { 'content-length': length, 'transfer-encoding': chunked } = request.headers
+      if ((length !== undefined && length !== '0') || chunked !== undefined) reply.header('connection', 'close')
       notFound(request, reply)
       return
     }

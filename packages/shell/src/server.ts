@@ -134,8 +134,8 @@ const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i
 
 /**
  * What Node would answer itself with a bare status and no body: an HTTP/1.1 request without Host
- * (RFC 9112 section 3.2: 400) and an Expect header other than 100-continue (RFC 9110 section 10.1.1:
- * 417). Here they reach the app, after the hooks that set the security headers and request id, and
+ * (RFC 9112 section 3.2: 400) and an HTTP/1.1 Expect header other than 100-continue (RFC 9110 section
+ * 10.1.1: 417; Node ignores Expect in HTTP/1.0, and so does this). Here they reach the app, after the hooks that set the security headers and request id, and
  * are answered with the documented body.
  */
 function refuseMalformed (app: FastifyInstance) {
@@ -145,7 +145,7 @@ function refuseMalformed (app: FastifyInstance) {
     const { httpVersion, headers } = request.raw
     if (httpVersion === '1.1' && headers.host === undefined) {
       done(new ApiError('invalid_request', 'an HTTP/1.1 request must have a Host header', { connection: 'close' }))
-    } else if (headers.expect !== undefined && !CONTINUE.test(headers.expect)) {
+    } else if (httpVersion === '1.1' && headers.expect !== undefined && !CONTINUE.test(headers.expect)) {
       done(new ApiError('expectation_failed', 'the only expectation this server meets is Expect: 100-continue'))
     } else {
       done()

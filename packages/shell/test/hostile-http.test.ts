@@ -130,6 +130,8 @@ t.test('a method the path does not have is 405 whatever the body sent with it', 
     t.equal(res.statusCode, 405, name)
     t.equal(res.headers.allow, 'POST', `${name}: Allow`)
     conforming(t, res.body, 405, 'method_not_allowed')
+    // The body is not read: a connection with one on its way is closed after the answer.
+    t.equal(res.headers.connection === 'close', request.payload !== undefined && request.payload !== '', `${name}: connection closed only after an unread body`)
   }
   const nowhere = await server.inject({ method: 'PUT', url: '/nowhere', headers: json })
   t.equal(nowhere.statusCode, 404, 'an unknown path with an empty JSON body')
@@ -159,6 +161,7 @@ t.test('a request without Host or with an expectation other than 100-continue ge
     t.match(res.headers, /content-type: application\/json/i)
     conforming(t, res.body, 417, 'expectation_failed')
   }
+  t.equal((await raw(port, 'GET /ping HTTP/1.0\r\nExpect: 200-ok\r\n\r\n')).status, 200, 'HTTP/1.0 has no expectations (as Node)')
   const injected = await server.inject({ method: 'GET', url: '/ping', headers: { expect: '200-ok' } })
   t.equal(injected.statusCode, 417, 'the same through inject')
 

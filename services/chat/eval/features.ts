@@ -7,9 +7,11 @@ import { appendFile, writeFile } from 'node:fs/promises'
 import type { Assistant } from '../src/assistant/assistant.js'
 import { norm, type Question, type Request } from './datasets.js'
 
-/** Whether a sentence holds a fact or a part of one that spans sentences (its start or its end: eight words or more). */
+/** Whether a sentence holds a fact, or a part of one that spans sentences (the sentence within it, or the fact's first or last eight words). */
 function overlaps (sentence: string, fact: string): boolean {
-  if (sentence.includes(fact) || fact.includes(sentence)) return true
+  if (sentence.includes(fact)) return true
+  // A sentence within a fact spanning sentences, when long enough to be a part of it and not a word that happens to be there.
+  if (sentence.split(' ').length >= 4 && fact.includes(sentence)) return true
   const words = fact.split(' ')
   const PART = 8
   return words.length > PART && (sentence.includes(words.slice(0, PART).join(' ')) || sentence.includes(words.slice(-PART).join(' ')))

@@ -1,7 +1,8 @@
 // `node --import tsx eval/fit.ts <features.jsonl>`: fits the relevance model of
 // src/assistant/relevance-weights.ts from the evidence features `pnpm eval` writes with
 // EVAL_FEATURES=<file> (development entries only). One logistic regression per kind of evidence
-// (item, passage, faq): batch gradient descent on the mean log loss with a small L2 penalty, weights
+// (item, passage, faq), and a listwise ranking of the sentences a page answer quotes from (sentence):
+// batch gradient descent on the mean log loss with a small L2 penalty, weights
 // kept at 0 or above (more similarity or more words held never counts against), features
 // as they are (all in [0, 1]). Written here rather than taken from a library: it is twenty lines, and
 // the maintained JavaScript ML libraries bring far more than a few-feature regression needs.
@@ -74,6 +75,8 @@ function fitRanking (groups: Row[][]): { bias: number, weights: Record<string, n
       const e = z.map((v) => Math.exp(v - top))
       const all = e.reduce((a, b) => a + b, 0)
       const pos = rs.reduce((sum, r, k) => sum + (r.label === 1 ? e[k]! : 0), 0)
+      // Positives far below the best underflow to 0: the log loss is then infinite, and the group is left out this round.
+      if (pos === 0) continue
       // d(-log(pos/all))/dz_k = e_k/all - [label_k] e_k/pos
       rs.forEach((r, k) => {
         const g = e[k]! / all - (r.label === 1 ? e[k]! / pos : 0)

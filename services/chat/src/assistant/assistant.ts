@@ -113,23 +113,25 @@ function seeksProducts (message: string, retrieval: Retrieval): boolean {
 
 /** Whether a message leans on the turn before it: short, and pointing back or going on ("and for the older one?"). */
 const leans = (text: string) => text.split(' ').length <= FOLLOW_UP_MAX_WORDS && LEANS_ON_PREVIOUS.test(text)
-/** Earlier user turns a subject is carried through at most ("how do I mount it?", "can it do that at boot?", "and if it is unplugged?"). */
+/** Earlier user turns a chain of follow-ups is followed back through at most ("how do I mount it?", "can it do that at boot?", "and if it is unplugged?"). */
 const SUBJECT_TURNS = 3
 
 /**
  * The words to retrieve with: the message, or, when it leans on the turn before ("and how long does
- * that take?"), that turn's words too, and those of the turn that one leant on, and so on.
+ * that take?"), that turn's words too, and, while those lean in turn, the ones before them back to the
+ * turn that set the subject (at most SUBJECT_TURNS back).
  */
 export function retrievalText (message: string, history: Message[]): string {
-  const users = history.filter((m) => m.role === 'user').map((m) => m.content)
-  if (users.length > 0 && normalise(users[users.length - 1]!) === normalise(message)) users.pop()
-  let subject: string | undefined
-  for (const said of users.slice(-SUBJECT_TURNS)) {
-    const text = normalise(said)
-    subject = subject !== undefined && leans(text) ? `${subject} ${text}` : text
-  }
+  const users = history.filter((m) => m.role === 'user').map((m) => normalise(m.content))
   const text = normalise(message)
-  return subject === undefined || !leans(text) ? message : `${subject} ${text}`
+  if (users.length > 0 && users[users.length - 1] === text) users.pop()
+  if (users.length === 0 || !leans(text)) return message
+  const chain: string[] = []
+  for (let i = users.length - 1; i >= 0 && chain.length < SUBJECT_TURNS; i--) {
+    chain.unshift(users[i]!)
+    if (!leans(users[i]!)) break
+  }
+  return `${chain.join(' ')} ${text}`
 }
 
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */

@@ -1,8 +1,9 @@
 /**
  * What shape of sentence answers a question, by its opening words (English): "how do I" is answered
  * by an instruction, "can I" and "do I have to" by what can or must be done, "how many" by a number,
- * "when" by a condition or a moment, "why" by a reason, "what is X" by a sentence that defines X. A sentence of that shape is preferred among those that hold the question's words; none
- * is required, as a source may answer in other words.
+ * "when" by a condition or a moment, "why" by a reason, "what is X" by a sentence that defines X. The
+ * shape is one feature of the sentence model (sentences.ts), beside the words and the meaning; none is
+ * required, as a source may answer in other words.
  */
 export type AnswerCue = (sentence: string, wanted: string[], sequence: string[]) => boolean
 
@@ -23,16 +24,21 @@ function defines (sentence: string, wanted: string[], sequence: string[]): boole
 
 /**
  * A step of a procedure: "To reset it, hold …", an instruction opening with a verb ("Click Save",
- * "Remove the card"), or "you can/need to/should …" followed by what to do.
+ * "Remove the card"), or "you can/need to/should …" (not "you can't"). List markers and opening
+ * quotes are skipped ("1. Click Save.").
  */
-const INSTRUCTION = /^(?:to \w+|first|then|next|finally|now)\b|^(?:add|change|check|choose|click|close|connect|copy|create|delete|disable|download|edit|enable|enter|go|hold|install|keep|make|mark|move|open|plug|power|press|remove|replace|restart|run|save|select|set|switch|tap|turn|type|uncheck|unplug|update|use|visit)\b|\byou (?:can|could|need to|must|should|will need to|have to)\b/i
+const INSTRUCTION = /^(?:to \w+[^.]*,|first|then|next,|finally|now,)|^(?:add|change|check|choose|click|close|connect|copy|create|delete|disable|download|edit|enable|enter|go|hold|install|keep|make|mark|move|open|plug|power (?:down|off|on|up)|press|remove|replace|restart|run|save|select|set|switch|tap|turn|type|uncheck|unplug|use|visit)\b|\byou (?:can(?!not|'t)|could|need to|must|should|will need to|have to)\b/i
+const LIST_MARKER = /^\s*(?:\d+[.)]|[-*•]|["“'])\s*/
+const instruction = (s: string) => INSTRUCTION.test(s.replace(LIST_MARKER, ''))
 /** A yes or a no: what can or must be done, what is possible, required or optional. */
-const ABILITY = /\b(?:you can(?:not|'t)?|you (?:do not|don't|will not|won't) (?:need|have) to|can(?:not|'t)? be|is (?:not )?(?:possible|required|optional|allowed|supported)|are (?:not )?(?:required|optional|allowed|supported)|only|must)\b/i
+const ABILITY = /\b(?:you (?:can|cannot|can't|may|may not)|you (?:do not|don't|will not|won't) (?:need|have) to|can(?:not|'t)? (?:only )?be|(?:can|may) only|only once|must(?: not|n't)? \w+|(?:is|are)(?: not|n't)? (?:possible|required|optional|allowed|supported)|(?:isn't|aren't) (?:possible|required|optional|allowed|supported))\b/i
+/** "can I …?", "do customers …?", "is it possible …?": a question whether something can or must be done. */
+const ASKS_ABILITY = /^(?:(?:hi|hello|hey|ok|okay|so|and|but|please)\W+)*(?:(?:can|could|may|must|do|does|should) (?:i|we|one|it|they|this|that|a|an|the|my|our|customers?|users?|shoppers?|staff)|is it possible|is there a way|am i able)\b/
 
 export function answerCue (message: string): AnswerCue | undefined {
   const text = message.trim().toLowerCase()
-  if (asksHow(text)) return (s) => INSTRUCTION.test(s)
-  if (/^(?:can|could|may|do|does|must|is it possible|is there a way|am i able)\b/.test(text)) return (s) => ABILITY.test(s)
+  if (asksHow(text)) return instruction
+  if (ASKS_ABILITY.test(text)) return (s) => ABILITY.test(s)
   if (/^(?:how (?:many|much|long|often|big|large|old)|what(?:'s| is) the (?:max|min|limit|number))/.test(text)) return (s) => NUMBER.test(s)
   if (/^(?:when\b|at what point|until when|how soon)/.test(text)) return (s) => CONDITION.test(s)
   if (/^why\b/.test(text)) return (s) => REASON.test(s)

@@ -6,21 +6,25 @@
  * chosen on the same data so that the best evidence of an answerable message clears it and none of an
  * unanswerable one does (best balanced accuracy): evidence under it is not used, and "nothing
  * matches" is said only when no item clears it. Weights of 0 are features the fit found no use for.
+ * `sentence` is a ranking of the sentences of the pages that answer (sentences.ts), fitted listwise: a
+ * score, not a chance, and no threshold.
  */
 export const WEIGHTS = {
   item: { bias: -3.15, semantic: 1.55, keyword: 0, coverage: 3.78, head: 0 },
   passage: { bias: -5.99, score: 3.16, semantic: 1.93, standout: 1.93, agreement: 0.23, coverage: 2.71, sentence: 0.39 },
   faq: { bias: -7.73, score: 4.03, semantic: 4.64, coverage: 0, question: 3.41 },
-  sentence: { bias: 0, words: 4.04, heading: 6.67, proximity: 0, cue: 2.51, meaning: 3.56, standout: 2.52, rare: 2, opening: 0, passage: 3.61 }
+  sentence: { bias: 0, words: 4.03, heading: 6.66, proximity: 0, cue: 2.54, meaning: 3.55, standout: 2.48, rare: 2, opening: 0, passage: 3.48 }
 } as const
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
-/** The model's chance that evidence with these features answers. */
-export function chanceOf<F extends object> (weights: { readonly bias: number } & { readonly [K in keyof F]: number }, features: F): number {
+/** The weighted sum of the features: a ranking score (the sentence model's), or the log-odds of the others. */
+export function scoreOf<F extends object> (weights: { readonly bias: number } & { readonly [K in keyof F]: number }, features: F): number {
   let z = weights.bias
   for (const key of Object.keys(features) as Array<keyof F>) z += weights[key] * (features[key] as number)
-  return sigmoid(z)
+  return z
 }
+/** The model's chance that evidence with these features answers. */
+export const chanceOf: typeof scoreOf = (weights, features) => sigmoid(scoreOf(weights, features))
 /** The chance to three decimals: what the team's transcript shows and the threshold cuts. */
 export const relevanceOf: typeof chanceOf = (weights, features) => Math.round(chanceOf(weights, features) * 1000) / 1000
 

@@ -2,7 +2,7 @@ import type { Citation } from '@chatsearch/contracts'
 import type { KnowledgePassage, Reply } from './types.js'
 import { stemSequence, stems } from './words.js'
 import { answerCue, asksHow } from './question-cues.js'
-import { chanceOf, WEIGHTS } from './relevance-weights.js'
+import { scoreOf, WEIGHTS } from './relevance-weights.js'
 
 /**
  * Extractive answers from the project's knowledge (decision 13): an FAQ pair is answered with its
@@ -89,7 +89,11 @@ export function faqAnswer (pairs: Answering[], wanted: string[]): Reply {
 export interface SentenceFeatures {
   /** The share of the message's content words the sentence holds. */
   words: number
-  /** The share of them its section's headings hold that it does not: "Returns" says what a page is about, not what it says. */
+  /**
+   * The share of them its section's headings hold that it does not: a sentence under "Returns" is
+   * about returns. (Counting the words it holds too, as one share, was fitted and tried: as many
+   * development questions answered, half the follow-ups.)
+   */
   heading: number
   /** How close together it holds them (proximity()). */
   proximity: number
@@ -111,7 +115,7 @@ export interface SentenceCandidate { passage: KnowledgePassage, index: number, t
 
 /**
  * Every sentence of the answering pages, weighed as an answer to the message: its features and its
- * score on the fitted sentence model (relevance-weights.ts), best first (between equals, the one
+ * score on the fitted sentence model (relevance-weights.ts; a ranking score, not a chance), best first (between equals, the one
  * holding the words closer together, then the better passage's, then the earlier).
  */
 export function sentenceCandidates (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): SentenceCandidate[] {
@@ -128,13 +132,14 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
       return { passage, relevance, rank, index, text, sequence, words: new Set(sequence), heading }
     })
   })
-  const meanMeaning = all.length === 0 ? 0 : all.reduce((sum, c) => sum + (closeness?.get(c.text) ?? 0), 0) / all.length
+  const meaningOf = (c: { text: string }) => Math.max(0, closeness?.get(c.text) ?? 0)
+  const meanMeaning = all.length === 0 ? 0 : all.reduce((sum, c) => sum + meaningOf(c), 0) / all.length
   const share = (held: (w: string) => boolean, weight: (w: string) => number = () => 1) => {
     const total = wanted.reduce((sum, w) => sum + weight(w), 0)
     return total === 0 ? 0 : wanted.reduce((sum, w) => sum + (held(w) ? weight(w) : 0), 0) / total
   }
   return all.map((c) => {
-    const meaning = Math.max(0, closeness?.get(c.text) ?? 0)
+    const meaning = meaningOf(c)
     const features: SentenceFeatures = {
       words: share((w) => c.words.has(w)),
       heading: share((w) => !c.words.has(w) && c.heading.has(w)),
@@ -146,7 +151,7 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
       opening: c.index === 0 ? 1 : 0,
       passage: c.relevance
     }
-    return { ...c, features, score: chanceOf(WEIGHTS.sentence, features) }
+    return { ...c, features, score: scoreOf(WEIGHTS.sentence, features) }
   }).sort((a, b) => b.score - a.score || b.features.proximity - a.features.proximity || a.rank - b.rank || a.index - b.index)
 }
 
