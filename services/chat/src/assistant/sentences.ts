@@ -7,8 +7,9 @@ import { scoreOf, WEIGHTS } from './relevance-weights.js'
 /**
  * Extractive answers from the project's knowledge (decision 13): an FAQ pair is answered with its
  * answer verbatim; a page with the one to three of its sentences that answer the message, as written,
- * chosen by their words (the message's, the rarer ones weighing more, close together, of the shape the
- * question asks for), with the section's headings and the neighbouring sentences as context. Nothing
+ * chosen by the fitted sentence model (sentenceCandidates: the message's words each holds and its
+ * headings add, rare words, the shape the question asks for, closeness in meaning, its passage's
+ * relevance), with the neighbouring sentences as context. Nothing
  * is reworded, so nothing is claimed that the sources do not say. Which passages answer at all is the
  * relevance scale's decision (evidence.ts), not this file's.
  */
