@@ -60,8 +60,6 @@ export function sentencesOf (text: string): string[] {
 /** A passage that answers, with its relevance (evidence.ts). */
 export interface Answering { passage: KnowledgePassage, relevance: number }
 
-type Candidate = SentenceCandidate
-
 /**
  * The pairs to quote: the best, then one that answers a part of the message it leaves out ("Is
  * shipping free and how long does it take?" is two pairs).
@@ -164,14 +162,14 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
  * it when it opens with "It"/"This", and the list a sentence ending in ":" introduces.
  */
 export function pageAnswer (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): Reply {
-  const candidates: Candidate[] = sentenceCandidates(message, wanted, pages, closeness)
+  const candidates: SentenceCandidate[] = sentenceCandidates(message, wanted, pages, closeness)
   const start = candidates[0]
   if (start === undefined) return { text: '', citations: [] }
 
-  const chosen: Candidate[] = [start]
+  const chosen: SentenceCandidate[] = [start]
   const held = new Set(start.words)
   while (chosen.length < MAX_SENTENCES) {
-    let best: { candidate: Candidate, gain: number } | undefined
+    let best: { candidate: SentenceCandidate, gain: number } | undefined
     for (const c of candidates) {
       if (chosen.includes(c)) continue
       if (c.passage !== start.passage && !wanted.some((w) => c.heading.has(w))) continue
@@ -197,10 +195,10 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
   if (previous !== undefined && !chosen.includes(previous) && chosen.length < MAX_SENTENCES && /^(?:it|its|this|these|that|those|they|their|such)\b/i.test(start.text)) chosen.push(previous)
 
   const used = pages.filter((p) => chosen.some((c) => c.passage === p.passage))
-  const withList = (c: Candidate) => {
+  const withList = (c: SentenceCandidate) => {
     if (!c.text.trimEnd().endsWith(':')) return [c]
     const rest = candidates.filter((o) => o.passage === c.passage && o.index > c.index).sort((a, b) => a.index - b.index)
-    const list: Candidate[] = []
+    const list: SentenceCandidate[] = []
     for (const o of rest) {
       if (list.reduce((n, l) => n + l.text.length, 0) + o.text.length > LIST_MAX) break
       list.push(o)
