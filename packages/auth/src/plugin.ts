@@ -78,6 +78,11 @@ function bearerToken (request: FastifyRequest): string {
 export const authPlugin = fp<AuthOptions>(async (app, opts) => {
   const cache = new TtlCache<Principal | undefined>(opts.cacheTtlMs ?? 5000)
   const projects = new TtlCache<boolean>(opts.cacheTtlMs ?? 5000)
+  // metrics are registered by buildService; a bare app (a unit test) has none
+  if (app.hasDecorator('metrics')) {
+    app.metrics.store('auth_credentials', () => ({ entries: cache.size }))
+    app.metrics.store('auth_projects', () => ({ entries: projects.size }))
+  }
   if (opts.serviceToken !== undefined && opts.serviceToken.length < SERVICE_TOKEN_MIN_LENGTH) {
     throw new Error(`a service token must have at least ${SERVICE_TOKEN_MIN_LENGTH} characters`)
   }
@@ -93,8 +98,10 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
   }
 
   const lastUsed = new LastUsed(app.pg, app.log, opts.lastUsedFlushMs)
-  const throttle = new FailureThrottle(opts.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(opts.redis),
+  const failures = opts.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(opts.redis)
+  const throttle = new FailureThrottle(failures,
     opts.failuresPerMinute ?? AUTH_FAILURES_PER_MINUTE, `authfail:${opts.service}:`, new ThrottledWarning(app.log))
+  if (failures instanceof MemoryRateLimitStore && app.hasDecorator('metrics')) app.metrics.store('auth_failure_windows', () => failures.size)
 
   async function identify (request: FastifyRequest) {
     const token = bearerToken(request)

@@ -144,6 +144,7 @@ function replay (request: FastifyRequest, reply: FastifyReply, response: StoredR
  */
 export const idempotencyPlugin = fp<IdempotencyOptions>(async (app, opts) => {
   const store = app.redis === undefined ? new MemoryIdempotencyStore() : new RedisIdempotencyStore(app.redis)
+  if (store instanceof MemoryIdempotencyStore && app.hasDecorator('metrics')) app.metrics.store('idempotency_records', () => store.size)
   const counters: IdempotencyCounters = { replays: 0, conflicts: 0, mismatches: 0, unavailable: 0 }
   const leaseMs = opts.leaseMs ?? LEASE_MS
   const retentionMs = opts.retentionMs ?? RETENTION_MS

@@ -21,6 +21,12 @@ export const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 
 type Config<C> = Omit<C, 'registers'>
 
+/** What an in-process store holds at the moment: entries, and bytes where it counts them. */
+export interface StoreSize {
+  entries: number
+  bytes?: number
+}
+
 /**
  * The metrics of one app, in a registry of its own (tests build many apps in one process; the
  * global registry would mix them), the process's among them. Every metric carries the `service`
@@ -33,12 +39,43 @@ export class Metrics {
   readonly cacheRequests: Counter<'cache' | 'result'>
   /** Requests refused with 429, by limit class. */
   readonly rateLimited: Counter<'class'>
+  readonly #stores = new Map<string, () => StoreSize>()
 
   constructor (service: string) {
     this.registry.setDefaultLabels({ service })
     for (const metric of processMetrics()) this.registry.registerMetric(metric)
     this.cacheRequests = this.counter({ name: 'cache_requests_total', help: 'Cache lookups by cache and result (hit, miss)', labelNames: ['cache', 'result'] })
     this.rateLimited = this.counter({ name: 'rate_limited_total', help: 'Requests refused with 429 by limit class', labelNames: ['class'] })
+    const stores = this.#stores
+    this.gauge({
+      name: 'memory_store_entries',
+      help: 'Entries held by each in-process map, cache or queue (its cap and eviction rule: README, "Memory")',
+      labelNames: ['store'],
+      collect () {
+        this.reset()
+        for (const [store, size] of stores) this.set({ store }, size().entries)
+      }
+    })
+    this.gauge({
+      name: 'memory_store_bytes',
+      help: 'Bytes of text held by each in-process store that caps bytes (its cap: README, "Memory")',
+      labelNames: ['store'],
+      collect () {
+        this.reset()
+        for (const [store, size] of stores) {
+          const { bytes } = size()
+          if (bytes !== undefined) this.set({ store }, bytes)
+        }
+      }
+    })
+  }
+
+  /**
+   * Reports an in-process store in `memory_store_entries{store}` (and `memory_store_bytes{store}` when
+   * it counts bytes), read when Prometheus scrapes. A name given again replaces the earlier store.
+   */
+  store (name: string, size: () => StoreSize) {
+    this.#stores.set(name, size)
   }
 
   counter<L extends string = never> (config: Config<CounterConfiguration<L>>): Counter<L> {

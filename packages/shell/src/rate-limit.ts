@@ -93,6 +93,7 @@ export class RateLimiter {
 export const rateLimitPlugin = fp<RateLimitOptions>(async (app, opts) => {
   const store = app.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(app.redis)
   // metrics are registered by buildService; a bare app (a unit test) has none
+  if (store instanceof MemoryRateLimitStore && app.hasDecorator('metrics')) app.metrics.store('rate_limit_windows', () => store.size)
   const limiter = new RateLimiter(store, opts, new ThrottledWarning(app.log),
     app.hasDecorator('metrics') ? (rateClass) => app.metrics.rateLimited.inc({ class: rateClass }) : undefined)
   app.decorate('rateLimiter', limiter)

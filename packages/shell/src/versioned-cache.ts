@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
 import { ThrottledWarning, type WarnLog } from './redis/connection.js'
 import { MemoryCacheStore, RedisCacheStore, type CacheStore } from './redis/cache-store.js'
+import type { StoreSize } from './metrics.js'
 
 export interface CacheLookup {
   /** The cached text, if any. */
@@ -44,6 +45,11 @@ export class VersionedCache {
   /** Redis when given, this process's memory otherwise. */
   static create (redis: Redis | undefined, prefix: string, ttlMs: number, log?: WarnLog, onLookup?: (result: 'hit' | 'miss') => void): VersionedCache {
     return new VersionedCache(redis === undefined ? new MemoryCacheStore() : new RedisCacheStore(redis, prefix), ttlMs, log, onLookup)
+  }
+
+  /** What the store holds when it is this process's memory (for `memory_store_entries`); undefined for Redis. */
+  get memory (): StoreSize | undefined {
+    return this.#store instanceof MemoryCacheStore ? this.#store.size : undefined
   }
 
   get enabled () {

@@ -30,7 +30,7 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   t.equal(metricSample(text, 'retrieval_duration_seconds_count', { source: 'catalog', outcome: 'ok' }), 1)
   t.equal(metricSample(text, 'retrieval_duration_seconds_count', { source: 'knowledge', outcome: 'ok' }), 1)
   t.equal(metricSample(text, 'retrieval_failures_total'), 0)
-  t.type(metricSample(text, 'assistant_sentence_vectors_entries'), 'number', 'the sentence cache has its gauge')
+  t.type(metricSample(text, 'memory_store_entries', { store: 'assistant_sentence_vectors' }), 'number', 'the sentence cache has its gauge')
 
   const closed = `http://127.0.0.1:${await freePort()}`
   const down = await h.app({ search: { url: closed, serviceToken: TOKEN, timeoutMs: 500 } })

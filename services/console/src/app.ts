@@ -51,6 +51,7 @@ async function register (app: FastifyInstance, config: ConsoleConfig) {
   const chat = new Upstream('chat', config.chatUrl, config.serviceToken, config.upstreamTimeoutMs, app.log)
   const search = new Upstream('search', config.searchUrl, config.serviceToken, config.upstreamTimeoutMs, app.log)
   const throttleStore = app.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(app.redis)
+  if (throttleStore instanceof MemoryRateLimitStore) app.metrics.store('sign_in_failure_windows', () => throttleStore.size)
 
   await app.register(sessionRoutes, { ttlMs: config.sessionTtlMs, failures: config.signInFailures, store: throttleStore })
   await app.register(async (signedIn) => {

@@ -46,6 +46,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   const searchCache = VersionedCache.create(app.redis, SEARCH_CACHE_PREFIX, (config.cacheTtlS ?? 0) * 1000, app.log,
     (result) => app.metrics.cacheRequests.inc({ cache: 'search', result }))
   app.decorate('searchCache', searchCache)
+  app.metrics.store('search_responses', () => searchCache.memory ?? { entries: 0, bytes: 0 })
   app.addHook('onClose', async () => { searchCache.close() })
   await app.register(openApiPlugin, {
     title: 'Search Service API',

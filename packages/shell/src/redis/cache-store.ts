@@ -1,4 +1,7 @@
 import type { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
+import type { StoreSize } from '../metrics.js'
+import { staleSweeper } from '../stale-sweep.js'
 
 /**
  * Where cached responses and the version counters that invalidate them live. A version only ever
@@ -39,15 +42,26 @@ export class RedisCacheStore implements CacheStore {
   }
 }
 
-/** This process alone: least recently used entries go first once `maxBytes` of text is held. */
+/** The default cap of a MemoryCacheStore: characters of keys and values held. */
+export const MEMORY_CACHE_MAX_BYTES = 32 * 1024 * 1024
+
+/**
+ * This process alone, bounded by `maxBytes` characters of keys and values: least recently used
+ * entries go first, an entry past its TTL is dropped when read and by a sweep at most once a second
+ * on writes (so stale entries never fill the cap), and a value over an eighth of the cap is not kept.
+ * The versions are one counter per scope (a project), never dropped: a dropped one would start again
+ * at 0 and serve entries of an older 0.
+ */
 export class MemoryCacheStore implements CacheStore {
   readonly #versions = new Map<string, number>()
-  readonly #entries = new Map<string, { value: string, expires: number }>()
+  readonly #entries: LRUCache<string, string>
   readonly #maxBytes: number
-  #bytes = 0
+  readonly #sweep: (now?: number) => void
 
-  constructor (maxBytes = 64 * 1024 * 1024) {
+  constructor (maxBytes = MEMORY_CACHE_MAX_BYTES) {
     this.#maxBytes = maxBytes
+    this.#entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (value, key) => Math.max(1, key.length + value.length) })
+    this.#sweep = staleSweeper(this.#entries)
   }
 
   async version (scope: string) {
@@ -58,35 +72,18 @@ export class MemoryCacheStore implements CacheStore {
     this.#versions.set(scope, (this.#versions.get(scope) ?? 0) + 1)
   }
 
-  async get (key: string, now = Date.now()) {
-    const entry = this.#entries.get(key)
-    if (entry === undefined) return undefined
-    this.#delete(key)
-    if (entry.expires <= now) return undefined
-    this.#entries.set(key, entry)
-    this.#bytes += entry.value.length
-    return entry.value
+  async get (key: string) {
+    return this.#entries.get(key)
   }
 
-  async set (key: string, value: string, ttlMs: number) {
-    if (value.length > this.#maxBytes / 8) return
-    this.#delete(key)
-    this.#entries.set(key, { value, expires: Date.now() + ttlMs })
-    this.#bytes += value.length
-    for (const oldest of this.#entries.keys()) {
-      if (this.#bytes <= this.#maxBytes) break
-      this.#delete(oldest)
-    }
+  async set (key: string, value: string, ttlMs: number, now = Date.now()) {
+    this.#sweep(now)
+    if (key.length + value.length > this.#maxBytes / 8) return
+    this.#entries.set(key, value, { ttl: ttlMs })
   }
 
-  get size () {
-    return this.#entries.size
-  }
-
-  #delete (key: string) {
-    const entry = this.#entries.get(key)
-    if (entry === undefined) return
-    this.#entries.delete(key)
-    this.#bytes -= entry.value.length
+  /** For `memory_store_entries` / `memory_store_bytes`. */
+  get size (): StoreSize {
+    return { entries: this.#entries.size, bytes: this.#entries.calculatedSize }
   }
 }

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
+import type { StoreSize } from '../metrics.js'
+import { staleSweeper } from '../stale-sweep.js'
 
 /** What is kept of a successful response to replay it. */
 export interface StoredResponse {
@@ -100,51 +103,78 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 }
 
-/** Records of this process alone: one node without Redis. */
-export class MemoryIdempotencyStore implements IdempotencyStore {
-  readonly #records = new Map<string, { record: IdempotencyRecord, expires: number }>()
-  readonly #maxKeys: number
+/** The default caps of a MemoryIdempotencyStore: keys, and characters of the responses kept. */
+export const MEMORY_IDEMPOTENCY_MAX_KEYS = 100_000
+export const MEMORY_IDEMPOTENCY_MAX_BYTES = 32 * 1024 * 1024
 
-  constructor (maxKeys = 100_000) {
-    this.#maxKeys = maxKeys
+interface Entry {
+  record: IdempotencyRecord
+  expires: number
+}
+
+/**
+ * Records of this process alone: one node without Redis. Keys held by running requests and keys
+ * with a kept response are two stores: a response kept longest unused goes first once `maxKeys` keys
+ * or `maxBytes` characters of responses are kept (a retry after that runs the request again, as it
+ * would after the retention time; Redis keeps every one), and a held key is never pushed out by
+ * kept responses. Either store drops what has expired as it is written (at most once a second).
+ */
+export class MemoryIdempotencyStore implements IdempotencyStore {
+  readonly #held: LRUCache<string, Entry>
+  readonly #done: LRUCache<string, Entry>
+  readonly #sweepHeld: (now?: number) => void
+  readonly #sweepDone: (now?: number) => void
+
+  constructor (maxKeys = MEMORY_IDEMPOTENCY_MAX_KEYS, maxBytes = MEMORY_IDEMPOTENCY_MAX_BYTES) {
+    this.#held = new LRUCache({ max: maxKeys })
+    this.#done = new LRUCache({
+      max: maxKeys,
+      maxSize: maxBytes,
+      sizeCalculation: (entry, key) => Math.max(1, key.length + (entry.record.response?.body.length ?? 0))
+    })
+    this.#sweepHeld = staleSweeper(this.#held)
+    this.#sweepDone = staleSweeper(this.#done)
   }
 
   async claim (key: string, fingerprint: string, leaseMs: number, now = Date.now()): Promise<Claim> {
-    const existing = this.#live(key, now)
-    if (existing !== undefined) return claimOf(existing, fingerprint)
-    if (this.#records.size >= this.#maxKeys) this.#sweep(now)
+    const existing = this.#live(this.#done, key, now) ?? this.#live(this.#held, key, now)
+    if (existing !== undefined) return claimOf(existing.record, fingerprint)
+    this.#sweepHeld(now)
     const token = randomUUID()
-    this.#records.set(key, { record: { fingerprint, token }, expires: now + leaseMs })
+    this.#held.set(key, { record: { fingerprint, token }, expires: now + leaseMs }, { ttl: leaseMs })
     return { state: 'new', token }
   }
 
   async extend (key: string, token: string, leaseMs: number) {
-    const entry = this.#held(key, token)
-    if (entry !== undefined) entry.expires = Date.now() + leaseMs
+    const entry = this.#holding(key, token)
+    if (entry !== undefined) this.#held.set(key, { ...entry, expires: Date.now() + leaseMs }, { ttl: leaseMs })
   }
 
   async complete (key: string, token: string, fingerprint: string, response: StoredResponse, keepMs: number) {
-    if (this.#held(key, token) !== undefined) this.#records.set(key, { record: { fingerprint, response }, expires: Date.now() + keepMs })
+    if (this.#holding(key, token) === undefined) return
+    this.#held.delete(key)
+    this.#sweepDone()
+    this.#done.set(key, { record: { fingerprint, response }, expires: Date.now() + keepMs }, { ttl: keepMs })
   }
 
   async release (key: string, token: string) {
-    if (this.#held(key, token) !== undefined) this.#records.delete(key)
+    if (this.#holding(key, token) !== undefined) this.#held.delete(key)
   }
 
-  #live (key: string, now = Date.now()) {
-    const entry = this.#records.get(key)
-    if (entry === undefined) return undefined
-    if (entry.expires > now) return entry.record
-    this.#records.delete(key)
+  /** For `memory_store_entries` / `memory_store_bytes`: both stores' keys, the kept responses' characters. */
+  get size (): StoreSize {
+    return { entries: this.#held.size + this.#done.size, bytes: this.#done.calculatedSize }
+  }
+
+  #live (store: LRUCache<string, Entry>, key: string, now: number) {
+    const entry = store.get(key)
+    if (entry === undefined || entry.expires > now) return entry
+    store.delete(key)
     return undefined
   }
 
-  #held (key: string, token: string) {
-    const entry = this.#records.get(key)
+  #holding (key: string, token: string) {
+    const entry = this.#held.get(key)
     return entry !== undefined && entry.expires > Date.now() && entry.record.token === token ? entry : undefined
-  }
-
-  #sweep (now: number) {
-    for (const [key, entry] of this.#records) if (entry.expires <= now) this.#records.delete(key)
   }
 }

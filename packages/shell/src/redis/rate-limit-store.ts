@@ -1,4 +1,7 @@
 import type { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
+import type { StoreSize } from '../metrics.js'
+import { staleSweeper } from '../stale-sweep.js'
 
 /** Where a window's count stands after one more request. */
 export interface WindowCount {
@@ -49,33 +52,43 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-/** Counters of this process alone: one node without Redis. */
-export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #windows = new Map<string, { count: number, endsAt: number }>()
-  readonly #maxKeys: number
+/** The default cap of a MemoryRateLimitStore: counting windows (one per client and limit class). */
+export const MEMORY_RATE_LIMIT_MAX_KEYS = 100_000
 
-  constructor (maxKeys = 100_000) {
-    this.#maxKeys = maxKeys
+/**
+ * Counters of this process alone: one node without Redis. At most `maxKeys` windows are kept; a
+ * window is dropped once it has ended (swept at most once a second), and past the cap the least
+ * recently counted one goes first (a flood of distinct clients makes the quietest start a new window:
+ * it can never grow the store).
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #windows: LRUCache<string, { count: number, endsAt: number }>
+  readonly #sweep: (now?: number) => void
+
+  constructor (maxKeys = MEMORY_RATE_LIMIT_MAX_KEYS) {
+    this.#windows = new LRUCache({ max: maxKeys })
+    this.#sweep = staleSweeper(this.#windows)
   }
 
   async hit (key: string, windowMs: number, now = Date.now()): Promise<WindowCount> {
     let window = this.#windows.get(key)
     if (window === undefined || window.endsAt <= now) {
-      if (this.#windows.size >= this.#maxKeys) this.#sweep(now)
+      this.#sweep(now)
       window = { count: 0, endsAt: now + windowMs }
-      this.#windows.set(key, window)
+      this.#windows.set(key, window, { ttl: windowMs })
     }
     window.count++
     return { count: window.count, resetMs: window.endsAt - now }
   }
 
   async peek (key: string, now = Date.now()): Promise<WindowCount> {
-    const window = this.#windows.get(key)
+    const window = this.#windows.peek(key)
     if (window === undefined || window.endsAt <= now) return { count: 0, resetMs: 0 }
     return { count: window.count, resetMs: window.endsAt - now }
   }
 
-  #sweep (now: number) {
-    for (const [key, window] of this.#windows) if (window.endsAt <= now) this.#windows.delete(key)
+  /** For `memory_store_entries`. */
+  get size (): StoreSize {
+    return { entries: this.#windows.size }
   }
 }

@@ -2,7 +2,6 @@ import type { Metrics } from '@chatsearch/shell'
 import type { AssistantStats } from './assistant.js'
 import { LlmError, type ChatModel, type TokenUsage } from './llm/client.js'
 import type { Retriever } from './types.js'
-import { SENTENCE_CACHE_ENTRIES } from './sentence-vectors.js'
 
 /** Seconds: a local model's first token to a long streamed answer. */
 const LLM_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120]
@@ -118,11 +117,8 @@ export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriev
  * memory, read when Prometheus scrapes.
  */
 export function assistantCounters (stats: AssistantStats, metrics: Metrics, cachedSentences: () => number = () => 0): void {
-  metrics.gauge({
-    name: 'assistant_sentence_vectors_entries',
-    help: `Help-page sentences whose embeddings are kept for choosing what to quote (least recently used evicted past ${SENTENCE_CACHE_ENTRIES})`,
-    collect () { this.set(cachedSentences()) }
-  })
+  // Help-page sentences whose embeddings are kept for choosing what to quote (at most SENTENCE_CACHE_ENTRIES).
+  metrics.store('assistant_sentence_vectors', () => ({ entries: cachedSentences() }))
   metrics.counter({
     name: 'llm_fallbacks_total',
     help: 'Replies written by the grounded responder because the language model failed',
