@@ -43,6 +43,7 @@ t.test('MemoryRateLimitStore: at most maxKeys windows; ended windows swept', asy
 
 t.test('MemoryIdempotencyStore: kept responses bounded by keys and characters; held keys never pushed out', async (t) => {
   const store = new MemoryIdempotencyStore(100, 10_000)
+  // each kept record counts its key, its body and 128
   const held = await store.claim('held', 'f', 60_000)
   t.equal(held.state, 'new')
   const body = 'b'.repeat(200)
@@ -53,17 +54,20 @@ t.test('MemoryIdempotencyStore: kept responses bounded by keys and characters; h
     await store.complete(key, claim.token, 'f', { status: 200, contentType: 'application/json', body }, 60_000)
   }
   t.ok(store.size.bytes! <= 10_000, `${store.size.bytes} characters of responses kept, cap 10000`)
-  t.ok(store.size.entries <= 101, `${store.size.entries} keys (cap 100 kept responses + the held key)`)
+  t.ok(store.size.entries <= 1 + 10_000 / (128 + 200), `${store.size.entries} keys: the held key and what fits in 10000`)
   t.same(await store.claim('held', 'f', 60_000), { state: 'in_flight' }, 'the held key is still held')
   t.match(await store.claim('done:999', 'f', 60_000), { state: 'done', response: { body } }, 'the newest response replays')
   t.equal((await store.claim('done:0', 'f', 60_000)).state, 'new', 'the oldest was forgotten: the request runs again')
 
   const keys = new MemoryIdempotencyStore(100, 10_000_000)
+  for (let i = 0; i < 1000; i++) await keys.claim(`k:${i}`, 'f', 60_000)
+  t.equal(keys.size.entries, 100, 'keys held by running requests: bounded by the key cap')
+  const small = new MemoryIdempotencyStore(100, 10_000)
   for (let i = 0; i < 1000; i++) {
-    const claim = await keys.claim(`k:${i}`, 'f', 60_000)
-    if (claim.state === 'new') await keys.complete(`k:${i}`, claim.token, 'f', { status: 200, contentType: 'text/plain', body: 'ok' }, 60_000)
+    const claim = await small.claim(`k:${i}`, 'f', 60_000)
+    if (claim.state === 'new') await small.complete(`k:${i}`, claim.token, 'f', { status: 200, contentType: 'text/plain', body: '' }, 60_000)
   }
-  t.equal(keys.size.entries, 100, 'small responses: bounded by the key cap')
+  t.ok(small.size.entries <= 10_000 / 128, `${small.size.entries} kept records of empty bodies: each counts at least 128`)
 })
 
 t.test('memory_store_entries and memory_store_bytes report each registered store', async (t) => {

@@ -73,6 +73,10 @@ function queueGauges (metrics: Metrics, engine: SearchEngine, analytics: SearchA
       collect () { this.set(engine.readerLoad()?.queued ?? 0) }
     })
   }
+  if (engine instanceof EmbeddedEngine) {
+    metrics.store('search_open_indexes', () => ({ entries: engine.openIndexes }))
+    metrics.store('search_writer_requests', () => ({ entries: engine.pendingWrites }))
+  }
   metrics.gauge({
     name: 'search_analytics_pending_events',
     help: 'Searches and autocompletes recorded for analytics, not yet written to PostgreSQL',

@@ -44,10 +44,16 @@ t.test('GET /metrics: reader threads busy and idle, queries queued for them, ana
   t.equal(sample(text, 'search_reader_threads', { state: 'busy' }), 2, 'both readers at work')
   t.equal(sample(text, 'search_reader_threads', { state: 'idle' }), 0)
   t.equal(sample(text, 'search_reader_queued_requests'), 3, 'three searches wait behind them')
+  t.equal(sample(text, 'memory_store_entries', { store: 'search_open_indexes' }), 1, 'the project\'s catalog is open')
   await Promise.all(searches)
   text = await scrape()
   t.equal(sample(text, 'search_reader_threads', { state: 'idle' }), 2, 'all answered')
   t.equal(sample(text, 'search_reader_queued_requests'), 0)
+
+  // How it counts is in catalog-batch.test.ts; here, that the gauge is there.
+  await Promise.all(Array.from({ length: 3 }, (_, i) => index.recordQuery(`boots ${i}`, 1)))
+  t.equal(sample(await scrape(), 'memory_store_entries', { store: 'search_writer_requests' }), 0, 'writes sent to the writer thread, all answered')
+  t.equal(sample(await scrape(), 'memory_store_entries', { store: 'search_responses' }), 0, 'the response cache, empty (no cache TTL in this test)')
 
   await app.analytics.flush()
   const event = { projectId: shop.projectId, kind: 'search' as const, consumerId: null, query: 'boots', hits: 2, latencyMs: 1, at: new Date() }

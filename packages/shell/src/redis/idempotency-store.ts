@@ -103,9 +103,11 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 }
 
-/** The default caps of a MemoryIdempotencyStore: keys, and characters of the responses kept. */
+/** The default caps of a MemoryIdempotencyStore: keys held by running requests, characters of what is kept. */
 export const MEMORY_IDEMPOTENCY_MAX_KEYS = 100_000
-export const MEMORY_IDEMPOTENCY_MAX_BYTES = 32 * 1024 * 1024
+export const MEMORY_IDEMPOTENCY_MAX_BYTES = 16 * 1024 * 1024
+/** What a kept record counts for besides its key and body: its object, fingerprint and map slot. */
+const RECORD_OVERHEAD = 128
 
 interface Entry {
   record: IdempotencyRecord
@@ -114,10 +116,12 @@ interface Entry {
 
 /**
  * Records of this process alone: one node without Redis. Keys held by running requests and keys
- * with a kept response are two stores: a response kept longest unused goes first once `maxKeys` keys
- * or `maxBytes` characters of responses are kept (a retry after that runs the request again, as it
- * would after the retention time; Redis keeps every one), and a held key is never pushed out by
- * kept responses. Either store drops what has expired as it is written (at most once a second).
+ * with a kept response are two stores: a response kept longest unused goes first once `maxBytes`
+ * characters are kept (its key, body and RECORD_OVERHEAD each; a retry after that runs the request
+ * again, as it would after the retention time; Redis keeps every one), and a held key is never
+ * pushed out by kept responses; at most `maxKeys` keys are held. Either store drops what has expired
+ * as it is written (at most once a second). Both are capped by size alone: lru-cache allocates its
+ * arrays for a `max` at once (about 4 MB for 100,000) and grows them as needed under maxSize.
  */
 export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #held: LRUCache<string, Entry>
@@ -126,11 +130,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #sweepDone: (now?: number) => void
 
   constructor (maxKeys = MEMORY_IDEMPOTENCY_MAX_KEYS, maxBytes = MEMORY_IDEMPOTENCY_MAX_BYTES) {
-    this.#held = new LRUCache({ max: maxKeys })
+    this.#held = new LRUCache({ maxSize: maxKeys, sizeCalculation: () => 1 })
     this.#done = new LRUCache({
-      max: maxKeys,
       maxSize: maxBytes,
-      sizeCalculation: (entry, key) => Math.max(1, key.length + (entry.record.response?.body.length ?? 0))
+      sizeCalculation: (entry, key) => RECORD_OVERHEAD + key.length + (entry.record.response?.body.length ?? 0)
     })
     this.#sweepHeld = staleSweeper(this.#held)
     this.#sweepDone = staleSweeper(this.#done)

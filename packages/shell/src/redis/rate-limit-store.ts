@@ -66,7 +66,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #sweep: (now?: number) => void
 
   constructor (maxKeys = MEMORY_RATE_LIMIT_MAX_KEYS) {
-    this.#windows = new LRUCache({ max: maxKeys })
+    // maxSize with a size of 1 each rather than `max`: lru-cache allocates its arrays for `max` at
+    // once (about 4 MB for 100,000), and grows them as needed under maxSize alone.
+    this.#windows = new LRUCache({ maxSize: maxKeys, sizeCalculation: () => 1 })
     this.#sweep = staleSweeper(this.#windows)
   }
 

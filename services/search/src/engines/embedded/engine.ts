@@ -69,6 +69,19 @@ export class EmbeddedEngine implements SearchEngine {
     return index
   }
 
+  /**
+   * Index files open in this process, catalogs and knowledge: one of each per project used since the
+   * start, kept open (their derived indexes with them) for the life of the process.
+   */
+  get openIndexes (): number {
+    return this.#indexes.size + this.#knowledge.size
+  }
+
+  /** Writes sent to the writer thread and not yet answered (0 without one). */
+  get pendingWrites (): number {
+    return this.#writer?.pending ?? 0
+  }
+
   /** How busy the reader threads are; undefined when queries run on the event loop. */
   readerLoad (): ReaderLoad | undefined {
     return this.#readers?.load()

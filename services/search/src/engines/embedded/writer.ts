@@ -64,6 +64,11 @@ export class WriterThread {
     return this.#ask((id) => ({ id, kind: 'ingest', file, raw, embed: embed !== undefined, maxItems }), embed)
   }
 
+  /** Requests sent and not yet answered. */
+  get pending (): number {
+    return this.#pending.size
+  }
+
   async close () {
     const worker = this.#worker
     this.#worker = undefined
