@@ -17,7 +17,8 @@ const benchmarks = {
   embed: { dir: 'services/search', script: 'bench/embed.ts' },
   import: { dir: 'services/search', script: 'bench/import-load.ts' },
   knowledge: { dir: 'services/search', script: 'bench/knowledge.ts' },
-  console: { dir: 'services/console', script: 'bench/pages.ts' }
+  console: { dir: 'services/console', script: 'bench/pages.ts' },
+  soak: { dir: 'apps/cli', script: 'bench/soak.ts' }
 }
 
 const name = process.argv[2]
