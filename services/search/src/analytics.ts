@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SearchAnalyticsResponse } from '@chatsearch/contracts'
-import { LAST_DAYS } from '@chatsearch/shell'
+import { LAST_DAYS, SINCE_FIRST_DAY } from '@chatsearch/shell'
 import type { SearchEngine } from './engine/port.js'
 
 export interface SearchEvent {
@@ -76,35 +76,37 @@ export class SearchAnalytics {
   }
 }
 
+const SINCE = SINCE_FIRST_DAY
+
 /**
  * The project's searches over the last `days` UTC days, today included: per day (every day, zero
  * when quiet), and the 20 most frequent search queries and those that found nothing. Queries are
  * counted without regard to case, as they are matched; browsing (an empty query) is not a query.
+ * Each read is a range of search_events_by_project. The statements are not named, so each call is
+ * planned for its own number of days: a named statement's plan, once PostgreSQL settles on a generic
+ * one, is the same for 1 day as for 365.
  */
 export async function searchAnalytics (db: Pick<pg.Pool, 'query'>, projectId: string, days: number): Promise<SearchAnalyticsResponse> {
-  const queries = (name: string, condition: string) => db.query<{ query: string, count: number }>({
-    name,
-    text: `WITH ${LAST_DAYS}
-      SELECT lower(query) AS query, count(*)::int AS count FROM search_events, bounds
-      WHERE project_id = $1 AND kind = 'search' AND query <> '' AND created_at >= bounds.first ${condition}
+  const queries = (condition: string) => db.query<{ query: string, count: number }>({
+    text: `SELECT lower(query) AS query, count(*)::int AS count FROM search_events
+      WHERE project_id = $1 AND created_at >= ${SINCE} AND kind = 'search' AND query <> '' ${condition}
       GROUP BY lower(query) ORDER BY count DESC, lower(query) LIMIT 20`,
     values: [projectId, days]
   })
   const [perDay, top, noResults] = await Promise.all([
     db.query<{ day: string, searches: number, autocompletes: number }>({
-      name: 'search-analytics-per-day',
       text: `WITH ${LAST_DAYS},
         counted AS (
           SELECT (created_at AT TIME ZONE 'UTC')::date AS day,
                  count(*) FILTER (WHERE kind = 'search') AS searches, count(*) FILTER (WHERE kind = 'autocomplete') AS autocompletes
-          FROM search_events, bounds WHERE project_id = $1 AND created_at >= bounds.first GROUP BY 1
+          FROM search_events WHERE project_id = $1 AND created_at >= ${SINCE} GROUP BY 1
         )
         SELECT to_char(span.day, 'YYYY-MM-DD') AS day, coalesce(searches, 0)::int AS searches, coalesce(autocompletes, 0)::int AS autocompletes
         FROM span LEFT JOIN counted USING (day) ORDER BY span.day`,
       values: [projectId, days]
     }),
-    queries('search-analytics-top', ''),
-    queries('search-analytics-no-results', 'AND hits = 0')
+    queries(''),
+    queries('AND hits = 0')
   ])
   return { days, searches_per_day: perDay.rows, top_queries: top.rows, no_result_queries: noResults.rows }
 }

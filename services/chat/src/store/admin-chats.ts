@@ -56,12 +56,15 @@ const SUMMARY_COLUMNS = `c.id, c.consumer_id, c.created_at, c.last_updated_at, c
  * The chats of a project that pass the filters, waiting for a person first, then the most recently
  * updated (the chats_for_console index's order); $1 to $6 are the project and the filters, a null
  * filter holds for every chat. One text for every combination, so the statement is prepared once.
+ * The class filter names the project as $1, not as c.project_id: PostgreSQL may answer it by
+ * collecting the chats that have such a message first, and then collects the project's (an index
+ * range of messages_by_class), not every project's.
  */
 const FILTERED = `SELECT ${SUMMARY_COLUMNS} FROM chats c
   WHERE c.project_id = $1
     AND ($2::text IS NULL OR c.consumer_id = $2)
     AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM messages m
-         WHERE m.project_id = c.project_id AND m.chat_id = c.id AND m.role = 'user' AND m.classification = $3))
+         WHERE m.project_id = $1 AND m.chat_id = c.id AND m.role = 'user' AND m.classification = $3))
     AND ($4::boolean IS NULL OR c.needs_human = $4)
     AND ($5::timestamptz IS NULL OR c.last_updated_at >= $5)
     AND ($6::timestamptz IS NULL OR c.last_updated_at < $6)`

@@ -1,46 +1,57 @@
 import type pg from 'pg'
 import { classifications, type ChatAnalyticsResponse, type Classification } from '@chatsearch/contracts'
-import { LAST_DAYS } from '@chatsearch/shell'
+import { LAST_DAYS, SINCE_FIRST_DAY } from '@chatsearch/shell'
 
 type Queryable = Pick<pg.Pool, 'query'>
 
+const SINCE = SINCE_FIRST_DAY
+
+/**
+ * The chats that were active since SINCE, test chats left out. A chat's last_updated_at is the time
+ * of its last message (store/chats.ts keeps it so), so every chat that started or had a message since
+ * SINCE is among them: the condition makes the chats of the range one index range of the project's
+ * chats by last_updated_at, whatever the project's history.
+ */
+const ACTIVE_CHATS = `c.project_id = $1 AND NOT c.is_test AND c.last_updated_at >= ${SINCE}`
+
 /**
  * The project's chat analytics over the last `days` UTC days; test chats are left out (decision 5).
- * A chat counts on the UTC day it started, a message on the UTC day it was sent.
+ * A chat counts on the UTC day it started, a message on the UTC day it was sent. Each read is an
+ * index range of the days asked for, so its cost follows the activity of those days, not the
+ * project's history. The statements are not named, so each call is planned for its own number of
+ * days: a named statement's plan, once PostgreSQL settles on a generic one, is the same for 1 day
+ * as for 365.
  */
 export async function chatAnalytics (db: Queryable, projectId: string, days: number): Promise<ChatAnalyticsResponse> {
   const [perDay, byClass, handoff] = await Promise.all([
     db.query<{ day: string, chats: number, messages: number }>({
-      name: 'analytics-per-day',
       text: `WITH ${LAST_DAYS},
         started AS (
-          SELECT (c.created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS chats FROM chats c, bounds
-          WHERE c.project_id = $1 AND NOT c.is_test AND c.created_at >= bounds.first GROUP BY 1
+          SELECT (c.created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS chats FROM chats c
+          WHERE ${ACTIVE_CHATS} AND c.created_at >= ${SINCE} GROUP BY 1
         ),
         sent AS (
           SELECT (m.created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS messages
-          FROM messages m JOIN chats c ON c.project_id = m.project_id AND c.id = m.chat_id, bounds
-          WHERE m.project_id = $1 AND NOT c.is_test AND m.created_at >= bounds.first GROUP BY 1
+          FROM messages m JOIN chats c ON c.id = m.chat_id
+          WHERE m.project_id = $1 AND m.created_at >= ${SINCE} AND ${ACTIVE_CHATS} GROUP BY 1
         )
         SELECT to_char(span.day, 'YYYY-MM-DD') AS day, coalesce(started.chats, 0)::int AS chats, coalesce(sent.messages, 0)::int AS messages
         FROM span LEFT JOIN started USING (day) LEFT JOIN sent USING (day) ORDER BY span.day`,
       values: [projectId, days]
     }),
     db.query<{ classification: Classification, count: number }>({
-      name: 'analytics-classes',
-      text: `WITH ${LAST_DAYS}
-        SELECT m.classification, count(*)::int AS count
-        FROM messages m JOIN chats c ON c.project_id = m.project_id AND c.id = m.chat_id, bounds
-        WHERE m.project_id = $1 AND NOT c.is_test AND m.role = 'user' AND m.created_at >= bounds.first
+      text: `SELECT m.classification, count(*)::int AS count
+        FROM messages m JOIN chats c ON c.id = m.chat_id
+        WHERE m.project_id = $1 AND m.role = 'user' AND m.created_at >= ${SINCE} AND ${ACTIVE_CHATS}
         GROUP BY m.classification`,
       values: [projectId, days]
     }),
     db.query<{ chats: number, handed_off: number }>({
-      name: 'analytics-handoff',
-      text: `WITH ${LAST_DAYS}
-        SELECT count(*)::int AS chats,
-          count(*) FILTER (WHERE EXISTS (SELECT 1 FROM messages m WHERE m.project_id = c.project_id AND m.chat_id = c.id AND m.handoff))::int AS handed_off
-        FROM chats c, bounds WHERE c.project_id = $1 AND NOT c.is_test AND c.created_at >= bounds.first`,
+      // A handed-off turn of a chat that started since SINCE was itself since SINCE: the turns
+      // handed off in the range (messages_handed_off) are all the candidates.
+      text: `SELECT (SELECT count(*) FROM chats c WHERE ${ACTIVE_CHATS} AND c.created_at >= ${SINCE})::int AS chats,
+          (SELECT count(DISTINCT m.chat_id) FROM messages m JOIN chats c ON c.id = m.chat_id
+           WHERE m.project_id = $1 AND m.handoff AND m.created_at >= ${SINCE} AND ${ACTIVE_CHATS} AND c.created_at >= ${SINCE})::int AS handed_off`,
       values: [projectId, days]
     })
   ])
