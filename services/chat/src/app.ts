@@ -35,9 +35,14 @@ export interface ChatParts {
   model?: ChatModel
 }
 
-function retrieverOf (config: ChatConfig): Retriever {
+function retrieverOf (config: ChatConfig, metrics: Metrics): Retriever {
   if (config.search === undefined) return noRetriever
-  return searchRetriever({ searchUrl: config.search.url, serviceToken: config.search.serviceToken, timeoutMs: config.search.timeoutMs })
+  return searchRetriever({
+    searchUrl: config.search.url,
+    serviceToken: config.search.serviceToken,
+    timeoutMs: config.search.timeoutMs,
+    onShapes: (size) => { metrics.store('retriever_catalog_shapes', () => ({ entries: size() })) }
+  })
 }
 
 function modelOf (config: ChatConfig, metrics: Metrics): ChatModel | undefined {
@@ -80,7 +85,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })
 
   const model = parts.model ?? modelOf(config, app.metrics)
-  const retriever = parts.retriever ?? retrieverOf(config)
+  const retriever = parts.retriever ?? retrieverOf(config, app.metrics)
   const assistant = new Assistant({
     classifier: parts.classifier ?? await loadClassifier(config.embedThreads),
     // The classifier's encoder (loadEmbedder keeps one per thread count): no second model in memory.

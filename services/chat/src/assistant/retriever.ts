@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import { errorCodes, limits, type ErrorCode, type KnowledgeHit, type Message } from '@chatsearch/contracts'
 import { planSearch, toFilter, type CatalogShape, type SearchPlan } from './constraints/index.js'
 import type { CatalogItem, KnowledgePassage, Retrieval, RetrievalContext, RetrievedItem, Retriever } from './types.js'
@@ -18,7 +19,18 @@ export interface SearchRetrieverOptions {
   timeoutMs: number
   /** How long a project's catalog shape (filterable attributes, brands, categories…) is reused. */
   shapeTtlMs?: number
+  /** Projects whose catalog shape is kept at most (SHAPE_CACHE_ENTRIES). */
+  shapeEntries?: number
+  /** Told how many catalog shapes are kept, so that /metrics can report it. */
+  onShapes?: (size: () => number) => void
 }
+
+/**
+ * Projects whose catalog shape is kept at most, least recently used pushed out first: a shape holds
+ * up to 100 values of each named facet, and a host of many projects would otherwise keep one for
+ * every project that ever had a turn.
+ */
+export const SHAPE_CACHE_ENTRIES = 1000
 
 /** Facets whose values the constraint extraction matches words against. */
 const NAMED_FACETS = ['brand', 'category', 'color']
@@ -109,8 +121,10 @@ function mergeSearches (keyword: Hit[], semantic: Hit[]): RetrievedItem[] {
  */
 export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   const base = opts.searchUrl.replace(/\/+$/, '')
-  const shapes = new Map<string, { shape: CatalogShape, expires: number }>()
   const shapeTtlMs = opts.shapeTtlMs ?? 60_000
+  // Expired shapes are not returned, and go when pushed out or read again.
+  const shapes = new LRUCache<string, CatalogShape>({ max: opts.shapeEntries ?? SHAPE_CACHE_ENTRIES, ttl: shapeTtlMs })
+  opts.onShapes?.(() => shapes.size)
   // A search service running with EMBEDDINGS=false refuses hybrid search: keyword search then.
   let hybrid = true
 
@@ -136,7 +150,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   async function shapeOf (context: CallContext): Promise<CatalogShape> {
     const { projectId } = context
     const cached = shapes.get(projectId)
-    if (cached !== undefined && cached.expires > Date.now()) return cached.shape
+    if (cached !== undefined) return cached
     const settings = await call<{ filterableAttributes: string[], facetableAttributes: string[] }>(context, 'GET', '/settings')
     const facets = NAMED_FACETS.filter((f) => settings.facetableAttributes.includes(f))
     const values: Record<string, string[]> = {}
@@ -145,7 +159,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
       for (const facet of facets) values[facet] = Object.keys(browse.facetDistribution?.[facet] ?? {})
     }
     const shape = { filterable: settings.filterableAttributes, values }
-    shapes.set(projectId, { shape, expires: Date.now() + shapeTtlMs })
+    shapes.set(projectId, shape)
     return shape
   }
 
