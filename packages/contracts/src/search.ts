@@ -5,6 +5,16 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 const Term = (description: string) => Type.String({ maxLength: limits.termMaxChars, description })
 const ConsumerId = Type.String({ maxLength: limits.consumerIdMaxChars, description: 'Recorded for analytics' })
 
+/**
+ * Which query words a document must contain, as Meilisearch's `matchingStrategy`: `last` drops words
+ * from the end of the query, `frequency` drops the words found in the most documents first, `all`
+ * drops none. Documents matching more words rank first.
+ */
+export const MatchingStrategy = Type.Union([Type.Literal('last'), Type.Literal('all'), Type.Literal('frequency')])
+export type MatchingStrategy = Static<typeof MatchingStrategy>
+/** Meilisearch's default, and ours when a request names none. */
+export const matchingStrategyDefault: MatchingStrategy = 'last'
+
 export const SearchBody = Type.Object({
   search_term: Term('Query string; an empty one browses'),
   search_type: Type.Optional(Type.Union([Type.Literal('keyword'), Type.Literal('hybrid')], { default: 'keyword' })),
@@ -14,6 +24,13 @@ export const SearchBody = Type.Object({
   limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchLimitMax }))),
   offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchWindowMax }))),
   semantic_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: limits.semanticRatioDefault })),
+  matching_strategy: Type.Optional(Type.Union(MatchingStrategy.anyOf, {
+    default: matchingStrategyDefault,
+    description: 'Which query words a hit must contain (Meilisearch matchingStrategy). last (default): every word, then fewer, ' +
+      'dropping words from the end of the query (the first word is always needed); frequency: dropping the words in the most ' +
+      'documents first (the rarest are always needed); all: every word. Hits matching more words come first; totals and ' +
+      'facets count every hit. As in Meilisearch, words after the tenth are ignored'
+  })),
   show_ranking_score: Type.Optional(Type.Boolean({
     default: false,
     description: 'Extension (Meilisearch showRankingScore): each hit gets _rankingScore in [0, 1]'

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
-import { ErrorBody, errorCatalog, errorResponses, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits } from '../src/index.js'
+import { ErrorBody, errorCatalog, errorResponses, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits, matchingStrategyDefault } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
   t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', consumer_id: 'c' }))
@@ -33,6 +33,10 @@ t.test('search body follows the spec defaults and limits', async (t) => {
   t.notOk(Value.Check(SearchBody, { search_term: 'x', search_type: 'semantic' }))
   t.notOk(Value.Check(SearchBody, { search_term: 'x', limit: limits.searchLimitMax + 1 }))
   t.notOk(Value.Check(SearchBody, {}))
+  for (const strategy of ['last', 'all', 'frequency']) t.ok(Value.Check(SearchBody, { search_term: 'x', matching_strategy: strategy }), strategy)
+  for (const strategy of ['any', 'LAST', null]) t.notOk(Value.Check(SearchBody, { search_term: 'x', matching_strategy: strategy }), String(strategy))
+  t.equal((SearchBody.properties.matching_strategy as { default?: unknown }).default, matchingStrategyDefault, 'the documented default is the one used')
+  t.equal(matchingStrategyDefault, 'last', 'Meilisearch\'s')
 })
 
 t.test('error body', async (t) => {

@@ -29,6 +29,8 @@ export class SearchAnalytics {
   readonly #engine: SearchEngine
   readonly #log: FastifyBaseLogger
   #buffer: SearchEvent[] = []
+  /** Events taken by a flush and not yet written (or dropped): they count towards MAX_BUFFER too. */
+  #writing = 0
   #timer: NodeJS.Timeout | undefined
   #flushing: Promise<void> = Promise.resolve()
 
@@ -39,16 +41,17 @@ export class SearchAnalytics {
   }
 
   record (event: SearchEvent) {
-    if (this.#buffer.length >= MAX_BUFFER) return
+    // A database slower than the searches would otherwise queue flush after flush behind it.
+    if (this.#buffer.length + this.#writing >= MAX_BUFFER) return
     this.#buffer.push(event)
     // flush() never rejects: #write logs its own failures.
     if (this.#buffer.length >= FLUSH_AT) this.flush().catch(() => {})
     else this.#timer ??= setTimeout(() => { this.flush().catch(() => {}) }, FLUSH_EVERY_MS)
   }
 
-  /** Events waiting for the next flush. */
+  /** Events not yet written: waiting for the next flush, or taken by one still writing. */
   get pending (): number {
-    return this.#buffer.length
+    return this.#buffer.length + this.#writing
   }
 
   async flush (): Promise<void> {
@@ -56,7 +59,10 @@ export class SearchAnalytics {
     this.#timer = undefined
     const events = this.#buffer
     this.#buffer = []
-    if (events.length > 0) this.#flushing = this.#flushing.then(() => this.#write(events))
+    if (events.length > 0) {
+      this.#writing += events.length
+      this.#flushing = this.#flushing.then(() => this.#write(events)).finally(() => { this.#writing -= events.length })
+    }
     await this.#flushing
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '@chatsearch/shell'
-import { limits } from '@chatsearch/contracts'
+import { limits, matchingStrategyDefault } from '@chatsearch/contracts'
 import { filterToMeilisearch, parseFilter } from './filter/index.js'
 
 /** Keys and version counters of the search response cache in Redis. */
@@ -29,6 +29,7 @@ export interface SearchRequestKey {
   offset: number
   search_type?: string | undefined
   semantic_ratio?: number | undefined
+  matching_strategy?: string | undefined
   show_ranking_score?: boolean | undefined
 }
 
@@ -37,7 +38,8 @@ const hash = (kind: string, value: unknown) => `${kind}:${createHash('sha256').u
 /**
  * What makes two searches the same question: the processed query, the filter's normal form, the
  * facets as a set (`null` and absent differ: only a request naming facets gets a distribution), the
- * page and the ranking options. consumer_id is not part of it: it only feeds analytics.
+ * page, the matching strategy (absent is the default: one question) and the ranking options.
+ * consumer_id is not part of it: it only feeds analytics.
  */
 export function searchKey (request: SearchRequestKey): string {
   const hybrid = request.search_type === 'hybrid'
@@ -48,6 +50,7 @@ export function searchKey (request: SearchRequestKey): string {
     limit: request.limit,
     offset: request.offset,
     hybrid: hybrid ? request.semantic_ratio ?? limits.semanticRatioDefault : null,
+    matching: request.matching_strategy ?? matchingStrategyDefault,
     score: request.show_ranking_score === true
   })
 }

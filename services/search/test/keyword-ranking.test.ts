@@ -1,7 +1,8 @@
 // Embedded engine only: the keyword plan skips typo tiers that cannot match and alternatives that the
-// last word's prefix already matches, and a search without filter or facets reads its page in one
-// statement. Neither may change what a search answers: every page is checked against the ranking
-// rules (ranking.ts) computed here the long way, one MATCH per tier over every match.
+// last word's prefix already matches, a search without filter or facets reads its page in one
+// statement, and the words rule's levels are read only as far as the page needs. None may change what
+// a search answers: every page is checked against the ranking rules (ranking.ts) computed here the
+// long way, one MATCH per level and tier over every match.
 import t from 'tap'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -10,7 +11,8 @@ import Database from 'better-sqlite3'
 import { mulberry32, productsOf } from '../catalog/generate.js'
 import type { Document } from '../src/engine/port.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
-import { planKeyword } from '../src/engines/embedded/keyword.js'
+import type { MatchingStrategy } from '@chatsearch/contracts'
+import { planKeyword, planLevels } from '../src/engines/embedded/keyword.js'
 import { bm25 } from '../src/engines/embedded/ranking.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
 import { tokenize } from '../src/text.js'
@@ -38,7 +40,31 @@ t.test('the plan: tiers that cannot match come first and are skipped, prefix-mat
   t.equal(none.first, none.tiers.length - 1, 'when no tier can match, the widest still runs')
 })
 
-t.test('keyword pages follow the ranking rules: typo tier, bm25, rowid', async (t) => {
+t.test('the plan per level of the words rule: words dropped as the matching strategy says', async (t) => {
+  const vocabulary = new Vocabulary(['hooded', 'jacket', 'walnut', 'rain'])
+  const counts: Record<string, number> = { '("hooded")': 5, '("rain")': 40, '("jacket" *)': 5, '("walnut")': 0 }
+  const documentsWith = (match: string) => counts[match] ?? -1
+  const widest = (strategy: MatchingStrategy, q = 'hooded rain walnut jacket') => planLevels(q, vocabulary, strategy, documentsWith)!.map((plan) => plan.tiers.at(-1))
+  t.same(widest('all'), ['("hooded") AND ("rain") AND ("walnut") AND ("jacket" *)'], 'all: one level, every word')
+  t.same(widest('last'), [
+    '("hooded") AND ("rain") AND ("walnut") AND ("jacket" *)',
+    '("hooded") AND ("rain") AND ("walnut")',
+    '("hooded") AND ("rain")',
+    '("hooded")'
+  ], 'last: from the end; the first word stays, and a dropped last word takes its prefix with it')
+  t.same(widest('frequency'), [
+    '("hooded") AND ("rain") AND ("walnut") AND ("jacket" *)',
+    '("hooded") AND ("rain") AND ("jacket" *)',
+    '("hooded") AND ("jacket" *)'
+  ], 'frequency: a word in no document first, then the most frequent; the rarest (two, as rare) stay together')
+  t.same(widest('last', 'jacket'), ['("jacket" *)'], 'one word: nothing to drop')
+  const twelve = planLevels('rain '.repeat(9) + 'jacket hooded walnut', vocabulary, 'last', documentsWith)!
+  t.equal(twelve.length, 10, 'ten words count, as in Meilisearch')
+  t.match(twelve[0]!.tiers[0], /AND \("jacket"\)$/, 'the tenth is no prefix when words follow it')
+  t.same(planLevels('hooded jacket', vocabulary, 'all', documentsWith), [planKeyword('hooded jacket', vocabulary)], 'all is the plan of every word')
+})
+
+t.test('keyword pages follow the ranking rules: words level, typo tier, bm25, rowid', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'chatsearch-keyword-'))
   t.teardown(async () => await rm(dir, { recursive: true, force: true }))
   const engine = new EmbeddedEngine(dir, { id: 'test:4', dimensions: 4 })
@@ -59,13 +85,23 @@ t.test('keyword pages follow the ranking rules: typo tier, bm25, rowid', async (
   const idOf = new Map(ids)
   const scored = db.prepare(`SELECT rowid, ${bm25(settings.searchableAttributes.length)} AS score FROM fts WHERE fts MATCH ?`).raw()
   const matching = db.prepare('SELECT rowid FROM fts WHERE fts MATCH ?').pluck()
-  /** Every match ranked the long way: each tier's MATCH run, impossible ones included. */
-  const expected = (q: string, byTier = true) => {
-    const { tiers } = planKeyword(q, vocabulary)!
-    const tierSets = tiers.map((tier) => new Set(matching.all(tier) as number[]))
-    const rows = (scored.all(tiers.at(-1)) as Array<[number, number]>).map(([rowid, score]) => ({ rowid, score, tier: byTier ? tierSets.findIndex((s) => s.has(rowid)) : 0 }))
-    rows.sort((a, b) => a.tier - b.tier || a.score - b.score || a.rowid - b.rowid)
-    return rows.map((r) => idOf.get(r.rowid)!)
+  const documentsWith = (match: string) => matching.all(match).length
+  /**
+   * Every match ranked the long way: each level's matches that no level before holds, by each tier's
+   * MATCH (impossible ones included), then by the bm25 of the level's words.
+   */
+  const expected = (q: string, byTier = true, strategy: MatchingStrategy = 'all') => {
+    const levels = planLevels(q, vocabulary, strategy, documentsWith)!
+    const placed = new Set<number>()
+    return levels.flatMap(({ tiers }) => {
+      const tierSets = tiers.map((tier) => new Set(matching.all(tier) as number[]))
+      const rows = (scored.all(tiers.at(-1)) as Array<[number, number]>)
+        .filter(([rowid]) => !placed.has(rowid))
+        .map(([rowid, score]) => ({ rowid, score, tier: byTier ? tierSets.findIndex((s) => s.has(rowid)) : 0 }))
+      rows.sort((a, b) => a.tier - b.tier || a.score - b.score || a.rowid - b.rowid)
+      for (const r of rows) placed.add(r.rowid)
+      return rows.map((r) => idOf.get(r.rowid)!)
+    })
   }
 
   // Queries from the catalog's own words (a brand and a product, two words of a title, one word),
@@ -95,7 +131,7 @@ t.test('keyword pages follow the ranking rules: typo tier, bm25, rowid', async (
   for (const q of queries) {
     const all = expected(q)
     for (const [offset, facets] of [[0, []], [5, []], [0, ['brand']], [5, ['brand']]] as const) {
-      const result = await index.search({ q, filter: null, facets: [...facets], limit: 10, offset })
+      const result = await index.search({ q, filter: null, facets: [...facets], limit: 10, offset, matchingStrategy: 'all' })
       const got = result.hits.map((h) => h.id)
       if (JSON.stringify(got) !== JSON.stringify(all.slice(offset, offset + 10)) || result.estimatedTotalHits !== all.length) {
         t.fail(`"${q}" offset ${offset} facets [${facets.join()}]`, { got, wanted: all.slice(offset, offset + 10), total: result.estimatedTotalHits, matches: all.length })
@@ -106,4 +142,28 @@ t.test('keyword pages follow the ranking rules: typo tier, bm25, rowid', async (
   t.equal(compared, queries.length * 4, 'every page compared')
 
   t.ok(queries.filter((q) => expected(q).length > 10).length >= queries.length / 2, 'most queries fill more than a page')
+
+  // The same queries with a word of another product at either end: levels beyond the first are read
+  // when the page reaches them, at any offset, with or without facets.
+  const longer = queries.flatMap((q, i) => {
+    const other = tokenize(String(products[(i * 31 + 7) % products.length]!.title))
+    return [`${q} ${other[0]}`, `${other.at(-1)} ${q}`]
+  })
+  let levelled = 0
+  for (const strategy of ['last', 'frequency'] as const) {
+    for (const q of [...queries, ...longer]) {
+      const all = expected(q, true, strategy)
+      if (all.length > expected(q).length) levelled++
+      for (const [offset, facets] of [[0, []], [7, []], [0, ['brand']], [20, ['brand']]] as const) {
+        const result = await index.search({ q, filter: null, facets: [...facets], limit: 10, offset, matchingStrategy: strategy })
+        const got = result.hits.map((h) => h.id)
+        const wanted = all.slice(offset, offset + 10)
+        const counted = facets.length === 0 ? all.length : Object.values(result.facetDistribution!.brand!).reduce((a, b) => a + b, 0)
+        if (JSON.stringify(got) !== JSON.stringify(wanted) || result.estimatedTotalHits !== all.length || counted !== all.length) {
+          t.fail(`${strategy} "${q}" offset ${offset} facets [${facets.join()}]`, { got, wanted, total: result.estimatedTotalHits, matches: all.length, counted })
+        }
+      }
+    }
+  }
+  t.ok(levelled > longer.length, `most longer queries find more than their every-word matches (${levelled})`)
 })

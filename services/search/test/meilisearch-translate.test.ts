@@ -1,5 +1,6 @@
 import t from 'tap'
-import type { SearchResponse } from 'meilisearch'
+import { MatchingStrategies, type SearchParams, type SearchResponse } from 'meilisearch'
+import { matchingStrategyDefault } from '@chatsearch/contracts'
 import { parseFilter } from '../src/filter/index.js'
 import type { SearchQuery } from '../src/engine/port.js'
 import {
@@ -27,8 +28,8 @@ t.test('settings → the catalog index settings payload', async (t) => {
 })
 
 t.test('search query → Meilisearch search parameters', async (t) => {
-  t.same(searchParams(query()), { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy: 'all' }, 'keyword: every word must match, nothing else sent')
-  t.same(searchParams(query({ q: '', limit: 5, offset: 15 })), { q: '', limit: 5, offset: 15, matchingStrategy: 'all' }, 'browsing is a placeholder search')
+  t.same(searchParams(query()), { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy: 'last' }, 'keyword: the default matching strategy, nothing else sent')
+  t.same(searchParams(query({ q: '', limit: 5, offset: 15 })), { q: '', limit: 5, offset: 15, matchingStrategy: 'last' }, 'browsing is a placeholder search')
 
   const filter = parseFilter('brand = Trailmark AND (price 60 TO 80 OR price >= 200) AND NOT tags IN [sale, "last chance"] AND color EXISTS AND size IS NOT NULL AND title CONTAINS boot AND sku STARTS WITH "tr-"')
   t.equal(searchParams(query({ filter })).filter,
@@ -45,7 +46,7 @@ t.test('search query → Meilisearch search parameters', async (t) => {
     q: 'hiking boot',
     limit: 20,
     offset: 0,
-    matchingStrategy: 'all',
+    matchingStrategy: 'last',
     hybrid: { embedder: 'default', semanticRatio: 0.7 },
     vector: [0.5, -0.25, 0.125]
   }, 'hybrid: our embedder\'s query vector with the semantic ratio')
@@ -56,10 +57,24 @@ t.test('search query → Meilisearch search parameters', async (t) => {
   const filter2 = parseFilter('in_stock = true')
   for (const q of ['', '🎧', '?!', '   ', '🎧 ?! …']) {
     t.same(searchParams(query({ q, filter: filter2, facets: ['brand'], limit: 3, offset: 2, hybrid: { semanticRatio: 0.7, vector } })),
-      { q: '', limit: 3, offset: 2, matchingStrategy: 'all', filter: 'in_stock = "true"', facets: ['brand'] },
+      { q: '', limit: 3, offset: 2, matchingStrategy: 'last', filter: 'in_stock = "true"', facets: ['brand'] },
       `${JSON.stringify(q)}: no word, so a placeholder search (a browse) with its filter, facets and page, as on the embedded engine`)
   }
   t.equal(searchParams(query({ q: 'c++ 🎧' })).q, 'c++ 🎧', 'a query with a word goes as typed')
+})
+
+t.test('the matching strategy is Meilisearch\'s own, sent as asked', async (t) => {
+  const strategies: Array<NonNullable<SearchQuery['matchingStrategy']>> = ['last', 'all', 'frequency']
+  for (const matchingStrategy of strategies) {
+    // Typed as the client's SearchParams: a value Meilisearch does not know would not compile.
+    const params: SearchParams = searchParams(query({ matchingStrategy }))
+    t.same(params, { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy }, matchingStrategy)
+    const vector = Float32Array.from([1, 0])
+    t.equal(searchParams(query({ matchingStrategy, hybrid: { semanticRatio: 0.5, vector } })).matchingStrategy, matchingStrategy, `${matchingStrategy}: the keyword side of a hybrid search too`)
+  }
+  t.equal(searchParams(query()).matchingStrategy, matchingStrategyDefault, 'absent: the contracts\' default')
+  t.equal(matchingStrategyDefault, 'last', 'Meilisearch\'s default')
+  t.same(Object.values(MatchingStrategies).sort(), [...strategies].sort(), 'the API offers exactly the strategies Meilisearch has')
 })
 
 t.test('Meilisearch response → search result', async (t) => {

@@ -59,7 +59,9 @@ t.test('GET /metrics: reader threads busy and idle, queries queued for them, ana
   const event = { projectId: shop.projectId, kind: 'search' as const, consumerId: null, query: 'boots', hits: 2, latencyMs: 1, at: new Date() }
   for (let i = 0; i < 3; i++) app.analytics.record(event)
   t.equal(sample(await app.metrics.registry.metrics(), 'search_analytics_pending_events'), 3, 'three events wait for the next flush')
-  await app.analytics.flush()
+  const flushed = app.analytics.flush()
+  t.equal(app.analytics.pending, 3, 'taken by the flush, not yet written: still pending')
+  await flushed
   t.equal(sample(await scrape(), 'search_analytics_pending_events'), 0, 'written')
 })
 

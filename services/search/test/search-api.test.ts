@@ -16,10 +16,12 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
     t.same(Object.keys(body.hits[0]).sort(), ['brand', 'category', 'color', 'description', 'id', 'in_stock', 'price', 'rating', 'tags', 'title'])
   })
 
-  t.test('all words must match, the last one also as a prefix', async (t) => {
-    t.same(ids(await search({ search_term: 'trailmark boot' })).sort(), ['boot-1', 'boot-3'])
-    t.same(ids(await search({ search_term: 'noise canc' })), ['audio-1'], 'prefix on the last word')
-    t.same(ids(await search({ search_term: 'noise cancelling kettle' })), [], 'every word must match')
+  t.test('matching_strategy all: every word must match, the last one also as a prefix', async (t) => {
+    const all = async (q: string) => ids(await search({ search_term: q, matching_strategy: 'all' }))
+    t.same((await all('trailmark boot')).sort(), ['boot-1', 'boot-3'])
+    t.same(await all('noise canc'), ['audio-1'], 'prefix on the last word')
+    t.same(await all('noise cancelling kettle'), [], 'every word must match')
+    t.same(ids(await search({ search_term: 'noise cancelling kettle' })), ['audio-1'], 'the default (last) drops "kettle" (matching-strategy.test.ts)')
     t.equal((await search({ search_term: 'usb-c' })).estimatedTotalHits, 1, 'punctuation in a query is safe')
     for (const odd of ['c++', '50%', 'NOT', '(laptop', 'brand:x', 'a OR b', '"quoted', '*', '-', 'NEAR(a b)']) {
       await search({ search_term: odd })

@@ -179,10 +179,12 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     }
     planned(plan)
     const limit = plan.constraints.order === undefined ? LIMIT : ORDERED_LIMIT
+    // A keyword hit's score is evidence that every planned keyword matched (evidence.ts): all of them
+    // must, not only some, as the search service's default matching strategy would allow.
     const search = (query: string, type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
       search_term: query,
       search_type: type,
-      ...(type === 'hybrid' ? { semantic_ratio: 1 } : {}),
+      ...(type === 'hybrid' ? { semantic_ratio: 1 } : { matching_strategy: 'all' }),
       filters: plan.filter ?? null,
       limit,
       show_ranking_score: true

@@ -1,3 +1,4 @@
+import type { MatchingStrategy } from '@chatsearch/contracts'
 import type { FilterNode } from '../filter/index.js'
 import type { Chunk, KnowledgeKind, ParsedPage } from '../knowledge/types.js'
 
@@ -29,6 +30,8 @@ export interface SearchQuery {
   limit: number
   offset: number
   hybrid?: HybridQuery
+  /** Which query words a hit must contain (Meilisearch's matchingStrategy); absent: matchingStrategyDefault. */
+  matchingStrategy?: MatchingStrategy
   /** Also return each hit's ranking score (Meilisearch's showRankingScore). */
   rankingScore?: boolean
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits } from '@chatsearch/contracts'
+import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
@@ -92,7 +92,15 @@ export async function searchRoutes (app: FastifyInstance) {
       if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
       hybrid = await semanticSide(app.embedder, index, query, body.semantic_ratio ?? limits.semanticRatioDefault)
     }
-    const result = await index.search({ q: query, filter, facets, ...page, ...(hybrid === undefined ? {} : { hybrid }), rankingScore: body.show_ranking_score === true })
+    const result = await index.search({
+      q: query,
+      filter,
+      facets,
+      ...page,
+      ...(hybrid === undefined ? {} : { hybrid }),
+      matchingStrategy: body.matching_strategy ?? matchingStrategyDefault,
+      rankingScore: body.show_ranking_score === true
+    })
     const processingTimeMs = elapsedMs(started)
     record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)
     const scores = result.scores

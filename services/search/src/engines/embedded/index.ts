@@ -1,11 +1,12 @@
+import { matchingStrategyDefault } from '@chatsearch/contracts'
 import { documentHash } from '../../engine/hash.js'
 import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { fieldAttributes, inferSettings } from '../../engine/settings.js'
 import { flattenDocument } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
-import { planKeyword, type KeywordPlan } from './keyword.js'
-import { bm25, keywordOrder, keywordScore, keywordTier, mergeByRank, rankingScore } from './ranking.js'
+import { planLevels, type KeywordPlan } from './keyword.js'
+import { bm25, keywordOrder, keywordScore, keywordTier, levelWeight, mergeByRank, rankingScore } from './ranking.js'
 import { PhraseTally, suggest } from './suggestions.js'
 import { suggestionPhrases } from '../../engine/phrases.js'
 import { allowedTypos, foldText, tokenize } from '../../text.js'
@@ -17,6 +18,8 @@ import { VectorCodes, deleteVector, storeVector } from './vector-codes.js'
 import { changesBetween, ftsTerms, recordChange, type Change } from './changes.js'
 
 interface Window { limit: number, offset: number }
+/** FTS5 expressions whose number of documents is remembered at most (see #documentsWith). */
+const COUNTED_EXPRESSIONS = 2000
 /** What one write accumulates and stores once, at its end. */
 interface WriteBatch {
   phrases: PhraseTally
@@ -35,7 +38,7 @@ const newBatch = (logged = false): WriteBatch => ({
  * A page of results, the total, and (when facets need them) every match: as a list of rowids, or as
  * a set; null: all documents.
  */
-interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null, bodies?: string[] }
+interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null, bodies?: string[], levels?: number[] }
 const NOTHING: Page = { rowids: [], total: 0 }
 
 /** The writer thread's side of one index file (see writer.ts). */
@@ -64,6 +67,8 @@ export class EmbeddedIndex implements EngineIndex {
   #kept: number[] = []
   #dataVersion = -1
   #generation: string | undefined
+  /** Documents per FTS5 expression, as of the catalog's generation `generation`. */
+  #counts = { generation: undefined as string | undefined, byMatch: new Map<string, number>() }
   readonly #file: string
   readonly #readers: ReaderPool | undefined
   readonly #rebuildElsewhere: ((settings: IndexSettings) => Promise<void>) | undefined
@@ -304,16 +309,17 @@ export class EmbeddedIndex implements EngineIndex {
     if (this.#readers !== undefined) return await this.#readers.search(this.#file, query)
     this.#refresh()
     const allowed = query.filter === null ? null : this.#filters().evaluate(query.filter)
-    const plan = planKeyword(query.q, this.#vocab())
+    const strategy = query.matchingStrategy ?? matchingStrategyDefault
+    const levels = planLevels(query.q, this.#vocab(), strategy, (match) => this.#documentsWith(match))
     const window = { limit: query.limit, offset: query.offset }
     const wantMatches = query.facets.length > 0
     let page: Page
-    if (plan === undefined) page = this.#browse(allowed, window)
-    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(plan, allowed, window, wantMatches, true)
-    else page = this.#hybrid(plan, allowed, window, query.hybrid, wantMatches)
+    if (levels === undefined) page = this.#browse(allowed, window)
+    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(levels, allowed, window, wantMatches, true)
+    else page = this.#hybrid(levels, allowed, window, query.hybrid, wantMatches)
     const hits = page.bodies?.map((body) => JSON.parse(body) as Document) ?? this.#load(page.rowids)
     const result: SearchResult = { hits, estimatedTotalHits: page.total }
-    if (query.rankingScore === true) result.scores = this.#scores(page.rowids, plan, query.hybrid)
+    if (query.rankingScore === true) result.scores = this.#scores(page.rowids, levels, query.hybrid)
     if (wantMatches) {
       this.#facetPostings ??= new FacetPostings(this.#db)
       const matches = page.matches ?? null
@@ -416,35 +422,102 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   /**
-   * Keyword matches in ranking order (see ranking.ts), with the full-text query run once: its matches
-   * are materialised, counted and sorted in one statement, which also reads the page's documents when
-   * they are the answer (`withBodies`, not for hybrid) and nothing else needs the matches. The filter
-   * narrows them through keep(rowid), which SQLite cannot hand to FTS5 as a rowid lookup, and which
-   * also collects the matches when facets need them.
+   * Keyword matches in ranking order (see ranking.ts): the words rule's levels one after the other,
+   * each read only when the page reaches into it, so that a search whose every word matches enough
+   * documents reads its page as with one level. The last level's matches hold every level's: they
+   * give the total, when some level was left unread, and the matches facets count.
    */
-  #keyword (plan: KeywordPlan, allowed: DocSet | null, { limit, offset }: Window, wantMatches: boolean, withBodies = false): Page {
-    // The tiers that can match (see KeywordPlan); the last, the widest, is the one matched, the
-    // others are told apart by what lies beyond them.
+  #keyword (levels: KeywordPlan[], allowed: DocSet | null, window: Window, wantMatches: boolean, withBodies = false): Page {
+    if (levels.length === 1) return this.#allWords(levels[0]!, allowed, window, wantMatches, withBodies)
+    const end = window.offset + window.limit
+    const rowids: number[] = []
+    const bodies: string[] = []
+    const levelOf: number[] = []
+    let seen = 0
+    let read = 0
+    for (; read < levels.length && seen < end; read++) {
+      const within = { offset: Math.max(0, window.offset - seen), limit: window.limit - rowids.length }
+      const page = this.#page(levels[read]!, allowed, within, withBodies, levels[read - 1]?.tiers.at(-1))
+      rowids.push(...page.rowids)
+      levelOf.push(...page.rowids.map(() => read))
+      bodies.push(...page.bodies ?? [])
+      seen += page.total
+    }
+    const union = levels.at(-1)!.tiers.at(-1)!
+    let total = seen
+    let matches: number[] | undefined
+    if (wantMatches || (read < levels.length && allowed !== null)) {
+      matches = this.#keeping(allowed, () => this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ? AND keep(rowid)').pluck().get(union)).kept
+      total = matches.length
+    } else if (read < levels.length) total = this.#documentsWith(union)
+    return { rowids, total, levels: levelOf, ...(withBodies ? { bodies } : {}), ...(wantMatches ? { matches } : {}) }
+  }
+
+  /**
+   * The matches of every word in ranking order, with the full-text query run once: its matches are
+   * materialised, counted and sorted in one statement when nothing else needs them (see #page). The
+   * filter narrows them through keep(rowid), which SQLite cannot hand to FTS5 as a rowid lookup, and
+   * which also collects the matches when facets need them.
+   */
+  #allWords (plan: KeywordPlan, allowed: DocSet | null, window: Window, wantMatches: boolean, withBodies: boolean): Page {
+    if (allowed === null && !wantMatches) return this.#page(plan, null, window, withBodies)
     const tiers = plan.tiers.slice(plan.first)
     const columns = this.#settings?.searchableAttributes.length ?? 1
-    const params = [tiers.at(-1), ...plan.beyond.slice(plan.first), limit, offset]
-    if (allowed === null && !wantMatches) {
-      // The page's tier is computed once, inside the LIMIT; sorting its few rows again after the join is cheap.
-      const page = `WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ?),
-        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier FROM matches ORDER BY tier, score, rowid LIMIT ? OFFSET ?)`
-      const rows = this.#sql(withBodies
-        ? `${page} SELECT page.rowid, (SELECT count(*) FROM matches) AS total, documents.body FROM page
-          JOIN documents ON documents.rowid = page.rowid ORDER BY page.tier, page.score, page.rowid`
-        : `${page} SELECT rowid, (SELECT count(*) FROM matches) AS total FROM page ORDER BY tier, score, rowid`
-      ).raw().all(...params) as Array<[number, number, string?]>
-      const total = rows[0]?.[1] ?? (offset === 0 ? 0 : this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck().get(tiers.at(-1)) as number)
-      return { rowids: rows.map((r) => r[0]), total, ...(withBodies ? { bodies: rows.map((r) => r[2]!) } : {}) }
-    }
     const statement = this.#sql(`WITH matches AS MATERIALIZED (
         SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ? AND keep(rowid))
       SELECT rowid FROM matches ORDER BY ${keywordOrder(tiers.length)} LIMIT ? OFFSET ?`)
+    const params = [tiers.at(-1), ...plan.beyond.slice(plan.first), window.limit, window.offset]
     const { result: rowids, kept } = this.#keeping(allowed, () => statement.pluck().all(...params) as number[])
     return { rowids, total: kept.length, ...(wantMatches ? { matches: kept } : {}) }
+  }
+
+  /**
+   * A page of the matches of `plan` in ranking order and their number, in one statement, which also
+   * reads the page's documents when they are the answer (`withBodies`, not for hybrid); narrowed by
+   * the filter (null: none) and, for a level of the words rule after the first, to the documents the
+   * level before did not match (`exclude`, its widest tier). The tiers that can match (see
+   * KeywordPlan) are told apart by what lies beyond them; the last, the widest, is the one matched.
+   */
+  #page (plan: KeywordPlan, allowed: DocSet | null, { limit, offset }: Window, withBodies: boolean, exclude?: string): Page {
+    const tiers = plan.tiers.slice(plan.first)
+    const columns = this.#settings?.searchableAttributes.length ?? 1
+    const where = `fts MATCH ?${allowed === null ? '' : ' AND keep(rowid)'}${exclude === undefined ? '' : ' AND rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)'}`
+    const match = exclude === undefined ? [tiers.at(-1)] : [tiers.at(-1), exclude]
+    // The page's tier is computed once, inside the LIMIT; sorting its few rows again after the join is cheap.
+    const page = `WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE ${where}),
+        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier FROM matches ORDER BY tier, score, rowid LIMIT ? OFFSET ?)`
+    const statement = this.#sql(withBodies
+      ? `${page} SELECT page.rowid, (SELECT count(*) FROM matches) AS total, documents.body FROM page
+          JOIN documents ON documents.rowid = page.rowid ORDER BY page.tier, page.score, page.rowid`
+      : `${page} SELECT rowid, (SELECT count(*) FROM matches) AS total FROM page ORDER BY tier, score, rowid`)
+    const run = () => {
+      const rows = statement.raw().all(...match, ...plan.beyond.slice(plan.first), limit, offset) as Array<[number, number, string?]>
+      // No row: no match, unless the page starts past them or holds none.
+      const total = rows[0]?.[1] ?? (offset === 0 && limit > 0 ? 0 : this.#sql(`SELECT count(*) FROM fts WHERE ${where}`).pluck().get(...match) as number)
+      return { rowids: rows.map((r) => r[0]), total, ...(withBodies ? { bodies: rows.map((r) => r[2]!) } : {}) }
+    }
+    return allowed === null ? run() : this.#keeping(allowed, run).result
+  }
+
+  /**
+   * How many documents an FTS5 expression matches, remembered until the catalog changes (or that
+   * many expressions are): a search
+   * whose every word fills its page still counts the matches of the words rule's last level (most
+   * often the query's first word, shared by many queries) for its total, and the frequency strategy
+   * counts each word's.
+   */
+  #documentsWith (match: string): number {
+    const counts = this.#counts
+    if (counts.generation !== this.#generation || counts.byMatch.size >= COUNTED_EXPRESSIONS) {
+      counts.generation = this.#generation
+      counts.byMatch.clear()
+    }
+    let n = counts.byMatch.get(match)
+    if (n === undefined) {
+      n = this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck().get(match) as number
+      counts.byMatch.set(match, n)
+    }
+    return n
   }
 
   /** The nearest documents to the query vector among those the filter allows, closest first. */
@@ -454,33 +527,37 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   /** Keyword and semantic rankings merged (see mergeByRank); 0 never gets here: it is the keyword result as is. */
-  #hybrid (plan: KeywordPlan, allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
+  #hybrid (levels: KeywordPlan[], allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
     const depth = Math.min(window.offset + window.limit, 1000) + 20
     const ratio = hybrid.semanticRatio
-    const keyword = ratio === 1 ? NOTHING : this.#keyword(plan, allowed, { limit: depth, offset: 0 }, wantMatches)
+    const keyword = ratio === 1 ? NOTHING : this.#keyword(levels, allowed, { limit: depth, offset: 0 }, wantMatches)
     const semantic = this.#nearest(hybrid.vector, allowed, depth)
-    const ranked = mergeByRank(keyword.rowids, semantic, ratio)
-    const inKeyword = new Set(keyword.rowids)
-    const extra = semantic.filter((rowid) => !inKeyword.has(rowid))
-    let matches: number[] | undefined
+    const ranked = mergeByRank(keyword.rowids, semantic, ratio, (rank) => levelWeight(keyword.levels?.[rank] ?? 0, levels.length))
+    const rowids = ranked.slice(window.offset, window.offset + window.limit)
     if (wantMatches) {
       const all = new Set(Array.isArray(keyword.matches) ? keyword.matches : [])
       for (const r of semantic) all.add(r)
-      matches = [...all]
+      return { rowids, total: all.size, matches: [...all] }
     }
-    return { rowids: ranked.slice(window.offset, window.offset + window.limit), total: keyword.total + extra.length, ...(matches === undefined ? {} : { matches }) }
+    const inKeyword = new Set(keyword.rowids)
+    const extra = semantic.filter((rowid) => !inKeyword.has(rowid))
+    // A semantic hit may be a keyword match past the keyword side's depth, which its total counts already.
+    const counted = keyword.total > keyword.rowids.length && extra.length > 0
+      ? this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().get(levels.at(-1)!.tiers.at(-1), JSON.stringify(extra)) as number
+      : 0
+    return { rowids, total: keyword.total + extra.length - counted }
   }
 
   /** Ranking scores in [0, 1] (see rankingScore); browsing scores every document 1. */
-  #scores (rowids: number[], plan: KeywordPlan | undefined, hybrid: HybridQuery | undefined): number[] {
-    if (plan === undefined) return rowids.map(() => 1)
+  #scores (rowids: number[], levels: KeywordPlan[] | undefined, hybrid: HybridQuery | undefined): number[] {
+    if (levels === undefined) return rowids.map(() => 1)
     const keyword = new Map<number, number>()
     const page = JSON.stringify(rowids)
-    plan.tiers.forEach((tier, i) => {
-      if (i < plan.first) return
+    levels.forEach((plan, level) => plan.tiers.forEach((tier, i) => {
+      if (i < plan.first || keyword.size === rowids.length) return
       const matched = this.#sql('SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().all(tier, page) as number[]
-      for (const rowid of matched) if (!keyword.has(rowid)) keyword.set(rowid, keywordScore(i))
-    })
+      for (const rowid of matched) if (!keyword.has(rowid)) keyword.set(rowid, keywordScore(i, level, levels.length))
+    }))
     if (hybrid === undefined) return rowids.map((r) => rankingScore(keyword.get(r), undefined, undefined))
     this.#vectorCodes ??= new VectorCodes(this.#db, this.#dimensions)
     const semantic = this.#vectorCodes.similarities(hybrid.vector, rowids)

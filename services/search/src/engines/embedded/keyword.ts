@@ -1,17 +1,25 @@
 import { LRUCache } from 'lru-cache'
+import type { MatchingStrategy } from '@chatsearch/contracts'
 import { allowedTypos, tokenize } from '../../text.js'
 import { ftsString } from './fts.js'
+import { wordLevels } from './ranking.js'
 import type { Vocabulary } from './typo.js'
 
 /** Candidate terms per query word, so one word never expands into an unbounded OR. */
 const MAX_CANDIDATES = 40
 /** Words whose expansions are kept per vocabulary: walking the trie is most of a short query's cost. */
 const CACHED_WORDS = 2000
+/**
+ * Query words searched, the rest ignored, as Meilisearch does: each word the words rule may drop is
+ * one more statement to run, and a 1,000-character query holds hundreds of words.
+ */
+export const MAX_QUERY_WORDS = 10
 
 /**
- * The FTS5 match expressions of a query, one per typo tier: tier t accepts, for every word, the
- * terms within t typos of it (the last word also as a prefix). Documents matching tier 0 rank before
- * those that need tier 1, and so on — Meilisearch's "typo" ranking rule.
+ * The FTS5 match expressions of a set of query words (all of them, or those a level of the words
+ * rule keeps), one per typo tier: tier t accepts, for every word, the terms within t typos of it
+ * (the query's last word also as a prefix). Documents matching tier 0 rank before those that need
+ * tier 1, and so on — Meilisearch's "typo" ranking rule.
  *
  * `first` is the first tier that can match anything: a tier before it needs a word as typed that the
  * vocabulary does not hold (a misspelt word, as typed, is in no document). Ranking by those tiers
@@ -70,12 +78,38 @@ function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary
   return { byTier: byTier.map((terms) => terms.slice(0, MAX_CANDIDATES)), typed }
 }
 
-/** Undefined when the query has no word to match (browse). */
-export function planKeyword (query: string, vocabulary: Vocabulary): KeywordPlan | undefined {
+/** A query word, and whether it is the query's last (which also matches as a prefix). */
+interface QueryWord { word: string, isLast: boolean }
+
+/** The words searched; the last is a prefix only when the query ends with it, as in Meilisearch. */
+function queryWords (query: string): QueryWord[] {
   const words = tokenize(query)
+  return words.slice(0, MAX_QUERY_WORDS).map((word, i) => ({ word, isLast: i === words.length - 1 }))
+}
+
+/** The plan matching every word of the query; undefined when it has no word to match (browse). */
+export function planKeyword (query: string, vocabulary: Vocabulary): KeywordPlan | undefined {
+  const words = queryWords(query)
+  return words.length === 0 ? undefined : planWords(words, vocabulary)
+}
+
+/**
+ * The plans of a search, one per level of the words ranking rule (see wordLevels): the first
+ * matches every word, each next one the words the matching strategy keeps after dropping more.
+ * `documentsWith` counts the documents an FTS5 expression matches, for the frequency strategy.
+ * Undefined when the query has no word to match (browse).
+ */
+export function planLevels (query: string, vocabulary: Vocabulary, strategy: MatchingStrategy, documentsWith: (match: string) => number): KeywordPlan[] | undefined {
+  const words = queryWords(query)
   if (words.length === 0) return undefined
-  const maxTier = Math.max(...words.map(allowedTypos))
-  const alternatives = words.map((word, i) => cachedAlternatives(word, i === words.length - 1, vocabulary, maxTier))
+  // A word's documents are those of any of its terms, typos and prefix included, as Meilisearch counts them.
+  const frequencies = strategy === 'frequency' && words.length > 1 ? words.map((word) => documentsWith(planWords([word], vocabulary).tiers.at(-1)!)) : []
+  return wordLevels(words.length, strategy, frequencies).map((kept) => planWords(kept.map((i) => words[i]!), vocabulary))
+}
+
+function planWords (words: QueryWord[], vocabulary: Vocabulary): KeywordPlan {
+  const maxTier = Math.max(...words.map(({ word }) => allowedTypos(word)))
+  const alternatives = words.map(({ word, isLast }) => cachedAlternatives(word, isLast, vocabulary, maxTier))
   const tiers: string[] = []
   /** Per kept tier, each word's terms up to it. */
   const terms: string[][][] = []

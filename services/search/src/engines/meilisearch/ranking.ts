@@ -1,15 +1,16 @@
 /**
  * The Meilisearch adapter's ranking rules, in one place: which words must match, the rules of the
  * suggestions index, and how Meilisearch's ranking score becomes the port's score. The catalog keeps
- * Meilisearch's default ranking rules and typo tolerance (the embedded engine imitates those).
+ * Meilisearch's default ranking rules and typo tolerance (the embedded engine imitates those), and
+ * sends each search's own matching strategy (see searchParams).
  */
 import type { MatchingStrategies, SearchParams } from 'meilisearch'
 
 /** The one embedder of an index: vectors come from our embedder (`userProvided`). */
 export const EMBEDDER = 'default'
 
-/** Catalog searches and suggestions: every query word must match, as in the embedded engine. */
-export const CATALOG_MATCHING: MatchingStrategies = 'all'
+/** Suggestions: every word of the typed term must match, as in the embedded engine. */
+export const SUGGESTION_MATCHING: MatchingStrategies = 'all'
 
 /**
  * Knowledge searches: questions hold little words a help page does not repeat, so a chunk may match

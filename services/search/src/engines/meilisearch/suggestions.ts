@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import type { SearchParams } from 'meilisearch'
 import { compareCompletions, SEARCH_WEIGHT, suggestionPhrases, type Completion } from '../../engine/phrases.js'
 import { foldText } from '../../text.js'
-import { CATALOG_MATCHING } from './ranking.js'
+import { SUGGESTION_MATCHING } from './ranking.js'
 
 export interface Suggestion {
   id: string
@@ -88,7 +88,7 @@ export interface SuggestionHit {
  * count of each hit, which the order of suggestions starts with.
  */
 export function suggestionSearch (window: number): SearchParams {
-  return { limit: window, offset: 0, filter: 'weight > 0', matchingStrategy: CATALOG_MATCHING, attributesToRetrieve: ['text', 'weight'], showRankingScoreDetails: true }
+  return { limit: window, offset: 0, filter: 'weight > 0', matchingStrategy: SUGGESTION_MATCHING, attributesToRetrieve: ['text', 'weight'], showRankingScoreDetails: true }
 }
 
 export function completionOf (hit: SuggestionHit): Completion {

@@ -3,11 +3,11 @@
  * functions: the tests check every translation without a server.
  */
 import type { Embedders, SearchParams, SearchResponse, Settings } from 'meilisearch'
-import { limits } from '@chatsearch/contracts'
+import { limits, matchingStrategyDefault } from '@chatsearch/contracts'
 import type { Document, IndexSettings, SearchQuery, SearchResult } from '../../engine/port.js'
 import { filterToMeilisearch } from '../../filter/index.js'
 import { tokenize } from '../../text.js'
-import { CATALOG_MATCHING, EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
+import { EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
 
 export { EMBEDDER }
 
@@ -62,13 +62,15 @@ export const SUGGESTIONS_SETTINGS: Settings = {
 }
 
 /**
- * A search as Meilisearch's search parameters (the ranking choices are ranking.ts's). A query
- * without a word (emoji, punctuation) is sent as the empty placeholder search, without `hybrid`: a
- * browse, as the embedded engine answers it (Meilisearch would take an emoji for a word).
+ * A search as Meilisearch's search parameters (the ranking choices are ranking.ts's), with the
+ * query's matching strategy, Meilisearch's own. A query without a word (emoji, punctuation) is sent
+ * as the empty placeholder search, without `hybrid`: a browse, as the embedded engine answers it
+ * (Meilisearch would take an emoji for a word).
  */
 export function searchParams (query: SearchQuery): SearchParams {
   const browse = tokenize(query.q).length === 0
-  const params: SearchParams = { q: browse ? '' : query.q, limit: query.limit, offset: query.offset, matchingStrategy: CATALOG_MATCHING }
+  const matchingStrategy = query.matchingStrategy ?? matchingStrategyDefault
+  const params: SearchParams = { q: browse ? '' : query.q, limit: query.limit, offset: query.offset, matchingStrategy }
   if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
   if (query.facets.length > 0) params.facets = [...query.facets]
   if (query.rankingScore === true) params.showRankingScore = true
