@@ -43,6 +43,10 @@ export function openDatabase (file: string): Db {
     CREATE INDEX IF NOT EXISTS fields_doc ON fields (doc);
     CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
     CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);
+    -- Autocomplete's popular searches, most searched first, for a prefix many searches begin with
+    -- (suggestions.ts): the table gets a row per distinct search and only grows; read through the
+    -- primary key, a one-letter prefix sorted every search so begun (0.5-1 s at a million rows).
+    CREATE INDEX IF NOT EXISTS queries_top ON queries (count DESC, query) WHERE hits > 0;
     CREATE TABLE IF NOT EXISTS suggestions (folded TEXT PRIMARY KEY, phrase TEXT NOT NULL, weight INTEGER NOT NULL);
     -- The change log of the catalog's writes, as JSON arrays (see changes.ts).
     CREATE TABLE IF NOT EXISTS changes (generation INTEGER PRIMARY KEY, rowids TEXT NOT NULL, added TEXT NOT NULL, dropped TEXT NOT NULL);

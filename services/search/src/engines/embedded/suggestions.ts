@@ -79,6 +79,17 @@ const PHRASES = `SELECT folded AS key, phrase AS text,
 const SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM queries
   WHERE query >= @from AND query < @to AND hits > 0 AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
   ORDER BY 3 DESC, 1 LIMIT @wanted`
+/**
+ * SEARCHES for a prefix that many searches begin with: through queries_top, most searched first,
+ * stopping at @wanted, where the primary key's range would read and sort every one of them. A prefix
+ * few begin with keeps the range: walking queries_top for it would read most of the index.
+ */
+const MANY_SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM queries INDEXED BY queries_top
+  WHERE hits > 0 AND query >= @from AND query < @to AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
+  ORDER BY count DESC, query LIMIT @wanted`
+/** How many searches begin with the prefix, counted up to MANY (a bounded range of the primary key). */
+const BEGUN = 'SELECT count(*) FROM (SELECT 1 FROM queries WHERE query >= @from AND query < @to LIMIT @many)'
+const MANY = 2000
 const TERMS = `SELECT term AS key, term AS text, doc AS weight FROM fts_vocab
   WHERE term >= @from AND term < @to AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = term)
     AND NOT EXISTS (SELECT 1 FROM queries WHERE query = term AND hits > 0)
@@ -91,8 +102,9 @@ const TERMS = `SELECT term AS key, term AS text, doc AS weight FROM fts_vocab
  */
 function completions (prepare: Prepare, prefix: string, typos: number, wanted: number): Completion[] {
   const params = { from: prefix, to: prefix + '\uffff', wanted }
+  const searches = prepare(BEGUN).pluck().get({ ...params, many: MANY }) as number < MANY ? SEARCHES : MANY_SEARCHES
   // Indexed terms are single words.
-  return (prefix.includes(' ') ? [PHRASES, SEARCHES] : [PHRASES, SEARCHES, TERMS])
+  return (prefix.includes(' ') ? [PHRASES, searches] : [PHRASES, searches, TERMS])
     .flatMap((sql) => prepare(sql).all(params) as Array<Omit<Completion, 'typos'>>)
     .map((row) => ({ ...row, typos }))
     .sort(compareCompletions)
