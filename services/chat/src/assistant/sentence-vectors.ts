@@ -4,10 +4,7 @@ import type { Embedder } from '@chatsearch/embeddings'
 /**
  * Sentence embeddings for choosing what to quote (sentences.ts), kept by their text: a help centre's
  * sentences come back turn after turn, so each is embedded once while it stays among the most
- * recently used. The message they are compared with is embedded with them but not kept: a
- * customer's words seldom come back word for word, and kept they filled the cache (the soak: 2,400
- * entries after 15 minutes, nearly all of them messages, 4 MB of the 9 MB the heap grew by).
- * Bounded by entries (a 512-d vector is 2 KiB: 2 MiB of vectors at most each 1,000).
+ * recently used. Bounded by entries (a 512-d vector is 2 KiB: 2 MiB of vectors at most each 1,000).
  */
 export const SENTENCE_CACHE_ENTRIES = 20_000
 
@@ -33,11 +30,7 @@ export class SentenceVectors {
     }
     if (wanted.length > 0) {
       const embedded = await this.#embedder.embed(wanted)
-      const quotable = new Set(sentences)
-      wanted.forEach((s, i) => {
-        vectors.set(s, embedded[i]!)
-        if (quotable.has(s)) this.#cache.set(s, embedded[i]!)
-      })
+      wanted.forEach((s, i) => { vectors.set(s, embedded[i]!); this.#cache.set(s, embedded[i]!) })
     }
     const query = vectors.get(text)!
     return sentences.map((s) => {
