@@ -62,3 +62,39 @@ t.test('the reader and writer threads run SEARCH_THREAD_NICE steps below the eve
   t.equal(after.get(process.pid), loop, 'the event loop keeps its priority')
   t.equal(lowered.length, 3, `two readers and the writer, ${Math.min(19, loop + 5)} (new threads: ${JSON.stringify([...after].filter(([tid]) => !before.has(tid)))})`)
 })
+
+t.test('a search on a reader never sees a document that a concurrent write removed', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'chatsearch-readers-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const dimensions = 8
+  const engine = new EmbeddedEngine(dir, { id: 'test:8', dimensions }, 2)
+  t.teardown(() => engine.close())
+  const index = await engine.index('shop')
+  const vector = (i: number) => Float32Array.from({ length: dimensions }, (_, d) => Math.cos(i + d))
+  const item = (i: number) => ({ document: { id: `boot-${i}`, title: `Trail boot ${i}`, price: 40 + i, brand: i % 2 === 0 ? 'Even' : 'Odd' }, vector: vector(i) })
+  await index.upsert(Array.from({ length: 40 }, (_, i) => item(i)))
+
+  // A search reads postings or vector codes held in memory, then the rows they point to; a write
+  // committed between the two used to leave a removed row to load ("undefined" is not valid JSON).
+  const state = { writing: true }
+  const writes = (async () => {
+    for (let round = 0; round < 200; round++) {
+      const i = round % 40
+      await index.remove(`boot-${i}`)
+      await index.upsert([item(i)])
+    }
+    state.writing = false
+  })()
+  const failures: string[] = []
+  let searches = 0
+  const searcher = async (filter: string | null, semanticRatio: number) => {
+    while (state.writing) {
+      searches++
+      await index.search({ q: 'trail boot', filter: filter === null ? null : parseFilter(filter), facets: ['brand'], limit: 40, offset: 0, hybrid: { semanticRatio, vector: vector(3) } })
+        .catch((err: Error) => { failures.push(err.message) })
+    }
+  }
+  await Promise.all([writes, searcher(null, 0.5), searcher('price > 45', 1), searcher(null, 1), searcher('brand = Even', 0.5)])
+  t.ok(searches > 200, `searches ran beside the writes (${searches})`)
+  t.same(failures.slice(0, 3), [], `no search failed (${failures.length} of ${searches})`)
+})

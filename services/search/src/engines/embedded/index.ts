@@ -307,7 +307,23 @@ export class EmbeddedIndex implements EngineIndex {
 
   async search (query: SearchQuery): Promise<SearchResult> {
     if (this.#readers !== undefined) return await this.#readers.search(this.#file, query)
-    this.#refresh()
+    return this.#snapshot(() => this.#searchNow(query))
+  }
+
+  /**
+   * One read transaction around a whole query: the in-memory postings, filter index and vector
+   * codes are caught up to the same commit as the rows they point to are then read from. Without
+   * it, a write committed by another thread between the two left a removed row to load.
+   * data_version, read first, starts the snapshot.
+   */
+  #snapshot<T> (read: () => T): T {
+    return this.#db.transaction(() => {
+      this.#refresh()
+      return read()
+    })()
+  }
+
+  #searchNow (query: SearchQuery): SearchResult {
     const allowed = query.filter === null ? null : this.#filters().evaluate(query.filter)
     const strategy = query.matchingStrategy ?? matchingStrategyDefault
     const levels = planLevels(query.q, this.#vocab(), strategy, (match) => this.#documentsWith(match))
@@ -332,8 +348,7 @@ export class EmbeddedIndex implements EngineIndex {
 
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {
     if (this.#readers !== undefined) return await this.#readers.suggest(this.#file, term, limit, offset)
-    this.#refresh()
-    return suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset)
+    return this.#snapshot(() => suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset))
   }
 
   async correct (query: string): Promise<string> {

@@ -98,7 +98,15 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   async search (query: KnowledgeQuery): Promise<KnowledgeHit[]> {
-    this.#refresh()
+    // One read transaction: the vectors held in memory and the chunks they point to are of the same
+    // commit, even when another process (the admin CLI) writes between the two.
+    return this.#db.transaction(() => {
+      this.#refresh()
+      return this.#searchNow(query)
+    })()
+  }
+
+  #searchNow (query: KnowledgeQuery): KnowledgeHit[] {
     const plan = planKnowledgeQuery(query.q, this.#vocab())
     if (plan === undefined || query.limit === 0) return []
     const keywordRows = this.#sql(`SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, ${COLUMN_WEIGHTS.join(', ')}), rowid LIMIT ?`)
