@@ -95,7 +95,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
     promptTokens: config.llm?.promptTokens ?? 3000,
     log: app.log
   })
-  assistantCounters(assistant.stats, app.metrics, () => assistant.cachedSentences)
+  assistantCounters(assistant.stats, app.metrics, { sentences: () => assistant.cachedSentences, messages: () => assistant.cachedMessages })
   app.decorate('assistant', assistant)
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)

@@ -31,6 +31,7 @@ t.test('GET /metrics on the chat service: requests, retrieval, model latency and
   t.equal(metricSample(text, 'retrieval_duration_seconds_count', { source: 'knowledge', outcome: 'ok' }), 1)
   t.equal(metricSample(text, 'retrieval_failures_total'), 0)
   t.type(metricSample(text, 'memory_store_entries', { store: 'assistant_sentence_vectors' }), 'number', 'the sentence cache has its gauge')
+  t.type(metricSample(text, 'memory_store_entries', { store: 'assistant_message_vectors' }), 'number', 'the message cache has its gauge')
   t.equal(metricSample(text, 'memory_store_entries', { store: 'retriever_catalog_shapes' }), 1, 'one project asked: one catalog shape kept, gauged')
 
   const closed = `http://127.0.0.1:${await freePort()}`

@@ -174,6 +174,9 @@ export class Assistant {
   /** Sentences whose embeddings are kept (at most SENTENCE_CACHE_ENTRIES; 0 without an embedder). */
   get cachedSentences (): number { return this.#vectors?.size ?? 0 }
 
+  /** Messages whose embeddings are kept (at most MESSAGE_CACHE_ENTRIES; 0 without an embedder). */
+  get cachedMessages (): number { return this.#vectors?.messages ?? 0 }
+
   /** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
   async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' } | undefined> {
     if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), stems(evidence.text)), route: 'faq' }

@@ -116,9 +116,11 @@ export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriev
  * The assistant's own counters of failures that did not fail a turn, and the size of what it keeps in
  * memory, read when Prometheus scrapes.
  */
-export function assistantCounters (stats: AssistantStats, metrics: Metrics, cachedSentences: () => number = () => 0): void {
-  // Help-page sentences whose embeddings are kept for choosing what to quote (at most SENTENCE_CACHE_ENTRIES).
-  metrics.store('assistant_sentence_vectors', () => ({ entries: cachedSentences() }))
+export function assistantCounters (stats: AssistantStats, metrics: Metrics, cached: { sentences: () => number, messages: () => number } = { sentences: () => 0, messages: () => 0 }): void {
+  // Help-page sentences whose embeddings are kept for choosing what to quote (at most SENTENCE_CACHE_ENTRIES),
+  // and the messages they are compared with (at most MESSAGE_CACHE_ENTRIES).
+  metrics.store('assistant_sentence_vectors', () => ({ entries: cached.sentences() }))
+  metrics.store('assistant_message_vectors', () => ({ entries: cached.messages() }))
   metrics.counter({
     name: 'llm_fallbacks_total',
     help: 'Replies written by the grounded responder because the language model failed',

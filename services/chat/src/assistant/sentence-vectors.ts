@@ -8,29 +8,44 @@ import type { Embedder } from '@chatsearch/embeddings'
  */
 export const SENTENCE_CACHE_ENTRIES = 20_000
 
+/**
+ * The messages compared with them, kept apart and fewer: a help centre's common questions repeat
+ * and are embedded once, while the many messages asked once only cycle through this small cache
+ * instead of filling the sentences' (one kept with the sentences grew the heap by a vector per new
+ * message until that cap, about 40 MiB; one not kept at all embedded every repeated question again).
+ */
+export const MESSAGE_CACHE_ENTRIES = 1_000
+
 export class SentenceVectors {
   readonly #embedder: Embedder
-  readonly #cache = new LRUCache<string, Float32Array>({ max: SENTENCE_CACHE_ENTRIES })
+  readonly #sentences = new LRUCache<string, Float32Array>({ max: SENTENCE_CACHE_ENTRIES })
+  readonly #messages = new LRUCache<string, Float32Array>({ max: MESSAGE_CACHE_ENTRIES })
 
   constructor (embedder: Embedder) {
     this.#embedder = embedder
   }
 
-  get size (): number { return this.#cache.size }
+  /** Sentences kept. */
+  get size (): number { return this.#sentences.size }
+
+  /** Messages kept. */
+  get messages (): number { return this.#messages.size }
 
   /** The cosine similarity of `text` with each of `sentences` (the vectors are unit length). */
   async similarities (text: string, sentences: string[]): Promise<number[]> {
-    // The vectors this call uses are held here: other turns may evict them from the cache while it embeds.
+    // The vectors this call uses are held here: other turns may evict them from the caches while it embeds.
     const vectors = new Map<string, Float32Array>()
-    const wanted: string[] = []
-    for (const s of new Set([text, ...sentences])) {
-      const cached = this.#cache.get(s)
-      if (cached === undefined) wanted.push(s)
+    const wanted: Array<{ text: string, cache: LRUCache<string, Float32Array> }> = []
+    const look = (s: string, cache: LRUCache<string, Float32Array>) => {
+      const cached = cache.get(s)
+      if (cached === undefined) wanted.push({ text: s, cache })
       else vectors.set(s, cached)
     }
+    look(text, this.#messages)
+    for (const s of new Set(sentences)) if (s !== text) look(s, this.#sentences)
     if (wanted.length > 0) {
-      const embedded = await this.#embedder.embed(wanted)
-      wanted.forEach((s, i) => { vectors.set(s, embedded[i]!); this.#cache.set(s, embedded[i]!) })
+      const embedded = await this.#embedder.embed(wanted.map((w) => w.text))
+      wanted.forEach((w, i) => { vectors.set(w.text, embedded[i]!); w.cache.set(w.text, embedded[i]!) })
     }
     const query = vectors.get(text)!
     return sentences.map((s) => {
