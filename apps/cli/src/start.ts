@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/chat'
 import { buildApp as buildConsole, consoleConfig, ConsoleEnvSchema } from '@chatsearch/console'
-import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, ingestDocuments, ingestKnowledge, searchConfig, SearchEnvSchema } from '@chatsearch/search'
+import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, inferSettings, ingestDocuments, ingestKnowledge, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
 import { closeOnSignal, createPool, exitOnConfigError, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
@@ -51,7 +51,10 @@ if (env.DEMO) {
     const index = await search.engine.index(demo.projectId)
     if (await index.count() === 0) {
       log('importing the demo catalog…')
-      const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
+      const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as Array<Record<string, unknown> & { id: string }>
+      // Inferred as any catalog's first batch, with price and rating sortable too (nothing is until a
+      // shop says so): the README's sort examples answer on the demo.
+      await index.updateSettings({ ...inferSettings(items), sortableAttributes: ['price', 'rating'] })
       const result = await ingestDocuments(index, items, search.embedder)
       log(`demo catalog: ${result.total} items`)
     }

@@ -7,7 +7,10 @@ const Attributes = (description: string) => Type.Array(Attribute, { maxItems: 20
 export const CatalogSettings = Type.Object({
   searchableAttributes: Attributes('Attributes searched by keyword, highest priority first'),
   filterableAttributes: Attributes('Attributes the `filters` expression may use'),
-  facetableAttributes: Attributes('Attributes `facets` may ask counts for')
+  facetableAttributes: Attributes('Attributes `facets` may ask counts for'),
+  // Optional: settings written before sorting existed, and clients that never sort, send three lists.
+  // Absent is none, as Meilisearch's default; GET /settings always shows it.
+  sortableAttributes: Type.Optional(Attributes('Attributes `sort` may order by (absent: none)'))
 }, { additionalProperties: false })
 export type CatalogSettings = Static<typeof CatalogSettings>
 

@@ -6,6 +6,8 @@ export const limits = {
   consumerIdMaxChars: 256,
   filterMaxChars: 4096,
   facetsMax: 100,
+  /** Criteria in a search's `sort`. Meilisearch documents no bound; each criterion is one more key every match is ranked by. */
+  sortCriteriaMax: 10,
   searchLimitDefault: 20,
   searchLimitMax: 1000,
   searchWindowMax: 10_000,

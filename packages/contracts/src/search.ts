@@ -31,6 +31,14 @@ export const SearchBody = Type.Object({
       'documents first (the rarest are always needed); all: every word. Hits matching more words come first; totals and ' +
       'facets count every hit. As in Meilisearch, words after the tenth are ignored'
   })),
+  sort: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+    maxItems: limits.sortCriteriaMax,
+    description: 'Extension (Meilisearch sort): `attribute:asc` or `attribute:desc`, most important first, each attribute ' +
+      'sortable (settings sortableAttributes; otherwise 400 invalid_sort). As Meilisearch\'s sort ranking rule, it applies ' +
+      'after the words rule: hits matching more query words, and then those with fewer typos, come first whatever their ' +
+      'values; an empty search_term sorts every hit. Numbers come before strings, strings in byte order ignoring case, ' +
+      'an array counts by its smallest value (asc) or largest (desc), and items without a value come last'
+  }))),
   show_ranking_score: Type.Optional(Type.Boolean({
     default: false,
     description: 'Extension (Meilisearch showRankingScore): each hit gets _rankingScore in [0, 1]'

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
-import { ErrorBody, errorCatalog, errorResponses, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits, matchingStrategyDefault } from '../src/index.js'
+import { CatalogSettings, ErrorBody, errorCatalog, errorResponses, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits, matchingStrategyDefault } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
   t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', consumer_id: 'c' }))
@@ -37,6 +37,21 @@ t.test('search body follows the spec defaults and limits', async (t) => {
   for (const strategy of ['any', 'LAST', null]) t.notOk(Value.Check(SearchBody, { search_term: 'x', matching_strategy: strategy }), String(strategy))
   t.equal((SearchBody.properties.matching_strategy as { default?: unknown }).default, matchingStrategyDefault, 'the documented default is the one used')
   t.equal(matchingStrategyDefault, 'last', 'Meilisearch\'s')
+  t.ok(Value.Check(SearchBody, { search_term: 'x', sort: ['price:asc', 'rating:desc'] }))
+  t.ok(Value.Check(SearchBody, { search_term: 'x', sort: null }))
+  t.ok(Value.Check(SearchBody, { search_term: 'x', sort: [] }))
+  t.ok(Value.Check(SearchBody, { search_term: 'x', sort: ['price'] }), 'the syntax is the route\'s to check: 400 invalid_sort, as Meilisearch answers it')
+  for (const sort of ['price:asc', [1], [''], Array.from({ length: limits.sortCriteriaMax + 1 }, (_, i) => `a${i}:asc`)]) {
+    t.notOk(Value.Check(SearchBody, { search_term: 'x', sort }), JSON.stringify(sort).slice(0, 40))
+  }
+})
+
+t.test('catalog settings: sortableAttributes may be left out (none)', async (t) => {
+  const three = { searchableAttributes: ['title'], filterableAttributes: ['price'], facetableAttributes: [] }
+  t.ok(Value.Check(CatalogSettings, three), 'settings written before sorting existed')
+  t.ok(Value.Check(CatalogSettings, { ...three, sortableAttributes: ['price', 'rating.users'] }))
+  t.notOk(Value.Check(CatalogSettings, { ...three, sortableAttributes: 'price' }))
+  t.notOk(Value.Check(CatalogSettings, { ...three, sortableAttributes: ['price', 'price'] }), 'each once, as the other lists')
 })
 
 t.test('error body', async (t) => {

@@ -5,6 +5,7 @@ export { EmbeddedEngine } from './engines/embedded/engine.js'
 export { ingestDocuments, type IngestResult } from './ingest/documents.js'
 export { validateDocument, DocumentError } from './ingest/validate.js'
 export type { IndexSettings } from './engine/port.js'
+export { inferSettings } from './engine/settings.js'
 export const demoCatalogFile = new URL('../catalog/demo-catalog.json', import.meta.url)
 export { createEmbedder, createEngine } from './engine-plugin.js'
 export { MeilisearchEngine, MEILISEARCH_VERSION, type MeilisearchOptions } from './engines/meilisearch/engine.js'

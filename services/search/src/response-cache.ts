@@ -30,6 +30,7 @@ export interface SearchRequestKey {
   search_type?: string | undefined
   semantic_ratio?: number | undefined
   matching_strategy?: string | undefined
+  sort?: string[] | null | undefined
   show_ranking_score?: boolean | undefined
 }
 
@@ -38,7 +39,8 @@ const hash = (kind: string, value: unknown) => `${kind}:${createHash('sha256').u
 /**
  * What makes two searches the same question: the processed query, the filter's normal form, the
  * facets as a set (`null` and absent differ: only a request naming facets gets a distribution), the
- * page, the matching strategy (absent is the default: one question) and the ranking options.
+ * page, the matching strategy (absent is the default: one question), the sort as a list (its order
+ * is the criteria's priority; absent, null and empty are no sort) and the ranking options.
  * consumer_id is not part of it: it only feeds analytics.
  */
 export function searchKey (request: SearchRequestKey): string {
@@ -51,6 +53,7 @@ export function searchKey (request: SearchRequestKey): string {
     offset: request.offset,
     hybrid: hybrid ? request.semantic_ratio ?? limits.semanticRatioDefault : null,
     matching: request.matching_strategy ?? matchingStrategyDefault,
+    sort: request.sort === undefined || request.sort === null || request.sort.length === 0 ? null : [...request.sort],
     score: request.show_ranking_score === true
   })
 }

@@ -28,6 +28,7 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     t.ok(settings.filterableAttributes.includes('in_stock'))
     t.ok(settings.facetableAttributes.includes('brand'))
     t.notOk(settings.filterableAttributes.includes('description'), 'long text is not filterable')
+    t.same(settings.sortableAttributes, [], 'nothing is sortable until asked for, as in Meilisearch')
   })
 
   t.test('NDJSON and integer ids', async (t) => {
@@ -84,8 +85,8 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
 
   t.test('PUT /settings re-indexes', async (t) => {
     const settings = { searchableAttributes: ['title'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand'] }
-    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), settings)
-    t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), settings)
+    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), { ...settings, sortableAttributes: [] }, 'sent without sortable attributes: none')
+    t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), { ...settings, sortableAttributes: [] })
     const byDescription = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'gooseneck' })).json()
     t.equal(byDescription.estimatedTotalHits, 0, 'description is no longer searchable')
     const notFilterable = await send(h.app, shop.key, 'POST', '/search', { search_term: '', filters: 'in_stock = true' })

@@ -13,9 +13,14 @@ t.test('settings → the catalog index settings payload', async (t) => {
   t.same(catalogSettings({ searchableAttributes: ['title', 'brand', 'description'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand', 'color'] }), {
     searchableAttributes: ['title', 'brand', 'description'],
     filterableAttributes: ['price', 'brand', 'color'],
+    sortableAttributes: [],
     faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'count' } },
     pagination: { maxTotalHits: 10_000 }
-  }, 'facetable attributes are filterable in Meilisearch; ranking rules and typo tolerance are not sent (defaults kept)')
+  }, 'facetable attributes are filterable in Meilisearch; ranking rules and typo tolerance are not sent (defaults kept, sort among them)')
+  t.same(catalogSettings({ searchableAttributes: ['title'], filterableAttributes: ['brand'], facetableAttributes: [], sortableAttributes: ['price', 'rating.users'] }).sortableAttributes,
+    ['price', 'rating.users'], 'sortable attributes are Meilisearch\'s own')
+  t.same(catalogSettings({ searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [] }).sortableAttributes, [],
+    'none is sent as none: settings that drop a sortable attribute drop it in Meilisearch too')
   t.same(catalogSettings({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }).searchableAttributes, ['_chatsearch_none'],
     'no searchable attribute is not Meilisearch\'s [] (which means all of them)')
   t.same(embedderSettings(512), { default: { source: 'userProvided', dimensions: 512 } })
@@ -75,6 +80,20 @@ t.test('the matching strategy is Meilisearch\'s own, sent as asked', async (t) =
   t.equal(searchParams(query()).matchingStrategy, matchingStrategyDefault, 'absent: the contracts\' default')
   t.equal(matchingStrategyDefault, 'last', 'Meilisearch\'s default')
   t.same(Object.values(MatchingStrategies).sort(), [...strategies].sort(), 'the API offers exactly the strategies Meilisearch has')
+})
+
+t.test('the sort is Meilisearch\'s own, sent as attribute:order', async (t) => {
+  const sort: NonNullable<SearchQuery['sort']> = [{ attribute: 'price', order: 'asc' }, { attribute: 'rating.users', order: 'desc' }]
+  // Typed as the client's SearchParams: Meilisearch's POST search takes the sort as a list.
+  const params: SearchParams = searchParams(query({ sort }))
+  t.same(params, { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy: 'last', sort: ['price:asc', 'rating.users:desc'] }, 'most important first, as asked')
+  t.same(searchParams(query({ q: '', sort })).sort, ['price:asc', 'rating.users:desc'], 'a browse (placeholder search) is sorted too')
+  t.same(searchParams(query({ q: '🎧', sort })).sort, ['price:asc', 'rating.users:desc'], 'a query without a word as well')
+  const vector = Float32Array.from([1, 0])
+  t.same(searchParams(query({ sort, hybrid: { semanticRatio: 0.5, vector } })).sort, ['price:asc', 'rating.users:desc'], 'and a hybrid search')
+  t.same(searchParams(query({ sort: [{ attribute: 'a:b', order: 'desc' }] })).sort, ['a:b:desc'], 'Meilisearch reads the attribute up to the last colon')
+  t.notOk('sort' in searchParams(query()), 'no sort asked, none sent')
+  t.notOk('sort' in searchParams(query({ sort: [] })), 'nor for an empty one')
 })
 
 t.test('Meilisearch response → search result', async (t) => {

@@ -67,7 +67,7 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     tags: ['search'],
     summary: 'Search the project catalog, as POST /search of the search service',
     body: SearchBody,
-    response: { 200: SearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented') }
+    response: { 200: SearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
   })
   simple('POST', '/autocomplete', () => '/autocomplete', {
     operationId: 'autocomplete',

@@ -13,6 +13,17 @@ export interface IndexSettings {
   filterableAttributes: string[]
   /** Attributes facet counts may be asked for. */
   facetableAttributes: string[]
+  /**
+   * Attributes a search may sort by. Absent in settings saved before sorting existed and in a PUT
+   * without them: none (see completeSettings).
+   */
+  sortableAttributes?: string[]
+}
+
+/** One criterion of a search's sort (Meilisearch's `attribute:asc`), checked against the sortable attributes. */
+export interface SortCriterion {
+  attribute: string
+  order: 'asc' | 'desc'
 }
 
 export interface HybridQuery {
@@ -32,6 +43,8 @@ export interface SearchQuery {
   hybrid?: HybridQuery
   /** Which query words a hit must contain (Meilisearch's matchingStrategy); absent: matchingStrategyDefault. */
   matchingStrategy?: MatchingStrategy
+  /** Meilisearch's sort ranking rule, most important criterion first; absent or empty: relevance alone. */
+  sort?: SortCriterion[]
   /** Also return each hit's ranking score (Meilisearch's showRankingScore). */
   rankingScore?: boolean
 }

@@ -33,7 +33,8 @@ function observe (documents: Document[]): Map<string, Observed> {
 /**
  * Settings for an index that has none yet, guessed from its first documents: text attributes are
  * searchable (titles and names first, long descriptions last); numbers, booleans and short strings are
- * filterable; those with few distinct values are facetable.
+ * filterable; those with few distinct values are facetable. Nothing is sortable, as in Meilisearch:
+ * each sortable attribute is one more set of values to index, for an order someone has to ask for.
  */
 export function inferSettings (documents: Document[]): IndexSettings {
   const seen = observe(documents)
@@ -53,10 +54,18 @@ export function inferSettings (documents: Document[]): IndexSettings {
     const o = seen.get(attr)!
     return o.numbers === 0 && o.distinct.size <= FACET_MAX_DISTINCT
   })
-  return { searchableAttributes: searchable, filterableAttributes: filterable, facetableAttributes: facetable }
+  return { searchableAttributes: searchable, filterableAttributes: filterable, facetableAttributes: facetable, sortableAttributes: [] }
 }
 
-/** The attributes whose values go into the fields table: whatever a filter or a facet can use. */
+/**
+ * Settings as an engine answers and stores them: every list present. Settings saved before sorting
+ * existed, and a PUT /settings without sortableAttributes, make nothing sortable.
+ */
+export function completeSettings (settings: IndexSettings): IndexSettings {
+  return { ...settings, sortableAttributes: settings.sortableAttributes ?? [] }
+}
+
+/** The attributes whose values go into the fields table: whatever a filter, a facet or a sort can use. */
 export function fieldAttributes (settings: IndexSettings): string[] {
-  return [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes])]
+  return [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes, ...settings.sortableAttributes ?? []])]
 }

@@ -1,6 +1,6 @@
 /**
  * The rows that represent one document in the embedded engine's `fields` table (created in
- * engines/embedded/database.ts), which filters and facet counts are answered from:
+ * engines/embedded/database.ts), which filters, facet counts and sorts are answered from:
  * `fields (doc, attr, kind, str, num)`.
  *
  * Encoding, one row per (attribute path, value), duplicates removed:
@@ -72,8 +72,8 @@ function isObject (value: unknown): value is Record<string, unknown> {
 
 /**
  * The rows of one document (see the encoding above). With `attributes`, only the paths they select
- * (Meilisearch attribute patterns: `brand` selects `brand` and `brand.name`), typically the filterable
- * and facetable attributes.
+ * (Meilisearch attribute patterns: `brand` selects `brand` and `brand.name`), typically the filterable,
+ * facetable and sortable attributes.
  */
 export function flattenDocument (doc: Record<string, unknown>, attributes?: readonly string[]): FieldRow[] {
   const rows: FieldRow[] = []

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
-import { checkFilterable, FilterError, parseFilter, type FilterNode } from '../filter/index.js'
-import type { EngineIndex, HybridQuery, IndexSettings } from '../engine/port.js'
+import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '../filter/index.js'
+import type { EngineIndex, HybridQuery, IndexSettings, SortCriterion } from '../engine/port.js'
 import { processQuery, tokenize } from '../text.js'
 import { autocompleteKey, searchKey } from '../response-cache.js'
 
@@ -39,6 +39,33 @@ function facetsOf (facets: string[] | null | undefined, settings: IndexSettings)
   return wanted
 }
 
+/** One criterion of `sort` as Meilisearch reads it: the attribute is what comes before the last colon. */
+function sortCriterion (text: string): SortCriterion {
+  const colon = text.lastIndexOf(':')
+  const order = text.slice(colon + 1)
+  if (colon <= 0 || (order !== 'asc' && order !== 'desc')) {
+    throw new ApiError('invalid_sort', `${JSON.stringify(text)} is not a sort criterion: write attribute:asc or attribute:desc`)
+  }
+  return { attribute: text.slice(0, colon), order }
+}
+
+/**
+ * The sort of a search, each attribute sortable. As in Meilisearch, a sortable attribute also makes
+ * the paths under it sortable (`rating` allows `rating.users`), and the message lists what is.
+ */
+function sortOf (sort: string[] | null | undefined, settings: IndexSettings): SortCriterion[] {
+  const criteria = (sort ?? []).map(sortCriterion)
+  const sortable = settings.sortableAttributes ?? []
+  const refused = criteria.find(({ attribute }) => matchPatterns(sortable, attribute) !== 'match')
+  if (refused !== undefined) {
+    const available = sortable.length === 0
+      ? 'This index does not have configured sortable attributes.'
+      : `Available sortable attributes are: ${[...sortable].sort().map((a) => `\`${a}\``).join(', ')}.`
+    throw new ApiError('invalid_sort', `Attribute \`${refused.attribute}\` is not sortable. ${available}`)
+  }
+  return criteria
+}
+
 /**
  * The semantic side of a hybrid search. None for a query without a word (empty, emoji, punctuation):
  * there is nothing to embed, so the search is a keyword browse, as Meilisearch's empty query is.
@@ -66,7 +93,7 @@ export async function searchRoutes (app: FastifyInstance) {
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
       body: SearchBody,
-      response: { 200: SearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented') }
+      response: { 200: SearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
     }
   }, async (request): Promise<SearchResponse> => {
     const started = performance.now()
@@ -87,6 +114,7 @@ export async function searchRoutes (app: FastifyInstance) {
     const settings = await index.settings()
     const filter = filterOf(body.filters, settings)
     const facets = facetsOf(body.facets, settings)
+    const sort = sortOf(body.sort, settings)
     let hybrid
     if (body.search_type === 'hybrid') {
       if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
@@ -99,6 +127,7 @@ export async function searchRoutes (app: FastifyInstance) {
       ...page,
       ...(hybrid === undefined ? {} : { hybrid }),
       matchingStrategy: body.matching_strategy ?? matchingStrategyDefault,
+      ...(sort.length === 0 ? {} : { sort }),
       rankingScore: body.show_ranking_score === true
     })
     const processingTimeMs = elapsedMs(started)

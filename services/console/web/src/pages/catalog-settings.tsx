@@ -6,7 +6,9 @@ import { useAction } from '../hooks.js'
 const fields: Array<{ key: keyof CatalogSettings, label: string }> = [
   { key: 'searchableAttributes', label: 'Searchable attributes, highest priority first' },
   { key: 'filterableAttributes', label: 'Filterable attributes' },
-  { key: 'facetableAttributes', label: 'Facetable attributes' }
+  { key: 'facetableAttributes', label: 'Facetable attributes' },
+  // Shown and sent back, so that saving this form does not drop the ones set through the API.
+  { key: 'sortableAttributes', label: 'Sortable attributes' }
 ]
 
 const listOf = (text: string) => [...new Set(text.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== ''))]
@@ -24,7 +26,8 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
           const next: CatalogSettings = {
             searchableAttributes: listOf(String(data.get('searchableAttributes'))),
             filterableAttributes: listOf(String(data.get('filterableAttributes'))),
-            facetableAttributes: listOf(String(data.get('facetableAttributes')))
+            facetableAttributes: listOf(String(data.get('facetableAttributes'))),
+            sortableAttributes: listOf(String(data.get('sortableAttributes')))
           }
           action.run(() => putSettings(projectId, next), 'Settings saved; the catalog is re-indexed with them.').then((saved) => {
             if (saved !== undefined) onSaved()
@@ -35,7 +38,7 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
         {fields.map((f) => (
           <div class='stack' key={f.key}>
             <label for={`settings-${f.key}`}>{f.label}</label>
-            <textarea id={`settings-${f.key}`} name={f.key} rows={4} aria-describedby='settings-hint' defaultValue={settings[f.key].join('\n')} />
+            <textarea id={`settings-${f.key}`} name={f.key} rows={4} aria-describedby='settings-hint' defaultValue={(settings[f.key] ?? []).join('\n')} />
           </div>
         ))}
         <div><button type='submit' class='primary' disabled={action.pending}>Save settings</button></div>

@@ -1,6 +1,7 @@
 import { FieldKind, normalizeString, parseNumber, type ConditionNode, type FilterNode } from '../../filter/index.js'
 import type { Db } from './database.js'
 import { patchList, rowidMarks } from './changes.js'
+import type { SortValues } from './ranking.js'
 
 /** A set of documents: one byte per rowid (1 = in the set). */
 export type DocSet = Uint8Array
@@ -178,6 +179,15 @@ export class FilterIndex {
       case 'or': return node.children.reduce<DocSet>((acc, c) => this.#or(acc, this.evaluate(c)), this.#empty())
       default: return this.#condition(node)
     }
+  }
+
+  /**
+   * The values of an attribute for the sort rule (see sortRanks in ranking.ts): the same posting
+   * lists filters read, so a sortable attribute is loaded and patched once for both.
+   */
+  sortValues (attribute: string): SortValues {
+    const { numbers, numberDocs, text } = this.#attribute(attribute)
+    return { numbers, numberDocs, text }
   }
 
   #condition (c: ConditionNode): DocSet {

@@ -1,12 +1,12 @@
 import { matchingStrategyDefault } from '@chatsearch/contracts'
 import { documentHash } from '../../engine/hash.js'
-import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
-import { fieldAttributes, inferSettings } from '../../engine/settings.js'
+import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
+import { completeSettings, fieldAttributes, inferSettings } from '../../engine/settings.js'
 import { flattenDocument } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { planLevels, type KeywordPlan } from './keyword.js'
-import { bm25, keywordOrder, keywordScore, keywordTier, levelWeight, mergeByRank, rankingScore } from './ranking.js'
+import { bm25, bySortRanks, keywordOrder, keywordScore, keywordTier, levelWeight, mergeByRank, rankingScore, sortKeys, sortRanks, UNSORTED } from './ranking.js'
 import { PhraseTally, suggest } from './suggestions.js'
 import { suggestionPhrases } from '../../engine/phrases.js'
 import { allowedTypos, foldText, tokenize } from '../../text.js'
@@ -20,6 +20,8 @@ import { changesBetween, ftsTerms, recordChange, type Change } from './changes.j
 interface Window { limit: number, offset: number }
 /** FTS5 expressions whose number of documents is remembered at most (see #documentsWith). */
 const COUNTED_EXPRESSIONS = 2000
+/** Sort criteria whose ranks are remembered at most (see #ranksOf): an array of 4 bytes per document each. */
+const RANKED_CRITERIA = 16
 /** What one write accumulates and stores once, at its end. */
 interface WriteBatch {
   phrases: PhraseTally
@@ -65,10 +67,14 @@ export class EmbeddedIndex implements EngineIndex {
   /** What keep(rowid) answers from during one statement (see #keeping): the allowed set (null: all), and the kept rowids. */
   #allowed: DocSet | null = null
   #kept: number[] = []
+  /** What sort_rank(rowid, i) answers from during one search: the ranks of its sort criteria (see #ranksOf). */
+  #sorting: Int32Array[] = []
   #dataVersion = -1
   #generation: string | undefined
   /** Documents per FTS5 expression, as of the catalog's generation `generation`. */
   #counts = { generation: undefined as string | undefined, byMatch: new Map<string, number>() }
+  /** Ranks per sort criterion (`order:attribute`), as of the catalog's generation `generation`. */
+  #ranks = { generation: undefined as string | undefined, byCriterion: new Map<string, Int32Array>() }
   readonly #file: string
   readonly #readers: ReaderPool | undefined
   readonly #rebuildElsewhere: ((settings: IndexSettings) => Promise<void>) | undefined
@@ -110,6 +116,7 @@ export class EmbeddedIndex implements EngineIndex {
       this.#kept.push(r)
       return 1
     })
+    this.#db.function('sort_rank', { deterministic: false }, (rowid, criterion) => this.#sorting[Number(criterion)]?.[Number(rowid)] ?? UNSORTED)
     prepareVectors(this.#db, embedder.id, embedder.dimensions)
     // Checked before taking the write lock, which a rebuild may hold for a while.
     const fresh = () => readMeta(this.#db, 'settings') === undefined && readMeta(this.#db, 'fts') === undefined
@@ -214,7 +221,7 @@ export class EmbeddedIndex implements EngineIndex {
 
   async settings (): Promise<IndexSettings> {
     this.#refresh()
-    return this.#settings ?? { searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }
+    return completeSettings(this.#settings ?? { searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] })
   }
 
   /**
@@ -223,11 +230,12 @@ export class EmbeddedIndex implements EngineIndex {
    * until the new one commits, and the writes that come meanwhile wait for it.
    */
   async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
+    const complete = completeSettings(settings)
     return await this.#exclusively(async () => {
-      if (this.#rebuildElsewhere === undefined) this.rebuild(settings)
-      else await this.#rebuildElsewhere(settings)
+      if (this.#rebuildElsewhere === undefined) this.rebuild(complete)
+      else await this.#rebuildElsewhere(complete)
       this.#refresh()
-      return settings
+      return complete
     })
   }
 
@@ -329,10 +337,11 @@ export class EmbeddedIndex implements EngineIndex {
     const levels = planLevels(query.q, this.#vocab(), strategy, (match) => this.#documentsWith(match))
     const window = { limit: query.limit, offset: query.offset }
     const wantMatches = query.facets.length > 0
-    let page: Page
-    if (levels === undefined) page = this.#browse(allowed, window)
-    else if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) page = this.#keyword(levels, allowed, window, wantMatches, true)
-    else page = this.#hybrid(levels, allowed, window, query.hybrid, wantMatches)
+    const page = this.#sortingBy(query.sort ?? [], (): Page => {
+      if (levels === undefined) return this.#browse(allowed, window)
+      if (query.hybrid === undefined || query.hybrid.semanticRatio === 0) return this.#keyword(levels, allowed, window, wantMatches, true)
+      return this.#hybrid(levels, allowed, window, query.hybrid, wantMatches)
+    })
     const hits = page.bodies?.map((body) => JSON.parse(body) as Document) ?? this.#load(page.rowids)
     const result: SearchResult = { hits, estimatedTotalHits: page.total }
     if (query.rankingScore === true) result.scores = this.#scores(page.rowids, levels, query.hybrid)
@@ -420,8 +429,48 @@ export class EmbeddedIndex implements EngineIndex {
     }
   }
 
-  /** Browsing: documents in the order they were added. `matches` null stands for every document. */
-  #browse (allowed: DocSet | null, { limit, offset }: Window): Page {
+  /**
+   * Runs `work` with sort_rank(rowid, i), in the keyword statements, and a browse answering from the
+   * ranks of `sort`'s criteria (ranking.ts says where the sort rule applies).
+   */
+  #sortingBy<T> (sort: SortCriterion[], work: () => T): T {
+    this.#sorting = this.#ranksOf(sort)
+    try {
+      return work()
+    } finally {
+      this.#sorting = []
+    }
+  }
+
+  /**
+   * Ranks of each sort criterion (see sortRanks), remembered until the catalog changes (or that many
+   * criteria are): a shop sorts by the same few attributes again and again.
+   */
+  #ranksOf (sort: SortCriterion[]): Int32Array[] {
+    const cache = this.#ranks
+    if (cache.generation !== this.#generation || cache.byCriterion.size >= RANKED_CRITERIA) {
+      cache.generation = this.#generation
+      cache.byCriterion.clear()
+    }
+    return sort.map(({ attribute, order }) => {
+      const key = `${order}:${attribute}`
+      let ranks = cache.byCriterion.get(key)
+      if (ranks === undefined) {
+        const filters = this.#filters()
+        ranks = sortRanks(filters.sortValues(attribute), filters.universe().length, order === 'desc')
+        cache.byCriterion.set(key, ranks)
+      }
+      return ranks
+    })
+  }
+
+  /**
+   * Browsing: documents in the order they were added, or, with a sort, in its order (ties in the
+   * order they were added). `matches` null stands for every document.
+   */
+  #browse (allowed: DocSet | null, window: Window): Page {
+    if (this.#sorting.length > 0) return this.#sortedBrowse(allowed, window)
+    const { limit, offset } = window
     if (allowed === null) {
       const rowids = this.#sql('SELECT rowid FROM documents ORDER BY rowid LIMIT ? OFFSET ?').pluck().all(limit, offset) as number[]
       return { rowids, total: this.#sql('SELECT count(*) FROM documents').pluck().get() as number, matches: null }
@@ -434,6 +483,15 @@ export class EmbeddedIndex implements EngineIndex {
       total++
     }
     return { rowids, total, matches: allowed }
+  }
+
+  /** A browse with a sort: every document the filter allows, ordered by the sort's ranks. */
+  #sortedBrowse (allowed: DocSet | null, { limit, offset }: Window): Page {
+    const candidates = allowed ?? this.#filters().universe()
+    const rowids: number[] = []
+    for (let r = 0; r < candidates.length; r++) if (candidates[r] === 1) rowids.push(r)
+    rowids.sort(bySortRanks(this.#sorting))
+    return { rowids: rowids.slice(offset, offset + limit), total: rowids.length, matches: allowed }
   }
 
   /**
@@ -480,7 +538,7 @@ export class EmbeddedIndex implements EngineIndex {
     const columns = this.#settings?.searchableAttributes.length ?? 1
     const statement = this.#sql(`WITH matches AS MATERIALIZED (
         SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ? AND keep(rowid))
-      SELECT rowid FROM matches ORDER BY ${keywordOrder(tiers.length)} LIMIT ? OFFSET ?`)
+      SELECT rowid FROM matches ORDER BY ${keywordOrder(tiers.length, this.#sorting.length)} LIMIT ? OFFSET ?`)
     const params = [tiers.at(-1), ...plan.beyond.slice(plan.first), window.limit, window.offset]
     const { result: rowids, kept } = this.#keeping(allowed, () => statement.pluck().all(...params) as number[])
     return { rowids, total: kept.length, ...(wantMatches ? { matches: kept } : {}) }
@@ -498,13 +556,17 @@ export class EmbeddedIndex implements EngineIndex {
     const columns = this.#settings?.searchableAttributes.length ?? 1
     const where = `fts MATCH ?${allowed === null ? '' : ' AND keep(rowid)'}${exclude === undefined ? '' : ' AND rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)'}`
     const match = exclude === undefined ? [tiers.at(-1)] : [tiers.at(-1), exclude]
-    // The page's tier is computed once, inside the LIMIT; sorting its few rows again after the join is cheap.
+    // The page's tier and sort keys are computed once, inside the LIMIT; sorting its few rows again
+    // after the join is cheap. The order is keywordOrder's, by those columns.
+    const keys = sortKeys(this.#sorting.length)
+    const order = (table: string) => [`${table}tier`, ...keys.map((_, i) => `${table}s${i}`), `${table}score`, `${table}rowid`].join(', ')
     const page = `WITH matches AS MATERIALIZED (SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE ${where}),
-        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier FROM matches ORDER BY tier, score, rowid LIMIT ? OFFSET ?)`
+        page AS (SELECT rowid, score, ${keywordTier(tiers.length)} AS tier${keys.map((key, i) => `, ${key} AS s${i}`).join('')}
+          FROM matches ORDER BY ${order('')} LIMIT ? OFFSET ?)`
     const statement = this.#sql(withBodies
       ? `${page} SELECT page.rowid, (SELECT count(*) FROM matches) AS total, documents.body FROM page
-          JOIN documents ON documents.rowid = page.rowid ORDER BY page.tier, page.score, page.rowid`
-      : `${page} SELECT rowid, (SELECT count(*) FROM matches) AS total FROM page ORDER BY tier, score, rowid`)
+          JOIN documents ON documents.rowid = page.rowid ORDER BY ${order('page.')}`
+      : `${page} SELECT rowid, (SELECT count(*) FROM matches) AS total FROM page ORDER BY ${order('')}`)
     const run = () => {
       const rows = statement.raw().all(...match, ...plan.beyond.slice(plan.first), limit, offset) as Array<[number, number, string?]>
       // No row: no match, unless the page starts past them or holds none.

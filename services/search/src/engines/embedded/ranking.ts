@@ -4,11 +4,20 @@
  * 1. words: documents matching more query words first, as the matching strategy drops them (levels,
  *    see wordLevels; a level's documents are those matching its words and not the level before's);
  * 2. typo: documents matching with fewer typos first (the keyword plan's tiers, see keyword.ts);
- * 3. attribute and relevance: bm25 with the earlier searchable attributes weighing more;
- * 4. ties by rowid (the order documents were added).
+ * 3. sort: the search's `sort` criteria, when it has some (see sortRanks);
+ * 4. attribute and relevance: bm25 with the earlier searchable attributes weighing more;
+ * 5. ties by rowid (the order documents were added).
+ * Meilisearch puts its sort rule after words, typo, proximity and attribute. Here proximity and
+ * attribute are folded into bm25, a score that two documents almost never share: after it, a sort
+ * would never show. So sort comes right after the rules that sort documents into groups (words,
+ * typo), where Meilisearch's first version of the rule put it. A browse (no query word) has no words
+ * or typo groups: the sort orders every document.
  * Hybrid search merges the keyword and semantic orders by reciprocal rank, each side weighted by the
- * semantic ratio and a keyword match of fewer words less (see levelWeight); ranking scores follow
- * the same rules (see keywordScore, rankingScore).
+ * semantic ratio and a keyword match of fewer words less (see levelWeight). The sort orders the
+ * keyword side (whose ranks the merge reads), not the semantic side nor the merge: a hybrid result
+ * does not follow the sort, as in Meilisearch, which merges by ranking scores. Ranking scores follow
+ * the rules above but not the sort, which, as in Meilisearch, says nothing about relevance (see
+ * keywordScore, rankingScore).
  */
 import type { MatchingStrategy } from '@chatsearch/contracts'
 
@@ -44,7 +53,7 @@ export function columnWeights (columns: number): number[] {
 /**
  * The typo tier of a match in a keyword search with `tiers` tiers, as SQL over `rowid`: tier i < last
  * holds what "beyond tier i" does not match (see KeywordPlan), one placeholder each. A keyword search
- * orders by it, then by `score` (its bm25), then by rowid.
+ * orders by it, then by its sort keys (see sortKeys), then by `score` (its bm25), then by rowid.
  */
 export function keywordTier (tiers: number): string {
   if (tiers <= 1) return '0'
@@ -52,8 +61,71 @@ export function keywordTier (tiers: number): string {
   return `CASE ${cases.join(' ')} ELSE ${tiers - 1} END`
 }
 
-/** The ORDER BY of a keyword search over matches with `rowid` and `score` (a bare 0 there would name a column). */
-export const keywordOrder = (tiers: number) => tiers <= 1 ? 'score, rowid' : `${keywordTier(tiers)}, score, rowid`
+/** The sort keys of a keyword search, as SQL over `rowid`: sort_rank(rowid, i) answers from the i-th criterion's ranks. */
+export const sortKeys = (criteria: number) => Array.from({ length: criteria }, (_, i) => `sort_rank(rowid, ${i})`)
+
+/**
+ * The ORDER BY of a keyword search over matches with `rowid` and `score`, sorted by `criteria` sort
+ * criteria (see sortKeys); a single tier adds no key (a bare 0 there would name a column).
+ */
+export const keywordOrder = (tiers: number, criteria = 0) => [...(tiers <= 1 ? [] : [keywordTier(tiers)]), ...sortKeys(criteria), 'score', 'rowid'].join(', ')
+
+/** Where a document without a value to sort by goes, whichever the order: after every one with a value. */
+export const UNSORTED = 2 ** 31 - 1
+
+/**
+ * The values of one attribute, as the sort rule reads them: its numbers in ascending order with the
+ * document of each, and its strings and booleans (normalised: lower-cased) with their documents.
+ */
+export interface SortValues {
+  numbers: Float64Array
+  numberDocs: Int32Array
+  text: Map<string, Int32Array>
+}
+
+/** Strings in the order of their UTF-8 bytes, as Meilisearch sorts them ("é" after "z"). */
+function byteOrder (strings: string[]): string[] {
+  return strings.map((s) => [Buffer.from(s, 'utf8'), s] as const).sort((a, b) => Buffer.compare(a[0], b[0])).map(([, s]) => s)
+}
+
+/**
+ * The sort rule for one criterion, as Meilisearch's: each document's place in the order (lower
+ * first; documents with equal values share one), for rowids below `size`. The numbers come first,
+ * then the strings, in the asked direction both; a document holding several values (an array, or
+ * numbers and strings) takes the place of the first one met, so its smallest number ascending, its
+ * largest descending. Documents with no number or string (absent, null, empty) are UNSORTED.
+ */
+export function sortRanks (values: SortValues, size: number, descending: boolean): Int32Array {
+  const ranks = new Int32Array(size).fill(UNSORTED)
+  let rank = 0
+  const place = (doc: number) => { if (doc < size && ranks[doc] === UNSORTED) ranks[doc] = rank }
+  const { numbers, numberDocs } = values
+  for (let k = 0; k < numbers.length; k++) {
+    const i = descending ? numbers.length - 1 - k : k
+    const previous = descending ? i + 1 : i - 1
+    if (k > 0 && numbers[i] !== numbers[previous]) rank++
+    place(numberDocs[i]!)
+  }
+  if (numbers.length > 0) rank++
+  const strings = byteOrder([...values.text.keys()])
+  if (descending) strings.reverse()
+  for (const s of strings) {
+    for (const doc of values.text.get(s)!) place(doc)
+    rank++
+  }
+  return ranks
+}
+
+/** A browse's order: by each criterion's ranks in turn, then by rowid. */
+export function bySortRanks (ranks: Int32Array[]): (a: number, b: number) => number {
+  return (a, b) => {
+    for (const r of ranks) {
+      const d = (r[a] ?? UNSORTED) - (r[b] ?? UNSORTED)
+      if (d !== 0) return d
+    }
+    return a - b
+  }
+}
 
 /** The bm25 expression with the column weights of `columns` searchable attributes. */
 export const bm25 = (columns: number) => `bm25(fts, ${columnWeights(columns).join(', ')})`

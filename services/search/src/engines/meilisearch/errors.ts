@@ -42,6 +42,8 @@ export function fromMeilisearchBody (body: MeilisearchErrorResponse | null | und
     return new ApiError('invalid_filter', message)
   }
   if (code === 'invalid_search_facets') return new ApiError('invalid_facet', message)
+  // Sorts are checked against our settings first too: the two disagree, and the caller gets the embedded engine's 400.
+  if (code === 'invalid_search_sort') return new ApiError('invalid_sort', message)
   if (code === 'feature_not_enabled') {
     // Only CONTAINS and STARTS WITH need an experimental feature (containsFilter), which the engine
     // switches on when it starts; this happens when its API key may not do that.

@@ -2,7 +2,7 @@ import type { Index, Meilisearch, RecordAny } from 'meilisearch'
 import { documentHash } from '../../engine/hash.js'
 import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
 import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
-import { inferSettings } from '../../engine/settings.js'
+import { completeSettings, inferSettings } from '../../engine/settings.js'
 import { conditions } from '../../filter/index.js'
 import { hasCode } from './errors.js'
 import { IndexCalls } from './writes.js'
@@ -39,7 +39,7 @@ const FETCH_CHUNK = 100
  * `../../keys` would read another route.
  */
 const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,511}$/
-const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] })
+const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [] })
 
 /** One project's catalog on Meilisearch: its items' index and its suggestions index. */
 export class MeilisearchIndex implements EngineIndex {
@@ -60,15 +60,16 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async settings (): Promise<IndexSettings> {
-    return await this.#calls.call(async () => (await this.#readMeta())?.settings ?? NO_SETTINGS())
+    return await this.#calls.call(async () => completeSettings((await this.#readMeta())?.settings ?? NO_SETTINGS()))
   }
 
   async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
+    const complete = completeSettings(settings)
     return await this.#calls.serial(async () => {
       const meta = await this.#readMeta()
-      await this.#configure(settings, meta === undefined)
-      await this.#writeMeta({ settings, embedder: meta?.embedder ?? 'none' })
-      return settings
+      await this.#configure(complete, meta === undefined)
+      await this.#writeMeta({ settings: complete, embedder: meta?.embedder ?? 'none' })
+      return complete
     })
   }
 

@@ -4,7 +4,7 @@
  */
 import type { Embedders, SearchParams, SearchResponse, Settings } from 'meilisearch'
 import { limits, matchingStrategyDefault } from '@chatsearch/contracts'
-import type { Document, IndexSettings, SearchQuery, SearchResult } from '../../engine/port.js'
+import type { Document, IndexSettings, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
 import { filterToMeilisearch } from '../../filter/index.js'
 import { tokenize } from '../../text.js'
 import { EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
@@ -32,14 +32,16 @@ const MAX_VALUES_PER_FACET = 100
 /**
  * The catalog index's settings. Facet counts need an attribute to be filterable in Meilisearch, so
  * facetable attributes are filterable there too; which of them the API lets a filter use is checked
- * against our own settings before Meilisearch is asked. Ranking rules and typo tolerance keep
- * Meilisearch's defaults (the embedded engine imitates those). The API has no sort, so nothing is
- * made sortable.
+ * against our own settings before Meilisearch is asked. Sortable attributes are Meilisearch's own,
+ * always sent, so that settings without them make nothing sortable there either. Ranking rules and
+ * typo tolerance keep Meilisearch's defaults (the embedded engine imitates those), whose `sort` rule
+ * applies a search's sort after words, typo, proximity and attribute.
  */
 export function catalogSettings (settings: IndexSettings): Settings {
   return {
     searchableAttributes: settings.searchableAttributes.length > 0 ? [...settings.searchableAttributes] : [NO_ATTRIBUTE],
     filterableAttributes: [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes])],
+    sortableAttributes: [...settings.sortableAttributes ?? []],
     faceting: { maxValuesPerFacet: MAX_VALUES_PER_FACET, sortFacetValuesBy: { '*': 'count' } },
     // estimatedTotalHits and the deepest page are capped by maxTotalHits (1000 by default).
     pagination: { maxTotalHits: limits.searchWindowMax }
@@ -61,11 +63,14 @@ export const SUGGESTIONS_SETTINGS: Settings = {
   rankingRules: SUGGESTION_RANKING_RULES
 }
 
+/** A sort criterion as Meilisearch writes it: `price:asc` (Meilisearch reads the attribute up to the last colon). */
+const sortParam = ({ attribute, order }: SortCriterion) => `${attribute}:${order}`
+
 /**
  * A search as Meilisearch's search parameters (the ranking choices are ranking.ts's), with the
- * query's matching strategy, Meilisearch's own. A query without a word (emoji, punctuation) is sent
- * as the empty placeholder search, without `hybrid`: a browse, as the embedded engine answers it
- * (Meilisearch would take an emoji for a word).
+ * query's matching strategy and sort, Meilisearch's own. A query without a word (emoji,
+ * punctuation) is sent as the empty placeholder search, without `hybrid`: a browse, as the embedded
+ * engine answers it (Meilisearch would take an emoji for a word), which a sort orders whole.
  */
 export function searchParams (query: SearchQuery): SearchParams {
   const browse = tokenize(query.q).length === 0
@@ -73,6 +78,7 @@ export function searchParams (query: SearchQuery): SearchParams {
   const params: SearchParams = { q: browse ? '' : query.q, limit: query.limit, offset: query.offset, matchingStrategy }
   if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
   if (query.facets.length > 0) params.facets = [...query.facets]
+  if (query.sort !== undefined && query.sort.length > 0) params.sort = query.sort.map(sortParam)
   if (query.rankingScore === true) params.showRankingScore = true
   return browse ? params : { ...params, ...hybridParams(query.hybrid) }
 }
