@@ -8,6 +8,12 @@ export const limits = {
   facetsMax: 100,
   /** Criteria in a search's `sort`. Meilisearch documents no bound; each criterion is one more key every match is ranked by. */
   sortCriteriaMax: 10,
+  /** Attributes in a search's attributes_to_highlight, and in its attributes_to_crop (Meilisearch documents no bound). */
+  formatAttributesMax: 100,
+  /** A search's crop_length, in words: beyond it a crop is hardly one. */
+  cropLengthMax: 1000,
+  /** A search's highlight tags and crop marker, each: they are repeated at every match and every cut of every hit. */
+  formatMarkerMaxChars: 64,
   searchLimitDefault: 20,
   searchLimitMax: 1000,
   searchWindowMax: 10_000,

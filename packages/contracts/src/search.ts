@@ -15,6 +15,25 @@ export type MatchingStrategy = Static<typeof MatchingStrategy>
 /** Meilisearch's default, and ours when a request names none. */
 export const matchingStrategyDefault: MatchingStrategy = 'last'
 
+/**
+ * Meilisearch's defaults for highlight and crop (cropLength, cropMarker, highlightPreTag,
+ * highlightPostTag), and ours when a request names none.
+ */
+export const formatDefaults = {
+  cropLength: 10,
+  cropMarker: '…',
+  highlightPreTag: '<em>',
+  highlightPostTag: '</em>'
+} as const
+
+/** attributes_to_highlight and attributes_to_crop: null or absent is none, as Meilisearch's null. */
+const FormatAttributes = (description: string) => Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+  maxItems: limits.formatAttributesMax,
+  description
+})))
+/** A tag or marker inserted into _formatted as the request gives it (the text around it is escaped, not it). */
+const Marker = (fallback: string, description: string) => Type.Optional(Type.String({ maxLength: limits.formatMarkerMaxChars, default: fallback, description }))
+
 export const SearchBody = Type.Object({
   search_term: Term('Query string; an empty one browses'),
   search_type: Type.Optional(Type.Union([Type.Literal('keyword'), Type.Literal('hybrid')], { default: 'keyword' })),
@@ -42,11 +61,37 @@ export const SearchBody = Type.Object({
   show_ranking_score: Type.Optional(Type.Boolean({
     default: false,
     description: 'Extension (Meilisearch showRankingScore): each hit gets _rankingScore in [0, 1]'
-  }))
+  })),
+  attributes_to_highlight: FormatAttributes('Extension (Meilisearch attributesToHighlight): attributes in which each hit\'s ' +
+    '_formatted wraps the query\'s words in highlight_pre_tag and highlight_post_tag, matched ignoring case and accents, ' +
+    'with typos (marked whole) and, for the last word, as a prefix (marked up to what was typed); ["*"] for all. A dot ' +
+    'path names a nested attribute, arrays of strings are highlighted element by element, an attribute no hit has is ' +
+    'ignored. With this list or attributes_to_crop, each hit gets _formatted: every attribute of the hit, numbers and ' +
+    'booleans as they are, strings HTML-escaped (unlike Meilisearch) except the inserted tags and crop markers'),
+  attributes_to_crop: FormatAttributes('Extension (Meilisearch attributesToCrop): attributes cut in _formatted to crop_length ' +
+    'words around the best match (the most distinct query words closest together), or to their first words without one, ' +
+    'with crop_marker where text was cut; `attribute:N` crops that attribute to N words, ["*"] crops all; the last entry ' +
+    'naming an attribute wins'),
+  crop_length: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: limits.cropLengthMax,
+    default: formatDefaults.cropLength,
+    description: 'Extension (Meilisearch cropLength): words kept by attributes_to_crop (0 keeps the whole text)'
+  })),
+  crop_marker: Marker(formatDefaults.cropMarker, 'Extension (Meilisearch cropMarker): put where attributes_to_crop cut a text, ' +
+    'as given (not escaped); empty for none'),
+  highlight_pre_tag: Marker(formatDefaults.highlightPreTag, 'Extension (Meilisearch highlightPreTag): inserted before each ' +
+    'highlighted match, as given (not escaped)'),
+  highlight_post_tag: Marker(formatDefaults.highlightPostTag, 'Extension (Meilisearch highlightPostTag): inserted after each ' +
+    'highlighted match, as given (not escaped)')
 }, { additionalProperties: false })
 export type SearchBody = Static<typeof SearchBody>
 
-/** A catalog item as indexed; the sample fields are listed, any other field of the document is kept. */
+/**
+ * A catalog item as indexed; the sample fields are listed, any other field of the document is kept.
+ * The extensions add _rankingScore (show_ranking_score) and _formatted (highlight and crop), allowed
+ * as any other field.
+ */
 export const SearchHit = Type.Object({
   id: Type.String(),
   title: Type.Optional(Type.String()),
@@ -56,7 +101,14 @@ export const SearchHit = Type.Object({
   brand: Type.Optional(Type.String()),
   in_stock: Type.Optional(Type.Boolean()),
   rating: Type.Optional(Type.Number())
-}, { additionalProperties: true })
+}, {
+  additionalProperties: true,
+  // Not declared as properties, as _rankingScore is not: an item's own field of that name is then
+  // serialised as before, whatever it holds.
+  description: 'A catalog item, with the extensions\' fields when asked: _rankingScore (show_ranking_score), a number in ' +
+    '[0, 1]; _formatted (attributes_to_highlight, attributes_to_crop), an object holding every attribute of the item ' +
+    'highlighted and cropped, its strings HTML-escaped except the inserted tags and crop markers'
+})
 export type SearchHit = Static<typeof SearchHit>
 
 export const FacetDistribution = Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })))

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
-import { CatalogSettings, ErrorBody, errorCatalog, errorResponses, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, limits, matchingStrategyDefault } from '../src/index.js'
+import { CatalogSettings, ErrorBody, errorCatalog, errorResponses, formatDefaults, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, SearchHit, limits, matchingStrategyDefault } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
   t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', consumer_id: 'c' }))
@@ -44,6 +44,35 @@ t.test('search body follows the spec defaults and limits', async (t) => {
   for (const sort of ['price:asc', [1], [''], Array.from({ length: limits.sortCriteriaMax + 1 }, (_, i) => `a${i}:asc`)]) {
     t.notOk(Value.Check(SearchBody, { search_term: 'x', sort }), JSON.stringify(sort).slice(0, 40))
   }
+})
+
+t.test('search body: highlight and crop as Meilisearch\'s, with bounds', async (t) => {
+  t.ok(Value.Check(SearchBody, {
+    search_term: 'x',
+    attributes_to_highlight: ['*'],
+    attributes_to_crop: ['description:5', 'title'],
+    crop_length: 0,
+    crop_marker: '',
+    highlight_pre_tag: '<mark class="hit">',
+    highlight_post_tag: '</mark>'
+  }))
+  t.ok(Value.Check(SearchBody, { search_term: 'x', attributes_to_highlight: null, attributes_to_crop: null }), 'null is none, as Meilisearch\'s')
+  t.ok(Value.Check(SearchBody, { search_term: 'x', attributes_to_highlight: [] }))
+  for (const extra of [
+    { attributes_to_highlight: 'title' },
+    { attributes_to_crop: [''] },
+    { attributes_to_highlight: Array.from({ length: limits.formatAttributesMax + 1 }, (_, i) => `a${i}`) },
+    { crop_length: -1 },
+    { crop_length: limits.cropLengthMax + 1 },
+    { crop_length: 1.5 },
+    { crop_marker: null },
+    { highlight_pre_tag: 'x'.repeat(limits.formatMarkerMaxChars + 1) }
+  ]) t.notOk(Value.Check(SearchBody, { search_term: 'x', ...extra }), JSON.stringify(extra).slice(0, 40))
+  const defaultOf = (name: string) => (SearchBody.properties[name as keyof typeof SearchBody.properties] as { default?: unknown }).default
+  t.same([defaultOf('crop_length'), defaultOf('crop_marker'), defaultOf('highlight_pre_tag'), defaultOf('highlight_post_tag')],
+    [formatDefaults.cropLength, formatDefaults.cropMarker, formatDefaults.highlightPreTag, formatDefaults.highlightPostTag], 'the documented defaults are the ones used')
+  t.same(formatDefaults, { cropLength: 10, cropMarker: '…', highlightPreTag: '<em>', highlightPostTag: '</em>' }, 'Meilisearch\'s')
+  t.ok(Value.Check(SearchHit, { id: 'a', title: 'A', _formatted: { id: 'a', title: '<em>A</em>', price: 3 } }), 'a hit may carry _formatted, as any other field')
 })
 
 t.test('catalog settings: sortableAttributes may be left out (none)', async (t) => {

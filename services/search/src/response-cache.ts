@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '@chatsearch/shell'
-import { limits, matchingStrategyDefault } from '@chatsearch/contracts'
+import { formatDefaults, limits, matchingStrategyDefault } from '@chatsearch/contracts'
 import { filterToMeilisearch, parseFilter } from './filter/index.js'
 
 /** Keys and version counters of the search response cache in Redis. */
@@ -32,6 +32,30 @@ export interface SearchRequestKey {
   matching_strategy?: string | undefined
   sort?: string[] | null | undefined
   show_ranking_score?: boolean | undefined
+  attributes_to_highlight?: string[] | null | undefined
+  attributes_to_crop?: string[] | null | undefined
+  crop_length?: number | undefined
+  crop_marker?: string | undefined
+  highlight_pre_tag?: string | undefined
+  highlight_post_tag?: string | undefined
+}
+
+/**
+ * Highlight and crop (see engine/format.ts): null without either list, whatever the tags and crop
+ * options (they then change nothing); otherwise every option, defaults spelled out, the highlighted
+ * attributes as a set and the cropped ones as a list (the last entry naming an attribute wins).
+ */
+function formatKey (request: SearchRequestKey) {
+  const highlight = request.attributes_to_highlight ?? null
+  const crop = request.attributes_to_crop ?? null
+  if (highlight === null && crop === null) return null
+  return {
+    highlight: [...new Set(highlight ?? [])].sort(),
+    crop: [...(crop ?? [])],
+    length: request.crop_length ?? formatDefaults.cropLength,
+    marker: request.crop_marker ?? formatDefaults.cropMarker,
+    tags: [request.highlight_pre_tag ?? formatDefaults.highlightPreTag, request.highlight_post_tag ?? formatDefaults.highlightPostTag]
+  }
 }
 
 const hash = (kind: string, value: unknown) => `${kind}:${createHash('sha256').update(canonicalJson(value)).digest('base64url')}`
@@ -40,11 +64,13 @@ const hash = (kind: string, value: unknown) => `${kind}:${createHash('sha256').u
  * What makes two searches the same question: the processed query, the filter's normal form, the
  * facets as a set (`null` and absent differ: only a request naming facets gets a distribution), the
  * page, the matching strategy (absent is the default: one question), the sort as a list (its order
- * is the criteria's priority; absent, null and empty are no sort) and the ranking options.
- * consumer_id is not part of it: it only feeds analytics.
+ * is the criteria's priority; absent, null and empty are no sort), the ranking options and those of
+ * highlight and crop (the tags are in the answer). consumer_id is not part of it: it only feeds
+ * analytics.
  */
 export function searchKey (request: SearchRequestKey): string {
   const hybrid = request.search_type === 'hybrid'
+  const format = formatKey(request)
   return hash('search', {
     q: request.query,
     filter: normalFilter(request.filters),
@@ -54,7 +80,9 @@ export function searchKey (request: SearchRequestKey): string {
     hybrid: hybrid ? request.semantic_ratio ?? limits.semanticRatioDefault : null,
     matching: request.matching_strategy ?? matchingStrategyDefault,
     sort: request.sort === undefined || request.sort === null || request.sort.length === 0 ? null : [...request.sort],
-    score: request.show_ranking_score === true
+    score: request.show_ranking_score === true,
+    // Left out without highlight and crop: a request written before them keeps its key.
+    ...(format === null ? {} : { format })
   })
 }
 

@@ -20,6 +20,27 @@ export function processQuery (text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/gu, ' ')
 }
 
+/**
+ * Query words searched, the rest ignored, as Meilisearch does: each word the words rule may drop is
+ * one more statement to run, and a 1,000-character query holds hundreds of words.
+ */
+export const MAX_QUERY_WORDS = 10
+
+/** A query word, and whether it is the query's last (which also matches as a prefix). */
+export interface QueryWord { word: string, isLast: boolean }
+
+/**
+ * The words searched; the last is a prefix only when the query ends with it, as in Meilisearch.
+ * The embedded engine matches these, and highlighting (engine/format.ts) marks them, on both engines.
+ */
+export function queryWords (query: string): QueryWord[] {
+  const words = tokenize(query)
+  return words.slice(0, MAX_QUERY_WORDS).map((word, i) => ({ word, isLast: i === words.length - 1 }))
+}
+
+/** Whether a query word also matches as a prefix: the last, of two letters or more (one letter would match much of the catalog). */
+export const isPrefixWord = ({ word, isLast }: QueryWord) => isLast && [...word].length >= 2
+
 /** Typos Meilisearch tolerates for a word of this length: 0 under 5 letters, 1 from 5, 2 from 9. */
 export function allowedTypos (word: string): number {
   const length = [...word].length

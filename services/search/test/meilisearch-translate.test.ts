@@ -119,6 +119,22 @@ t.test('Meilisearch response → search result', async (t) => {
   t.same(emptyResult(query({ rankingScore: true, facets: ['brand'] })), { hits: [], estimatedTotalHits: 0, scores: [], facetDistribution: { brand: {} } })
 })
 
+t.test('highlight and crop are the service\'s own: nothing is sent, and Meilisearch\'s _formatted is dropped', async (t) => {
+  const params = searchParams(query({ rankingScore: true, facets: ['brand'], sort: [{ attribute: 'price', order: 'asc' }] }))
+  for (const name of ['attributesToHighlight', 'attributesToCrop', 'cropLength', 'cropMarker', 'highlightPreTag', 'highlightPostTag', 'showMatchesPosition']) {
+    t.notOk(name in params, name)
+  }
+  const response = {
+    hits: [{ id: 'a', title: '<b>A</b>', _formatted: { id: 'a', title: '<em><b>A</b></em>' }, _matchesPosition: { title: [] } }],
+    query: 'a',
+    processingTimeMs: 1,
+    limit: 20,
+    offset: 0,
+    estimatedTotalHits: 1
+  } as unknown as SearchResponse
+  t.same(searchResult(response, query()).hits, [{ id: 'a', title: '<b>A</b>' }], 'the route formats the hit as stored')
+})
+
 t.test('stored documents carry their vector and a hidden content hash', async (t) => {
   const document = { id: 'p1', title: 'Pan' }
   const vector = Float32Array.from([0.25, 0.75])

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault } from '@chatsearch/contracts'
+import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, type SearchHit } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '../filter/index.js'
 import type { EngineIndex, HybridQuery, IndexSettings, SortCriterion } from '../engine/port.js'
-import { processQuery, tokenize } from '../text.js'
+import { processQuery, queryWords, tokenize } from '../text.js'
 import { autocompleteKey, searchKey } from '../response-cache.js'
+import { formatHit, formatOptions } from '../engine/format.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
 
@@ -130,11 +131,22 @@ export async function searchRoutes (app: FastifyInstance) {
       ...(sort.length === 0 ? {} : { sort }),
       rankingScore: body.show_ranking_score === true
     })
+    const scores = result.scores
+    // Highlight and crop are ours on both engines (engine/format.ts): Meilisearch's own _formatted
+    // is not HTML-escaped, and escaping it afterwards cannot tell its tags from a catalog's text.
+    const format = formatOptions(body)
+    const words = format === undefined ? [] : queryWords(query)
+    const hits: SearchHit[] = scores === undefined && format === undefined
+      ? result.hits
+      : result.hits.map((hit, i) => ({
+        ...hit,
+        ...(scores === undefined ? {} : { _rankingScore: scores[i] }),
+        ...(format === undefined ? {} : { _formatted: formatHit(hit, words, format) })
+      }))
     const processingTimeMs = elapsedMs(started)
     record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)
-    const scores = result.scores
     const response: SearchResponse = {
-      hits: scores === undefined ? result.hits : result.hits.map((hit, i) => ({ ...hit, _rankingScore: scores[i] })),
+      hits,
       query,
       processingTimeMs,
       ...page,

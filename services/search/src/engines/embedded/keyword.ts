@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import type { MatchingStrategy } from '@chatsearch/contracts'
-import { allowedTypos, tokenize } from '../../text.js'
+import { allowedTypos, isPrefixWord, queryWords, type QueryWord } from '../../text.js'
 import { ftsString } from './fts.js'
 import { wordLevels } from './ranking.js'
 import type { Vocabulary } from './typo.js'
@@ -9,12 +9,6 @@ import type { Vocabulary } from './typo.js'
 const MAX_CANDIDATES = 40
 /** Words whose expansions are kept per vocabulary: walking the trie is most of a short query's cost. */
 const CACHED_WORDS = 2000
-/**
- * Query words searched, the rest ignored, as Meilisearch does: each word the words rule may drop is
- * one more statement to run, and a 1,000-character query holds hundreds of words.
- */
-export const MAX_QUERY_WORDS = 10
-
 /**
  * The FTS5 match expressions of a set of query words (all of them, or those a level of the words
  * rule keeps), one per typo tier: tier t accepts, for every word, the terms within t typos of it
@@ -66,7 +60,7 @@ function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary
   const byTier: string[][] = Array.from({ length: maxTier + 1 }, () => [])
   const typos = allowedTypos(word)
   // A one-letter prefix would match a large part of the vocabulary: only whole words then.
-  const prefix = isLast && [...word].length >= 2
+  const prefix = isPrefixWord({ word, isLast })
   byTier[0]!.push(prefix ? `${ftsString(word)} *` : ftsString(word))
   for (const match of typos === 0 ? [] : vocabulary.fuzzy(word, typos)) {
     if (match.distance === 0) continue
@@ -76,15 +70,6 @@ function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary
   }
   const typed = prefix ? vocabulary.withPrefix(word, 1).length > 0 : vocabulary.has(word)
   return { byTier: byTier.map((terms) => terms.slice(0, MAX_CANDIDATES)), typed }
-}
-
-/** A query word, and whether it is the query's last (which also matches as a prefix). */
-interface QueryWord { word: string, isLast: boolean }
-
-/** The words searched; the last is a prefix only when the query ends with it, as in Meilisearch. */
-function queryWords (query: string): QueryWord[] {
-  const words = tokenize(query)
-  return words.slice(0, MAX_QUERY_WORDS).map((word, i) => ({ word, isLast: i === words.length - 1 }))
 }
 
 /** The plan matching every word of the query; undefined when it has no word to match (browse). */

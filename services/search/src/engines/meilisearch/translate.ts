@@ -71,6 +71,13 @@ const sortParam = ({ attribute, order }: SortCriterion) => `${attribute}:${order
  * query's matching strategy and sort, Meilisearch's own. A query without a word (emoji,
  * punctuation) is sent as the empty placeholder search, without `hybrid`: a browse, as the embedded
  * engine answers it (Meilisearch would take an emoji for a word), which a sort orders whole.
+ *
+ * Highlight and crop are never sent (no attributesToHighlight, attributesToCrop, cropLength,
+ * cropMarker or tags): the route computes `_formatted` for both engines (engine/format.ts), and
+ * cleanDocument drops any Meilisearch adds. Meilisearch's `_formatted` is not HTML-escaped, and
+ * escaping it afterwards cannot tell the tags it inserted from the same text in an item (a title
+ * holding "<em>"); computing it ourselves also gives the same words marked and the same crop on both
+ * engines.
  */
 export function searchParams (query: SearchQuery): SearchParams {
   const browse = tokenize(query.q).length === 0
