@@ -83,7 +83,7 @@ export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEn
     }
     if (!Value.Check(CatalogSettings, parsed)) {
       const first = [...Value.Errors(CatalogSettings, parsed)][0]
-      throw new CommandError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}`)
+      throw new CommandError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…]}`)
     }
     wanted = parsed
   }

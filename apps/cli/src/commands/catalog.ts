@@ -25,7 +25,7 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
   catalog.command('settings')
     .description("show the catalog's index settings, or replace them (the catalog is re-indexed)")
     .argument('<projectId>', 'the project')
-    .option('--set <file>', 'a JSON file: {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…]}')
+    .option('--set <file>', 'a JSON file: {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…]}')
     .action(async (projectId: string, options: { set?: string }) => {
       const settings = await catalogSettings(env, searchSettings(env), projectId, options.set)
       print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${(v as string[]).join(', ') || '(none)'}`).join('\n'))
