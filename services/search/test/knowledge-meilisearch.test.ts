@@ -2,7 +2,7 @@ import t from 'tap'
 import type { SearchResponse } from 'meilisearch'
 import type { PreparedKnowledge } from '../src/engine/port.js'
 import {
-  chunkKey, chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, staleChunksFilter, storedKnowledgeOf, summaryOf
+  chunkKey, chunkRecords, declaredDimensions, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, staleChunksFilter, storedKnowledgeOf, summaryOf
 } from '../src/engines/meilisearch/knowledge-translate.js'
 import { storedHash } from '../src/engines/meilisearch/translate.js'
 
@@ -27,6 +27,14 @@ t.test('the knowledge index settings', async (t) => {
     embedders: { default: { source: 'userProvided', dimensions: 512 } }
   }, 'chunks searched by title, heading path and text; found and listed by document; our vectors')
   t.notOk('embedders' in knowledgeSettings({ id: 'none', dimensions: 512 }), 'no embedder declared while embeddings are off')
+})
+
+t.test('the vector size the index takes, from its embedders setting', async (t) => {
+  t.equal(declaredDimensions({ default: { source: 'userProvided', dimensions: 512 } }), 512)
+  t.equal(declaredDimensions({}), undefined, 'written while embeddings were off: none')
+  t.equal(declaredDimensions(null), undefined)
+  t.equal(declaredDimensions({ other: { source: 'userProvided', dimensions: 512 } }), undefined, 'another embedder is not ours')
+  t.equal(declaredDimensions({ default: { source: 'openAi', model: 'text-embedding-3-small', dimensions: 512 } }), undefined, 'nor one Meilisearch computes')
 })
 
 t.test('a document becomes its chunks, the first standing for the document', async (t) => {

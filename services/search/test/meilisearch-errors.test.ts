@@ -29,6 +29,9 @@ t.test('Meilisearch error codes → the service\'s error body', async (t) => {
     [403, 'invalid_api_key', unavailable],
     [401, 'missing_authorization_header', unavailable],
     [404, 'index_not_found', unavailable],
+    // the adapter's own vectors and embedder (a search naming an embedder the index lacks): not the caller's to fix
+    [400, 'invalid_search_embedder', unavailable],
+    [400, 'invalid_vectors_type', unavailable],
     [500, 'some_future_code', unavailable]
   ]
   for (const [status, code, expected] of cases) {

@@ -1,4 +1,4 @@
-import { Meilisearch, MeilisearchApiError } from 'meilisearch'
+import { Meilisearch, MeilisearchApiError, type Config } from 'meilisearch'
 import type { SearchEngine } from '../../engine/port.js'
 import { fromMeilisearchError } from './errors.js'
 import { MeilisearchIndex } from './index.js'
@@ -23,6 +23,11 @@ export interface MeilisearchOptions {
   indexPrefix: string
   /** How long a write (a Meilisearch task) may take before the caller gets a 503. */
   taskTimeoutMs: number
+  /**
+   * Sends the client's requests instead of fetch (the client's own hook): the contract test answers
+   * them without a server. Absent: fetch.
+   */
+  httpClient?: Config['httpClient']
 }
 
 interface Log { warn: (obj: object, message: string) => void }
@@ -48,7 +53,8 @@ export class MeilisearchEngine implements SearchEngine {
       host: options.url,
       ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
       timeout: REQUEST_TIMEOUT_MS,
-      defaultWaitOptions: { timeout: options.taskTimeoutMs, interval: 25 }
+      defaultWaitOptions: { timeout: options.taskTimeoutMs, interval: 25 },
+      ...(options.httpClient === undefined ? {} : { httpClient: options.httpClient })
     })
   }
 

@@ -7,19 +7,25 @@ import {
 } from 'meilisearch'
 import { ApiError } from '@chatsearch/shell'
 
-/** Meilisearch error codes caused by the content of a catalog item. */
-const DOCUMENT_CODES = new Set([
+/**
+ * Meilisearch error codes caused by the content of a catalog item. Each code here and below is one
+ * Meilisearch sends (its OpenAPI document lists them; the contract test checks).
+ */
+export const DOCUMENT_CODES: ReadonlySet<string> = new Set([
   'invalid_document_id', 'missing_document_id', 'invalid_document_fields', 'invalid_document_geo_field',
   'invalid_document_geojson_field', 'max_fields_limit_exceeded', 'malformed_payload', 'missing_payload'
 ])
 
-/** Meilisearch error codes that say the engine itself is in trouble: nothing the caller can fix. */
-const ENGINE_CODES = new Set([
+/**
+ * Meilisearch error codes that say the engine itself is in trouble, or that the adapter and the index
+ * disagree (vectors and embedders are the adapter's, never the caller's): nothing the caller can fix.
+ */
+export const ENGINE_CODES: ReadonlySet<string> = new Set([
   'internal', 'io_error', 'no_space_left_on_device', 'database_size_limit_reached', 'too_many_open_files',
   'index_creation_failed', 'invalid_state', 'too_many_search_requests', 'unretrievable_document',
-  'invalid_api_key', 'missing_authorization_header', 'missing_master_key', 'index_not_accessible',
-  'task_not_found', 'dump_process_failed', 'invalid_vector_dimensions', 'invalid_vectors',
-  'invalid_settings_embedders', 'invalid_embedder', 'vector_embedding_error', 'index_not_found'
+  'invalid_api_key', 'missing_authorization_header', 'missing_master_key',
+  'task_not_found', 'dump_process_failed', 'invalid_vector_dimensions', 'invalid_vectors_type',
+  'invalid_settings_embedders', 'invalid_search_embedder', 'vector_embedding_error', 'index_not_found'
 ])
 
 const UNAVAILABLE = 'the search engine is unavailable, try again shortly'

@@ -5,7 +5,7 @@ import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuer
 import { completeSettings, inferSettings } from '../../engine/settings.js'
 import { conditions } from '../../filter/index.js'
 import { hasCode } from './errors.js'
-import { IndexCalls } from './writes.js'
+import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
 import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
 import { BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS } from './translate.js'
 
@@ -29,8 +29,6 @@ export interface IndexContext {
  */
 interface Meta { settings: IndexSettings, embedder: string }
 const META_ID = '_settings'
-/** Another service instance may change the settings: they are read again after this long. */
-const META_TTL_MS = 2000
 /** Documents fetched by id per request (the ids travel in the URL). */
 const FETCH_CHUNK = 100
 /**
@@ -251,7 +249,7 @@ export class MeilisearchIndex implements EngineIndex {
   }
 
   async #readMeta (): Promise<Meta | undefined> {
-    if (this.#meta !== undefined && Date.now() - this.#meta.at < META_TTL_MS) return this.#meta.value
+    if (this.#meta !== undefined && Date.now() - this.#meta.at < SETTINGS_TTL_MS) return this.#meta.value
     let value: Meta | undefined
     try {
       const stored = await this.#suggestions.getDocument(META_ID)

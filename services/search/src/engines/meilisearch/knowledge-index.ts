@@ -2,8 +2,11 @@ import type { Index, Meilisearch, RecordAny } from 'meilisearch'
 import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { hasCode } from './errors.js'
-import { IndexCalls } from './writes.js'
-import { chunkRecords, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, staleChunksFilter, storedKnowledgeOf, summaryOf } from './knowledge-translate.js'
+import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
+import {
+  chunkRecords, declaredDimensions, documentsFilter, hasWords, knowledgeHits, knowledgeSearchParams, knowledgeSettings, listQuery, staleChunksFilter, storedKnowledgeOf, summaryOf
+} from './knowledge-translate.js'
+import { EMBEDDER } from './ranking.js'
 import { BOOKKEEPING, storedHash } from './translate.js'
 
 export interface KnowledgeContext {
@@ -28,6 +31,8 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
   readonly #index: Index
   /** The index created and configured, once per process. */
   #ready: Promise<void> | undefined
+  /** The size of the vectors the index's embedder takes (undefined: it declares none), as read at `at`. */
+  #declared: { dimensions: number | undefined, at: number } | undefined
 
   constructor (context: KnowledgeContext) {
     this.#context = context
@@ -105,7 +110,11 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
     if (!hasWords(query)) return []
     return await this.#calls.call(async () => {
       try {
-        const params = knowledgeSearchParams(this.#context.embedder.id === 'none' ? { ...query, hybrid: undefined } : query)
+        // The semantic side only where the index takes our vectors: one written while embeddings were
+        // off declares no embedder until the next write (Meilisearch would refuse the search with
+        // invalid_search_embedder), one written with another model may take vectors of another size.
+        const hybrid = (query.hybrid !== undefined && await this.#takesOurVectors()) ? query.hybrid : undefined
+        const params = knowledgeSearchParams({ ...query, hybrid })
         return knowledgeHits(await this.#index.search(params.q, params))
       } catch (err) {
         if (hasCode(err, 'index_not_found')) return []
@@ -125,11 +134,41 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
     }
   }
 
-  /** Creates the index (once) and applies its settings, this process's embedder included. */
+  /** Whether this process embeds and the index's embedder takes vectors of its size. */
+  async #takesOurVectors (): Promise<boolean> {
+    const { id, dimensions } = this.#context.embedder
+    return id !== 'none' && await this.#declaredDimensions() === dimensions
+  }
+
+  /** The size of the vectors the index's embedder takes; undefined without one (or without the index). */
+  async #declaredDimensions (): Promise<number | undefined> {
+    if (this.#declared !== undefined && Date.now() - this.#declared.at < SETTINGS_TTL_MS) return this.#declared.dimensions
+    let dimensions: number | undefined
+    try {
+      dimensions = declaredDimensions(await this.#index.getEmbedders())
+    } catch (err) {
+      if (!hasCode(err, 'index_not_found')) throw err
+    }
+    this.#declared = { dimensions, at: Date.now() }
+    return dimensions
+  }
+
+  /**
+   * Creates the index (once) and applies its settings, this process's embedder included. An embedder
+   * of another vector size is removed first, with its vectors, as the catalog does: Meilisearch keeps
+   * the vectors when a `userProvided` embedder's size changes, and they no longer fit. The documents
+   * they belonged to are embedded again by the next import (their bookkeeping names the other model).
+   */
   async #prepare () {
     this.#ready ??= (async () => {
       await this.#calls.settle(this.#context.client.createIndex(this.#context.uid, { primaryKey: 'id' }), 'index_already_exists')
+      const { id, dimensions } = this.#context.embedder
+      if (id !== 'none') {
+        const current = await this.#index.getEmbedders()
+        if (current?.[EMBEDDER] != null && declaredDimensions(current) !== dimensions) await this.#calls.settle(this.#index.resetEmbedders())
+      }
       await this.#calls.settle(this.#index.updateSettings(knowledgeSettings(this.#context.embedder)))
+      this.#declared = undefined
     })().catch((err: unknown) => {
       this.#ready = undefined
       throw err

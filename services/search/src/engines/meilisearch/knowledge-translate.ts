@@ -5,7 +5,7 @@
  * and stands for the document in lists.
  */
 import { createHash } from 'node:crypto'
-import type { DocumentsQuery, RecordAny, SearchParams, SearchResponse, Settings } from 'meilisearch'
+import type { DocumentsQuery, Embedders, RecordAny, SearchParams, SearchResponse, Settings } from 'meilisearch'
 import type { KnowledgeHit, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { tokenize } from '../../text.js'
@@ -24,6 +24,16 @@ export function knowledgeSettings (embedder: { id: string, dimensions: number })
     sortableAttributes: ['document_id', 'position'],
     ...(embedder.id === 'none' ? {} : { embedders: embedderSettings(embedder.dimensions) })
   }
+}
+
+/**
+ * The size of the vectors the index takes for our embedder, from its embedders setting (GET
+ * …/settings/embedders); undefined when it declares none (an index written while embeddings were
+ * off) or one that is not ours.
+ */
+export function declaredDimensions (embedders: Embedders): number | undefined {
+  const declared = embedders?.[EMBEDDER]
+  return declared?.source === 'userProvided' ? declared.dimensions : undefined
 }
 
 /**

@@ -2,6 +2,12 @@ import type { EnqueuedTaskPromise } from 'meilisearch'
 import { fromFailedTask, fromMeilisearchError } from './errors.js'
 
 /**
+ * Another service instance may change an index's settings (its embedder included): what an adapter
+ * keeps of them is read again after this long.
+ */
+export const SETTINGS_TTL_MS = 2000
+
+/**
  * How an index adapter talks to Meilisearch: errors turned into the API's, writes waited for, and the
  * writes on one index run one after another. One per index (catalog, suggestions and knowledge alike).
  */
