@@ -10,7 +10,7 @@ export const errorCatalog = {
   missing_parameters: { status: 400, title: 'Missing Parameters', when: 'a required field or query parameter is missing' },
   invalid_request: { status: 400, title: 'Bad Request', when: 'a field has the wrong type or value, the body is not valid JSON, or the request is malformed' },
   invalid_filter: { status: 400, title: 'Bad Request', when: 'the filter expression does not parse or names an attribute that is not filterable' },
-  invalid_facet: { status: 400, title: 'Bad Request', when: 'a requested facet is not a filterable attribute' },
+  invalid_facet: { status: 400, title: 'Bad Request', when: 'a requested facet (`facets` of a search, `facet_name` of a facet search) is not a facetable attribute' },
   invalid_sort: { status: 400, title: 'Bad Request', when: 'a sort criterion is not `attribute:asc` or `attribute:desc`, or names an attribute that is not sortable' },
   invalid_document: { status: 400, title: 'Bad Request', when: 'a catalog item or knowledge document in the batch is not acceptable (nothing of the batch was written)' },
   invalid_file: { status: 400, title: 'Bad Request', when: 'a knowledge file is not what its name says, is not valid UTF-8 or UTF-16 text, has no text (a scanned PDF), or is nested or paged beyond what is read' },

@@ -6,6 +6,18 @@ export const limits = {
   consumerIdMaxChars: 256,
   filterMaxChars: 4096,
   facetsMax: 100,
+  /** A facet's name: an attribute path, in a search's `facets` and a facet search's facet_name. */
+  facetNameMaxChars: 256,
+  /**
+   * A facet search's facet_query: the beginning of a facet value. Meilisearch documents no bound,
+   * but keeps only about 250 bytes of each value for its facet search.
+   */
+  facetQueryMaxChars: 256,
+  /**
+   * Values per facet in a facetDistribution, and hits of a facet search, at most: the most frequent,
+   * as Meilisearch's default maxValuesPerFacet (which also bounds its facet search).
+   */
+  facetValuesMax: 100,
   /** Criteria in a search's `sort`. Meilisearch documents no bound; each criterion is one more key every match is ranked by. */
   sortCriteriaMax: 10,
   /** Attributes in a search's attributes_to_highlight, and in its attributes_to_crop (Meilisearch documents no bound). */

@@ -34,22 +34,27 @@ const FormatAttributes = (description: string) => Type.Optional(Nullable(Type.Ar
 /** A tag or marker inserted into _formatted as the request gives it (the text around it is escaped, not it). */
 const Marker = (fallback: string, description: string) => Type.Optional(Type.String({ maxLength: limits.formatMarkerMaxChars, default: fallback, description }))
 
+/** A search's matching_strategy field, the same on POST /search and POST /facet-search. */
+const MatchingStrategyField = Type.Optional(Type.Union(MatchingStrategy.anyOf, {
+  default: matchingStrategyDefault,
+  description: 'Which query words a hit must contain (Meilisearch matchingStrategy). last (default): every word, then fewer, ' +
+    'dropping words from the end of the query (the first word is always needed); frequency: dropping the words in the most ' +
+    'documents first (the rarest are always needed); all: every word. Hits matching more words come first; totals and ' +
+    'facets count every hit. As in Meilisearch, words after the tenth are ignored'
+}))
+const Filters = Type.Optional(Nullable(Type.String({ maxLength: limits.filterMaxChars, description: 'Meilisearch filter expression' })))
+const FacetName = (description?: string) => Type.String({ minLength: 1, maxLength: limits.facetNameMaxChars, ...(description === undefined ? {} : { description }) })
+
 export const SearchBody = Type.Object({
   search_term: Term('Query string; an empty one browses'),
   search_type: Type.Optional(Type.Union([Type.Literal('keyword'), Type.Literal('hybrid')], { default: 'keyword' })),
   consumer_id: Type.Optional(Nullable(ConsumerId)),
-  filters: Type.Optional(Nullable(Type.String({ maxLength: limits.filterMaxChars, description: 'Meilisearch filter expression' }))),
-  facets: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: limits.facetsMax }))),
+  filters: Filters,
+  facets: Type.Optional(Nullable(Type.Array(FacetName(), { maxItems: limits.facetsMax }))),
   limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchLimitMax }))),
   offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchWindowMax }))),
   semantic_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: limits.semanticRatioDefault })),
-  matching_strategy: Type.Optional(Type.Union(MatchingStrategy.anyOf, {
-    default: matchingStrategyDefault,
-    description: 'Which query words a hit must contain (Meilisearch matchingStrategy). last (default): every word, then fewer, ' +
-      'dropping words from the end of the query (the first word is always needed); frequency: dropping the words in the most ' +
-      'documents first (the rarest are always needed); all: every word. Hits matching more words come first; totals and ' +
-      'facets count every hit. As in Meilisearch, words after the tenth are ignored'
-  })),
+  matching_strategy: MatchingStrategyField,
   sort: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
     maxItems: limits.sortCriteriaMax,
     description: 'Extension (Meilisearch sort): `attribute:asc` or `attribute:desc`, most important first, each attribute ' +
@@ -123,6 +128,43 @@ export const SearchResponse = Type.Object({
   facetDistribution: Type.Optional(FacetDistribution)
 })
 export type SearchResponse = Static<typeof SearchResponse>
+
+/**
+ * Meilisearch's facet search (POST /indexes/{uid}/facet-search: facetName, facetQuery, q, filter,
+ * matchingStrategy), in the snake case of POST /search.
+ */
+export const FacetSearchBody = Type.Object({
+  facet_name: FacetName('A facetable attribute (settings facetableAttributes; otherwise 400 invalid_facet) whose values are searched'),
+  facet_query: Type.Optional(Nullable(Type.String({
+    maxLength: limits.facetQueryMaxChars,
+    description: 'The beginning of the values wanted, as Meilisearch\'s facetQuery: a value is a hit when it begins with the query, ' +
+      'ignoring case and accents (and, on the embedded engine, punctuation: "navy bl" finds "Navy-Blue"), with typos by the query\'s length ' +
+      '(none under 5 characters, 1 from 5, 2 from 9, anywhere in it); only its beginning, as in Meilisearch ("blue" does not find "Navy Blue"). ' +
+      'Absent, null or without a letter or digit: every value, the most frequent first'
+  }))),
+  search_term: Type.Optional(Nullable(Term('The values are counted over the items this keyword search matches, as its ' +
+    'facetDistribution counts them; absent or empty: every item (that the filters allow)'))),
+  filters: Filters,
+  matching_strategy: MatchingStrategyField
+}, { additionalProperties: false })
+export type FacetSearchBody = Static<typeof FacetSearchBody>
+
+/** One value of a facet search, with the number of matching items holding it. */
+export const FacetHit = Type.Object({
+  value: Type.String({ description: 'The value as the first item holding it wrote it (as facetDistribution shows it)' }),
+  count: Type.Integer({ minimum: 1, description: 'Items holding the value among those the search_term and filters match' })
+}, { additionalProperties: false })
+export type FacetHit = Static<typeof FacetHit>
+
+export const FacetSearchResponse = Type.Object({
+  facet_hits: Type.Array(FacetHit, {
+    maxItems: limits.facetValuesMax,
+    description: 'The most frequent matching values first, ties by value; string and boolean values only, as in Meilisearch (numbers are never hits)'
+  }),
+  facet_query: Type.String({ description: 'The processed facet_query (Unicode-normalised, trimmed, white space collapsed); empty when none was given' }),
+  processingTimeMs: Type.Integer({ minimum: 0 })
+}, { additionalProperties: false })
+export type FacetSearchResponse = Static<typeof FacetSearchResponse>
 
 export const AutocompleteBody = Type.Object({
   autocomplete_term: Term('The partial term'),

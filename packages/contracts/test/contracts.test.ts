@@ -1,7 +1,10 @@
 import t from 'tap'
 import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
-import { CatalogSettings, ErrorBody, errorCatalog, errorResponses, formatDefaults, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, SearchHit, limits, matchingStrategyDefault } from '../src/index.js'
+import {
+  CatalogSettings, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, SearchHit,
+  limits, matchingStrategyDefault
+} from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
   t.ok(Value.Check(NewUserMessageBody, { user_message: 'hi', consumer_id: 'c' }))
@@ -73,6 +76,35 @@ t.test('search body: highlight and crop as Meilisearch\'s, with bounds', async (
     [formatDefaults.cropLength, formatDefaults.cropMarker, formatDefaults.highlightPreTag, formatDefaults.highlightPostTag], 'the documented defaults are the ones used')
   t.same(formatDefaults, { cropLength: 10, cropMarker: '…', highlightPreTag: '<em>', highlightPostTag: '</em>' }, 'Meilisearch\'s')
   t.ok(Value.Check(SearchHit, { id: 'a', title: 'A', _formatted: { id: 'a', title: '<em>A</em>', price: 3 } }), 'a hit may carry _formatted, as any other field')
+})
+
+t.test('facet search body and answer: Meilisearch\'s facet search in snake case, with bounds', async (t) => {
+  t.ok(Value.Check(FacetSearchBody, { facet_name: 'brand' }), 'only the facet is required')
+  t.ok(Value.Check(FacetSearchBody, { facet_name: 'brand', facet_query: 'tra', search_term: 'boots', filters: 'price < 100', matching_strategy: 'all' }))
+  t.ok(Value.Check(FacetSearchBody, { facet_name: 'brand', facet_query: null, search_term: null, filters: null }), 'null is none, as Meilisearch\'s')
+  t.ok(Value.Check(FacetSearchBody, { facet_name: 'x'.repeat(limits.facetNameMaxChars), facet_query: 'x'.repeat(limits.facetQueryMaxChars) }))
+  for (const body of [
+    {},
+    { facet_query: 'tra' },
+    { facet_name: '' },
+    { facet_name: 'x'.repeat(limits.facetNameMaxChars + 1) },
+    { facet_name: 'brand', facet_query: 'x'.repeat(limits.facetQueryMaxChars + 1) },
+    { facet_name: 'brand', search_term: 'x'.repeat(limits.termMaxChars + 1) },
+    { facet_name: 'brand', matching_strategy: 'any' },
+    { facet_name: 'brand', search_type: 'hybrid' },
+    { facet_name: ['brand'] }
+  ]) t.notOk(Value.Check(FacetSearchBody, body), JSON.stringify(body).slice(0, 40))
+  t.equal((FacetSearchBody.properties.matching_strategy as { default?: unknown }).default, matchingStrategyDefault, 'the same default as a search\'s')
+  const facets = SearchBody.properties.facets as unknown as { anyOf: Array<{ items?: { maxLength?: number } }> }
+  t.equal(facets.anyOf[0]?.items?.maxLength, limits.facetNameMaxChars, 'a facet name has one bound, in both bodies')
+
+  const answer = { facet_hits: [{ value: 'Trailmark', count: 4 }, { value: 'true', count: 1 }], facet_query: 'tra', processingTimeMs: 1 }
+  t.ok(Value.Check(FacetSearchResponse, answer))
+  t.ok(Value.Check(FacetSearchResponse, { ...answer, facet_hits: [] }))
+  t.notOk(Value.Check(FacetSearchResponse, { ...answer, facet_hits: [{ value: 'x', count: 0 }] }), 'a value no item holds is no hit')
+  t.notOk(Value.Check(FacetSearchResponse, { ...answer, facet_hits: [{ value: 10, count: 1 }] }), 'values are strings')
+  t.notOk(Value.Check(FacetSearchResponse, { ...answer, facet_hits: Array.from({ length: limits.facetValuesMax + 1 }, (_, i) => ({ value: `v${i}`, count: 1 })) }))
+  t.equal(limits.facetValuesMax, 100, 'Meilisearch\'s default maxValuesPerFacet')
 })
 
 t.test('catalog settings: sortableAttributes may be left out (none)', async (t) => {

@@ -26,6 +26,12 @@ t.test('catalog, search, settings, knowledge and tasks reach the search service 
   t.same([hit.id, hit.title, hit.price, hit.in_stock], ['b1', 'Waterproof hiking boots, leather', 129.5, true], 'CSV cells became numbers and booleans; the quoted comma stayed')
   t.equal((await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'tent' } })).json().hits[0].id, 't1', 'NDJSON arrived')
   t.equal((await alice.request({ method: 'POST', url: `${base}/autocomplete`, payload: { autocomplete_term: 'hea' } })).statusCode, 200)
+  // in_stock, CSV booleans, is facetable in the settings inferred from the first batch.
+  const values = await alice.request({ method: 'POST', url: `${base}/facet-search`, payload: { facet_name: 'in_stock' } })
+  t.equal(values.statusCode, 200, values.body)
+  t.same(values.json().facet_hits, [{ value: 'false', count: 1 }, { value: 'true', count: 1 }], 'the facet search reaches the project\'s catalog')
+  const notFacetable = await alice.request({ method: 'POST', url: `${base}/facet-search`, payload: { facet_name: 'price' } })
+  t.equal(notFacetable.json().code, 'invalid_facet', 'and its refusal is passed on')
   const elsewhere = await alice.request({ method: 'POST', url: `/api/projects/${other}/search`, payload: { search_term: 'tent' } })
   t.same(elsewhere.json().hits, [], "another project's search does not see this catalog")
 

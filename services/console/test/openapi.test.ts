@@ -36,6 +36,7 @@ t.test('the OpenAPI document describes every console route completely', async (t
     'GET /api/projects/{project_id}/tasks/{id}': 'getTask',
     'POST /api/projects/{project_id}/search': 'search',
     'POST /api/projects/{project_id}/autocomplete': 'autocomplete',
+    'POST /api/projects/{project_id}/facet-search': 'facetSearch',
     'GET /api/projects/{project_id}/settings': 'getSettings',
     'PUT /api/projects/{project_id}/settings': 'replaceSettings',
     'GET /api/projects/{project_id}/documents/{id}': 'getDocument',

@@ -20,7 +20,7 @@ import { adminRoutes } from './routes/admin.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Search and autocomplete responses per project and catalog version, with hit/miss counters. */
+    /** Search, facet search and autocomplete responses per project and catalog version, with hit/miss counters. */
     searchCache: VersionedCache
   }
 }
@@ -57,7 +57,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
       { url: '/search', description: 'Through the gateway of docker-compose.yml, which serves the search API under /search' }
     ],
     tags: [
-      { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; autocomplete a partial term' },
+      { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; search a facet\'s values; autocomplete a partial term' },
       { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
       { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
       { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' },

@@ -86,6 +86,30 @@ export function searchKey (request: SearchRequestKey): string {
   })
 }
 
+export interface FacetSearchRequestKey {
+  facet_name: string
+  /** Processed (processQuery), as the answer repeats it. */
+  facet_query: string
+  /** The processed search_term. */
+  query: string
+  filters?: string | null | undefined
+  matching_strategy?: string | undefined
+}
+
+/**
+ * What makes two facet searches the same question: the facet, the processed facet query (the answer
+ * repeats it), and the search whose matches are counted as searchKey reads it.
+ */
+export function facetSearchKey (request: FacetSearchRequestKey): string {
+  return hash('facet-search', {
+    facet: request.facet_name,
+    facet_query: request.facet_query,
+    q: request.query,
+    filter: normalFilter(request.filters),
+    matching: request.matching_strategy ?? matchingStrategyDefault
+  })
+}
+
 export function autocompleteKey (query: string, limit: number, offset: number): string {
   return hash('autocomplete', { q: query, limit, offset })
 }

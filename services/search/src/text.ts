@@ -15,6 +15,15 @@ export function tokenize (text: string): string[] {
   return foldText(text).split(SEPARATOR).filter((w) => w.length > 0)
 }
 
+/**
+ * A text as its words, folded and joined by single spaces ("Navy-Blue" → "navy blue"): how a facet
+ * search compares its query with facet values, whatever punctuation either holds; "" for a text
+ * without a letter or digit.
+ */
+export function foldWords (text: string): string {
+  return tokenize(text).join(' ')
+}
+
 /** The query as the response reports it: Unicode-normalised, trimmed, white space collapsed. */
 export function processQuery (text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/gu, ' ')

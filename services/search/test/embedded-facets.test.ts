@@ -1,6 +1,7 @@
 // Embedded engine only: facet counts come from three places (SQL over the matches' rows while an
 // attribute is cold, the matches' own values once its postings are in memory, or the postings against
-// a bitmap when the matches are many); each must give the counts a plain count over the documents gives.
+// a bitmap when the matches are many); each must give the counts a plain count over the documents gives,
+// and a facet search (always from the postings) the counts of the search's facetDistribution.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -64,4 +65,41 @@ t.test('facet counts are the same on every path, cold or warm, few matches or ma
       t.equal(result.estimatedTotalHits, matches.length, `${name}: total`)
     }
   }
+})
+
+t.test('facet search counts what facetDistribution counts, on every path, and follows writes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'embedded-facets-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // No reader threads: the facet search runs in this thread's read transaction.
+  const index = new EmbeddedIndex(join(dir, 'index.sqlite'), { id: 'none', dimensions: 8 })
+  t.teardown(() => index.close())
+  await index.updateSettings({ searchableAttributes: ['title'], filterableAttributes: ['in_stock', 'price'], facetableAttributes: ['color', 'brand', 'in_stock', 'tags'] })
+  await index.upsert(catalog().map((document) => ({ document })))
+  const facets = ['color', 'brand', 'in_stock', 'tags']
+  const queries = [
+    { q: 'boot', filter: null },
+    { q: 'boot', filter: parseFilter('price < 100 AND in_stock = true') },
+    { q: 'jacket', filter: null },
+    { q: 'hiking jacket', filter: null },
+    { q: '', filter: parseFilter('in_stock = false') },
+    { q: '', filter: null }
+  ]
+  for (const query of queries) {
+    // The distribution first, while the attributes are cold (counted in SQL); the facet search reads the postings.
+    const distribution = (await index.search({ ...query, facets, limit: 5, offset: 0 })).facetDistribution!
+    for (const facet of facets) {
+      const hits = await index.facetSearch({ facet, facetQuery: '', ...query })
+      t.same(Object.fromEntries(hits.map((h) => [h.value, h.count])), distribution[facet], `${facet} over "${query.q}"${query.filter === null ? '' : ' and a filter'}`)
+    }
+  }
+
+  const trail = () => index.facetSearch({ facet: 'brand', facetQuery: 'trail', q: '', filter: null })
+  t.same(await trail(), [{ value: 'Trailmark', count: 100 }])
+  await index.upsert([{ document: { id: 'new-1', title: 'rain jacket new', color: 'Red', brand: 'Trailhead', in_stock: true, price: 5, tags: ['new'] } }])
+  t.same(await trail(), [{ value: 'Trailmark', count: 100 }, { value: 'Trailhead', count: 1 }], 'a value added by a write is found')
+  await index.upsert([{ document: { id: 'new-1', title: 'rain jacket new', color: 'Red', brand: 'Pacer', in_stock: true, price: 5, tags: ['new'] } }])
+  t.same(await trail(), [{ value: 'Trailmark', count: 100 }], 'and no longer once no item holds it')
+  t.same(await index.facetSearch({ facet: 'brand', facetQuery: 'pac', q: '', filter: null }), [{ value: 'Pacer', count: 101 }])
+  await index.remove('new-1')
+  t.same(await index.facetSearch({ facet: 'brand', facetQuery: 'pac', q: '', filter: null }), [{ value: 'Pacer', count: 100 }], 'a removal counts too')
 })

@@ -23,6 +23,8 @@ t.test('hostile requests at every search route: no 5xx, only conforming error bo
     fields: {
       filters: filterExpression,
       facets: fc.array(fc.constantFrom('brand', 'category', 'price', 'in_stock', 'tags', 'nope', '', '*'), { maxLength: 4 }),
+      facet_name: fc.constantFrom('brand', 'category', 'price', 'in_stock', 'tags', 'nope', '', '*', 'brand.name'),
+      facet_query: fc.constantFrom('', ' ', 'tr', 'TRAIL', 'trailmrk', 'é', '🎧', '-', 'x'.repeat(300), null),
       search_type: fc.constantFrom('keyword', 'hybrid', 'semantic', ''),
       id: fc.constantFrom(...ids, '..%2F..%2Fkeys', '', '-1', 'x'.repeat(200)),
       item: fc.record({

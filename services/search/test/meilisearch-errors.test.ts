@@ -17,6 +17,7 @@ t.test('Meilisearch error codes → the service\'s error body', async (t) => {
   const cases: Array<[number, string, ReturnType<typeof bodyOf>]> = [
     [400, 'invalid_search_filter', badRequest('invalid_filter')],
     [400, 'invalid_search_facets', badRequest('invalid_facet')],
+    [400, 'invalid_facet_search_facet_name', badRequest('invalid_facet')],
     [400, 'invalid_search_sort', badRequest('invalid_sort')],
     [400, 'feature_not_enabled', { statusCode: 501, error: 'Not Implemented', code: 'not_implemented' }],
     [413, 'payload_too_large', { statusCode: 413, error: 'Payload Too Large', code: 'payload_too_large' }],

@@ -1,10 +1,10 @@
 import t from 'tap'
-import { MatchingStrategies, type SearchParams, type SearchResponse } from 'meilisearch'
+import { MatchingStrategies, type SearchForFacetValuesParams, type SearchForFacetValuesResponse, type SearchParams, type SearchResponse } from 'meilisearch'
 import { matchingStrategyDefault } from '@chatsearch/contracts'
 import { parseFilter } from '../src/filter/index.js'
-import type { SearchQuery } from '../src/engine/port.js'
+import type { FacetSearchQuery, SearchQuery } from '../src/engine/port.js'
 import {
-  catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS
+  catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS
 } from '../src/engines/meilisearch/translate.js'
 
 const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({ q: 'hiking boot', filter: null, facets: [], limit: 20, offset: 0, ...extra })
@@ -117,6 +117,41 @@ t.test('Meilisearch response → search result', async (t) => {
   const plain = searchResult(response, query())
   t.notOk('scores' in plain || 'facetDistribution' in plain, 'only what was asked')
   t.same(emptyResult(query({ rankingScore: true, facets: ['brand'] })), { hits: [], estimatedTotalHits: 0, scores: [], facetDistribution: { brand: {} } })
+})
+
+t.test('facet search → Meilisearch facet-search parameters', async (t) => {
+  const facetQuery = (extra: Partial<FacetSearchQuery> = {}): FacetSearchQuery => ({ facet: 'brand', facetQuery: 'trail', q: 'hiking boot', filter: null, ...extra })
+  // Typed as the client's parameters: a field Meilisearch's facet-search does not take would not compile.
+  const params: SearchForFacetValuesParams = facetSearchParams(facetQuery())
+  t.same(params, { facetName: 'brand', facetQuery: 'trail', q: 'hiking boot', matchingStrategy: 'last', exhaustiveFacetCount: true },
+    'Meilisearch\'s own names; counts asked exhaustive, so that they equal the search\'s facetDistribution')
+  t.same(facetSearchParams(facetQuery({ matchingStrategy: 'all' })).matchingStrategy, 'all', 'the matching strategy as asked')
+  t.equal(facetSearchParams(facetQuery({ filter: parseFilter('in_stock = true AND price < 100') })).filter, 'in_stock = "true" AND price < "100"', 'the filter as for a search')
+  for (const facet of ['', ' ', '🎧', '-', '…']) {
+    t.notOk('facetQuery' in facetSearchParams(facetQuery({ facetQuery: facet })), `${JSON.stringify(facet)}: no letter or digit, so every value, as on the embedded engine`)
+  }
+  t.equal(facetSearchParams(facetQuery({ facetQuery: 'Navy-Bl' })).facetQuery, 'Navy-Bl', 'a facet query with a word goes as typed')
+  for (const q of ['', '🎧 ?!']) t.equal(facetSearchParams(facetQuery({ q })).q, '', `${JSON.stringify(q)}: a placeholder search, every item counted`)
+  t.same(facetSearchParams(facetQuery({ facet: 'variants.color' })).facetName, 'variants.color')
+})
+
+t.test('Meilisearch facet hits → the port\'s, in facet order', async (t) => {
+  const response: SearchForFacetValuesResponse = {
+    facetHits: [{ value: 'Trailblazer', count: 2 }, { value: 'Trailmark', count: 2 }, { value: 'trail co', count: 5 }, { value: 'Atrail', count: 2 }],
+    facetQuery: 'trail',
+    processingTimeMs: 1
+  }
+  t.same(facetHits(response), [
+    { value: 'trail co', count: 5 },
+    { value: 'Atrail', count: 2 },
+    { value: 'Trailblazer', count: 2 },
+    { value: 'Trailmark', count: 2 }
+  ], 'the most frequent first, equal counts by value ascending (Meilisearch answers them descending)')
+  const many: SearchForFacetValuesResponse = { facetHits: Array.from({ length: 150 }, (_, i) => ({ value: `v${i}`, count: i + 1 })), facetQuery: null, processingTimeMs: 1 }
+  const kept = facetHits(many)
+  t.equal(kept.length, 100, 'at most limits.facetValuesMax')
+  t.same([kept[0], kept.at(-1)], [{ value: 'v149', count: 150 }, { value: 'v50', count: 51 }], 'the most frequent of them')
+  t.same(facetHits({ facetHits: [], facetQuery: 'x', processingTimeMs: 0 }), [])
 })
 
 t.test('highlight and crop are the service\'s own: nothing is sent, and Meilisearch\'s _formatted is dropped', async (t) => {

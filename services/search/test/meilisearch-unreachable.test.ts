@@ -11,6 +11,7 @@ t.test('Meilisearch out of reach: 503 service_unavailable with the documented bo
   const calls: Array<[('GET' | 'POST' | 'DELETE' | 'PUT'), string, unknown]> = [
     ['POST', '/search', { search_term: 'boot' }],
     ['POST', '/autocomplete', { autocomplete_term: 'bo' }],
+    ['POST', '/facet-search', { facet_name: 'brand' }],
     ['POST', '/documents', [{ id: 'a', title: 'A' }]],
     ['GET', '/documents/a', undefined],
     ['DELETE', '/documents/a', undefined],

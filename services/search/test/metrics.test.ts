@@ -10,6 +10,7 @@ t.test('GET /metrics: engine and embedding latency by operation, requests by rou
   await send(h.app, shop.key, 'POST', '/search', { search_term: 'boots', search_type: 'hybrid' })
   await send(h.app, shop.key, 'POST', '/search', { search_term: 'boots' })
   await send(h.app, shop.key, 'POST', '/autocomplete', { autocomplete_term: 'bo' })
+  await send(h.app, shop.key, 'POST', '/facet-search', { facet_name: 'brand', facet_query: 'tr' })
   await send(h.app, shop.key, 'GET', '/documents/nope')
 
   const res = await h.app.inject('/metrics')
@@ -18,6 +19,7 @@ t.test('GET /metrics: engine and embedding latency by operation, requests by rou
   const engine = (operation: string) => sample(text, 'search_engine_duration_seconds_count', { service: 'search', operation })
   t.equal(engine('search'), 2, 'each search timed')
   t.equal(engine('suggest'), 1)
+  t.equal(engine('facetSearch'), 1)
   t.equal(engine('ingestBatch'), 1, 'the batch, written on the writer thread as sent')
   t.equal(engine('get'), 1)
   t.ok((engine('open') ?? 0) >= 5, 'opening the project index is timed too')

@@ -15,6 +15,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
   t.same(operationIds, {
     'POST /search': 'search',
     'POST /autocomplete': 'autocomplete',
+    'POST /facet-search': 'facetSearch',
     'POST /documents': 'addOrReplaceDocuments',
     'GET /documents/{id}': 'getDocument',
     'DELETE /documents/{id}': 'deleteDocument',

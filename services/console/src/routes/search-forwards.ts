@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import {
-  AutocompleteBody, AutocompleteResponse, CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, KnowledgeCrawlBody,
+  AutocompleteBody, AutocompleteResponse, CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, FacetSearchBody, FacetSearchResponse, KnowledgeCrawlBody,
   KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, Task, TaskAccepted,
   TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, sessionErrorResponses, type ErrorCode
 } from '@chatsearch/contracts'
@@ -68,6 +68,13 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     summary: 'Search the project catalog, as POST /search of the search service',
     body: SearchBody,
     response: { 200: SearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
+  })
+  simple('POST', '/facet-search', () => '/facet-search', {
+    operationId: 'facetSearch',
+    tags: ['search'],
+    summary: 'Values of one facet that begin with a query, as POST /facet-search of the search service',
+    body: FacetSearchBody,
+    response: { 200: FacetSearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'not_implemented') }
   })
   simple('POST', '/autocomplete', () => '/autocomplete', {
     operationId: 'autocomplete',

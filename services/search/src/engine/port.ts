@@ -1,4 +1,4 @@
-import type { MatchingStrategy } from '@chatsearch/contracts'
+import type { FacetHit, MatchingStrategy } from '@chatsearch/contracts'
 import type { FilterNode } from '../filter/index.js'
 import type { Chunk, KnowledgeKind, ParsedPage } from '../knowledge/types.js'
 
@@ -58,6 +58,23 @@ export interface SearchResult {
 }
 
 /**
+ * A facet search (Meilisearch's facet-search): the values of one facet that begin with `facetQuery`,
+ * counted over the documents the keyword search `q` and `filter` match, as its facetDistribution
+ * counts them.
+ */
+export interface FacetSearchQuery {
+  /** A facetable attribute. */
+  facet: string
+  /** The processed facet query; without a letter or digit (see foldWords), every value. */
+  facetQuery: string
+  /** The processed search query whose matches are counted; without a word, every document the filter allows. */
+  q: string
+  filter: FilterNode | null
+  /** As a search's; absent: matchingStrategyDefault. */
+  matchingStrategy?: MatchingStrategy
+}
+
+/**
  * A batch of items as the request's bytes. POST /documents hands these on unparsed: with a writer
  * thread, parsing, checking and hashing 1,000 items (about 30 ms of CPU) happen there, not on the
  * event loop that answers every other request.
@@ -111,6 +128,11 @@ export interface EngineIndex {
   /** Content hashes of the stored documents with these ids (see engine/hash.ts). */
   storedHashes (ids: string[]): Promise<Map<string, string>>
   search (query: SearchQuery): Promise<SearchResult>
+  /**
+   * The facet's string and boolean values matching the facet query, at most limits.facetValuesMax,
+   * in facet order (engine/facet-order.ts); numbers are never hits, as in Meilisearch.
+   */
+  facetSearch (query: FacetSearchQuery): Promise<FacetHit[]>
   /** Suggestions for a partial term, most popular first. */
   suggest (term: string, limit: number, offset: number): Promise<string[]>
   /**

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AutocompleteBody, AutocompleteResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, type SearchHit } from '@chatsearch/contracts'
+import {
+  AutocompleteBody, AutocompleteResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, type SearchHit
+} from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '../filter/index.js'
 import type { EngineIndex, HybridQuery, IndexSettings, SortCriterion } from '../engine/port.js'
 import { processQuery, queryWords, tokenize } from '../text.js'
-import { autocompleteKey, searchKey } from '../response-cache.js'
+import { autocompleteKey, facetSearchKey, searchKey } from '../response-cache.js'
 import { formatHit, formatOptions } from '../engine/format.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
@@ -153,6 +155,51 @@ export async function searchRoutes (app: FastifyInstance) {
       estimatedTotalHits: result.estimatedTotalHits,
       ...(body.facets === undefined || body.facets === null ? {} : { facetDistribution: result.facetDistribution ?? {} })
     }
+    cached.store(JSON.stringify(response))
+    return response
+  })
+
+  // Not recorded for analytics: a facet search is a shopper narrowing a filter list, not a search
+  // of the catalog, and its search_term is the one of a search already recorded.
+  api.post('/facet-search', {
+    config: { rateLimit: 'search' },
+    schema: {
+      operationId: 'facetSearch',
+      tags: ['search'],
+      summary: 'Values of one facet that begin with a query, counted over the items a search matches',
+      description: 'As Meilisearch\'s facet search. `facet_hits` are the facet\'s string and boolean values beginning with ' +
+        `\`facet_query\` (case and accents ignored, punctuation too on the embedded engine, typos allowed by its length), at most ${limits.facetValuesMax}, ` +
+        'the most frequent first; each count is the one POST /search\'s facetDistribution gives for the same search_term, ' +
+        'filters and matching_strategy (a keyword search).',
+      body: FacetSearchBody,
+      response: { 200: FacetSearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'not_implemented') }
+    }
+  }, async (request): Promise<FacetSearchResponse> => {
+    const started = performance.now()
+    const body = request.body
+    const facetQuery = processQuery(body.facet_query ?? '')
+    const query = processQuery(body.search_term ?? '')
+    const { projectId } = request.principal
+    // As for a search: the version is read first, so an answer computed across a write is never served after it.
+    const cached = await app.searchCache.lookup(projectId, facetSearchKey({ ...body, facet_query: facetQuery, query }))
+    if (cached.value !== undefined) {
+      const hit = JSON.parse(cached.value) as FacetSearchResponse
+      hit.processingTimeMs = elapsedMs(started)
+      return hit
+    }
+    const index = await app.engine.index(projectId)
+    const settings = await index.settings()
+    // 400 invalid_facet unless facetable, as a search's facets.
+    facetsOf([body.facet_name], settings)
+    const filter = filterOf(body.filters, settings)
+    const facetHits = await index.facetSearch({
+      facet: body.facet_name,
+      facetQuery,
+      q: query,
+      filter,
+      matchingStrategy: body.matching_strategy ?? matchingStrategyDefault
+    })
+    const response: FacetSearchResponse = { facet_hits: facetHits, facet_query: facetQuery, processingTimeMs: elapsedMs(started) }
     cached.store(JSON.stringify(response))
     return response
   })

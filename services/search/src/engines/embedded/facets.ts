@@ -1,10 +1,17 @@
+import { limits } from '@chatsearch/contracts'
+import { byCount } from '../../engine/facet-order.js'
+import { allowedTypos, foldWords } from '../../text.js'
 import type { Db, Statement } from './database.js'
 import { patchList, rowidMarks } from './changes.js'
-
-/** As Meilisearch's default maxValuesPerFacet: the most frequent values of each facet. */
-export const MAX_VALUES_PER_FACET = 100
+import { Vocabulary } from './typo.js'
 
 interface Posting { value: string, label: string, docs: Int32Array }
+/**
+ * What a facet search looks values up in, per attribute: its string and boolean values folded to
+ * their words (foldWords) in a trie, and the postings behind each folded form ("Café" and "cafe"
+ * are two values, one form).
+ */
+interface ValueWords { forms: Vocabulary, postings: Map<string, number[]> }
 /** The values of each document (as indexes into its attribute's postings), rows of a compressed sparse matrix. */
 interface ByDocument { start: Int32Array, values: Int32Array }
 /**
@@ -31,6 +38,7 @@ export class FacetPostings {
   readonly #db: Db
   readonly #byAttribute = new Map<string, Posting[]>()
   readonly #byDocument = new Map<string, ByDocument>()
+  readonly #valueWords = new Map<string, ValueWords>()
   /** How many times each attribute not held in memory was counted in SQL. */
   readonly #askedInSql = new Map<string, number>()
   #inSql: Statement | undefined
@@ -68,8 +76,9 @@ export class FacetPostings {
    */
   apply (rowids: number[]) {
     if (rowids.length === 0 || this.#byAttribute.size === 0) return
-    // The document → values tables are rebuilt from the patched postings when next needed.
+    // The document → values tables and the facet search's tries are rebuilt from the patched postings when next needed.
     this.#byDocument.clear()
+    this.#valueWords.clear()
     const marks = rowidMarks(rowids)
     const json = JSON.stringify(rowids)
     // Looked up by document (fields_doc), all attributes at once: by attribute, SQLite scans its whole posting list.
@@ -176,9 +185,53 @@ export class FacetPostings {
       const inSql = rowids !== undefined && rowids.length < FEW_MATCHES && !this.#byAttribute.has(attribute) &&
         (this.#askedInSql.get(attribute) ?? 0) < HOLD_AFTER
       const counts = inSql ? this.#countInSql(attribute, rowids) : this.#inMemory(attribute, matches, rowids)
-      counts.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      distribution[attribute] = Object.fromEntries(counts.slice(0, MAX_VALUES_PER_FACET))
+      counts.sort(byCount)
+      distribution[attribute] = Object.fromEntries(counts.slice(0, limits.facetValuesMax))
     }
     return distribution
+  }
+
+  /**
+   * A facet search (see FacetSearchQuery in the port): the values of `attribute` that begin with
+   * `query` as Meilisearch's facet search matches them, the whole value folded to its words
+   * ("navy bl" finds "Navy-Blue", "blue" does not) with as many typos as the query's length allows
+   * (Vocabulary.fuzzyPrefix, autocomplete's rule), each with its count over the matches given as
+   * count() takes them: the counts a facetDistribution gives. Numbers are left out, as Meilisearch's
+   * facet search leaves them out.
+   */
+  search (attribute: string, query: string, matches: Uint8Array | null, rowids?: number[]): Array<[string, number]> {
+    const postings = this.#postings(attribute)
+    const tally = this.#tally(attribute, matches, rowids)
+    const hits: Array<[string, number]> = []
+    for (const v of this.#valuesBeginning(attribute, postings, query)) if (tally[v]! > 0) hits.push([postings[v]!.label, tally[v]!])
+    return hits.sort(byCount).slice(0, limits.facetValuesMax)
+  }
+
+  /** The postings of `attribute` whose values begin with `query` (see search()); all its string and boolean ones for a query without a word. */
+  #valuesBeginning (attribute: string, postings: Posting[], query: string): number[] {
+    const { forms, postings: byForm } = this.#wordsOf(attribute, postings)
+    const prefix = foldWords(query)
+    if (prefix === '') return [...byForm.values()].flat()
+    return forms.fuzzyPrefix(prefix, allowedTypos(prefix), Infinity).flatMap(({ term }) => byForm.get(term) ?? [])
+  }
+
+  #wordsOf (attribute: string, postings: Posting[]): ValueWords {
+    let words = this.#valueWords.get(attribute)
+    if (words !== undefined) return words
+    // A string value has a label; a boolean is the string 'true' or 'false' (as in Meilisearch's facet
+    // search); anything else is a number. A label outlives the last string it was written for until
+    // the next re-index: a value once a string, now only a number, still counts as a string.
+    const strings = new Set(this.#db.prepare('SELECT str FROM facet_labels WHERE attr = ?').pluck().all(attribute) as string[])
+    const byForm = new Map<string, number[]>()
+    postings.forEach(({ value }, v) => {
+      if (!strings.has(value) && value !== 'true' && value !== 'false') return
+      const form = foldWords(value)
+      const list = byForm.get(form)
+      if (list === undefined) byForm.set(form, [v])
+      else list.push(v)
+    })
+    words = { forms: new Vocabulary(byForm.keys()), postings: byForm }
+    this.#valueWords.set(attribute, words)
+    return words
   }
 }

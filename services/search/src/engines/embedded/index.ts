@@ -1,8 +1,8 @@
-import { matchingStrategyDefault } from '@chatsearch/contracts'
+import { matchingStrategyDefault, type FacetHit, type MatchingStrategy } from '@chatsearch/contracts'
 import { documentHash } from '../../engine/hash.js'
-import type { Document, EngineIndex, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
+import type { Document, EngineIndex, FacetSearchQuery, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
 import { completeSettings, fieldAttributes, inferSettings } from '../../engine/settings.js'
-import { flattenDocument } from '../../filter/index.js'
+import { flattenDocument, type FilterNode } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { planLevels, type KeywordPlan } from './keyword.js'
@@ -353,6 +353,34 @@ export class EmbeddedIndex implements EngineIndex {
         : this.#facetPostings.count(query.facets, matches)
     }
     return result
+  }
+
+  async facetSearch (query: FacetSearchQuery): Promise<FacetHit[]> {
+    if (this.#readers !== undefined) return await this.#readers.facetSearch(this.#file, query)
+    return this.#snapshot(() => this.#facetSearchNow(query))
+  }
+
+  /** The facet's values over the matches a search's facetDistribution counts (see #matches), counted the same way. */
+  #facetSearchNow (query: FacetSearchQuery): FacetHit[] {
+    const matches = this.#matches(query.q, query.filter, query.matchingStrategy ?? matchingStrategyDefault)
+    this.#facetPostings ??= new FacetPostings(this.#db)
+    const hits = Array.isArray(matches)
+      ? this.#facetPostings.search(query.facet, query.facetQuery, null, matches)
+      : this.#facetPostings.search(query.facet, query.facetQuery, matches)
+    return hits.map(([value, count]) => ({ value, count }))
+  }
+
+  /**
+   * Every document a keyword search matches, as its facets count them (see #searchNow): what the
+   * filter allows (null: every document) for a query without a word; otherwise the matches of the
+   * words rule's last level, which hold every level's, kept by the filter. No page is read.
+   */
+  #matches (q: string, filter: FilterNode | null, strategy: MatchingStrategy): number[] | DocSet | null {
+    const allowed = filter === null ? null : this.#filters().evaluate(filter)
+    const levels = planLevels(q, this.#vocab(), strategy, (match) => this.#documentsWith(match))
+    if (levels === undefined) return allowed
+    const widest = levels.at(-1)!.tiers.at(-1)
+    return this.#keeping(allowed, () => this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ? AND keep(rowid)').pluck().get(widest)).kept
   }
 
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {

@@ -4,8 +4,8 @@ import { lowerThisThread } from './thread-priority.js'
 import type { ReaderRequest, ReaderResponse } from './readers.js'
 
 /**
- * A reader thread: answers searches and suggestions from its own SQLite connections, so a long
- * query never blocks the service's event loop. SQLite's WAL mode lets it read while the main
+ * A reader thread: answers searches, facet searches and suggestions from its own SQLite connections,
+ * so a long query never blocks the service's event loop. SQLite's WAL mode lets it read while the main
  * thread writes; the index notices those writes through data_version.
  */
 const indexes = new Map<string, EmbeddedIndex>()
@@ -24,9 +24,10 @@ async function answer ({ id, file, method, args }: ReaderRequest): Promise<Reade
       index = new EmbeddedIndex(file, embedder)
       indexes.set(file, index)
     }
-    const result = method === 'search'
-      ? await index.search(args[0])
-      : await index.suggest(args[0], args[1], args[2])
+    let result: unknown
+    if (method === 'search') result = await index.search(args[0])
+    else if (method === 'facetSearch') result = await index.facetSearch(args[0])
+    else result = await index.suggest(args[0], args[1], args[2])
     return { id, result }
   } catch (err) {
     return { id, error: (err as Error).message }

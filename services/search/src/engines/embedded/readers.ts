@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads'
-import type { SearchQuery, SearchResult } from '../../engine/port.js'
+import type { FacetHit } from '@chatsearch/contracts'
+import type { FacetSearchQuery, SearchQuery, SearchResult } from '../../engine/port.js'
 import { threadEntry } from '../../thread-entry.js'
 
 export type ReaderRequest =
   | { id: number, file: string, method: 'search', args: [SearchQuery] }
+  | { id: number, file: string, method: 'facetSearch', args: [FacetSearchQuery] }
   | { id: number, file: string, method: 'suggest', args: [string, number, number] }
 export interface ReaderResponse { id: number, result?: unknown, error?: string }
 
@@ -34,6 +36,10 @@ export class ReaderPool {
 
   search (file: string, query: SearchQuery): Promise<SearchResult> {
     return this.#send({ id: this.#nextId++, file, method: 'search', args: [query] }) as Promise<SearchResult>
+  }
+
+  facetSearch (file: string, query: FacetSearchQuery): Promise<FacetHit[]> {
+    return this.#send({ id: this.#nextId++, file, method: 'facetSearch', args: [query] }) as Promise<FacetHit[]>
   }
 
   suggest (file: string, term: string, limit: number, offset: number): Promise<string[]> {

@@ -47,7 +47,8 @@ export function fromMeilisearchBody (body: MeilisearchErrorResponse | null | und
   if (code === 'invalid_search_filter' || code === 'invalid_document_filter') {
     return new ApiError('invalid_filter', message)
   }
-  if (code === 'invalid_search_facets') return new ApiError('invalid_facet', message)
+  // Facets are checked against our settings first too (facet search's facetName as well).
+  if (code === 'invalid_search_facets' || code === 'invalid_facet_search_facet_name') return new ApiError('invalid_facet', message)
   // Sorts are checked against our settings first too: the two disagree, and the caller gets the embedded engine's 400.
   if (code === 'invalid_search_sort') return new ApiError('invalid_sort', message)
   if (code === 'feature_not_enabled') {

@@ -1,13 +1,16 @@
 import type { Index, Meilisearch, RecordAny } from 'meilisearch'
+import type { FacetHit } from '@chatsearch/contracts'
 import { documentHash } from '../../engine/hash.js'
 import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
-import type { Document, EngineIndex, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
+import type { Document, EngineIndex, FacetSearchQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
 import { completeSettings, inferSettings } from '../../engine/settings.js'
-import { conditions } from '../../filter/index.js'
+import { conditions, type FilterNode } from '../../filter/index.js'
 import { hasCode } from './errors.js'
 import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
 import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
-import { BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS } from './translate.js'
+import {
+  BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS
+} from './translate.js'
 
 export interface IndexContext {
   client: Meilisearch
@@ -140,15 +143,28 @@ export class MeilisearchIndex implements EngineIndex {
     return await this.#calls.call(async () => {
       const meta = await this.#readMeta()
       if (meta === undefined) return emptyResult(query)
-      if (query.filter !== null && conditions(query.filter).some((c) => c.type === 'contains' || c.type === 'startsWith')) {
-        await this.#context.containsFilter()
-      }
+      await this.#readyFor(query.filter)
       // Items written before embeddings were on (or by another model) have no vector here: the
       // keyword side alone answers, as the embedded engine's semantic side would find nothing.
       const vectors = meta.embedder === this.#context.embedder.id
       const params = searchParams(vectors ? query : { ...query, hybrid: undefined })
       return searchResult(await this.#catalog.search(params.q, params), query)
     })
+  }
+
+  async facetSearch (query: FacetSearchQuery): Promise<FacetHit[]> {
+    return await this.#calls.call(async () => {
+      if (await this.#readMeta() === undefined) return []
+      await this.#readyFor(query.filter)
+      return facetHits(await this.#catalog.searchForFacetValues(facetSearchParams(query)))
+    })
+  }
+
+  /** Waits until Meilisearch accepts the filter's operators: CONTAINS and STARTS WITH need an experimental feature. */
+  async #readyFor (filter: FilterNode | null) {
+    if (filter !== null && conditions(filter).some((c) => c.type === 'contains' || c.type === 'startsWith')) {
+      await this.#context.containsFilter()
+    }
   }
 
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {

@@ -2,11 +2,12 @@
  * The port's requests and settings as Meilisearch's, and Meilisearch's answers as the port's. Pure
  * functions: the tests check every translation without a server.
  */
-import type { Embedders, SearchParams, SearchResponse, Settings } from 'meilisearch'
-import { limits, matchingStrategyDefault } from '@chatsearch/contracts'
-import type { Document, IndexSettings, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
+import type { Embedders, SearchForFacetValuesParams, SearchForFacetValuesResponse, SearchParams, SearchResponse, Settings } from 'meilisearch'
+import { limits, matchingStrategyDefault, type FacetHit } from '@chatsearch/contracts'
+import { byCount } from '../../engine/facet-order.js'
+import type { Document, FacetSearchQuery, IndexSettings, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
 import { filterToMeilisearch } from '../../filter/index.js'
-import { tokenize } from '../../text.js'
+import { foldWords, tokenize } from '../../text.js'
 import { EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
 
 export { EMBEDDER }
@@ -26,23 +27,22 @@ const ENGINE_FIELDS = [BOOKKEEPING, '_vectors', '_rankingScore', '_rankingScoreD
  */
 const NO_ATTRIBUTE = '_chatsearch_none'
 
-/** As the embedded engine (facets.ts) and Meilisearch's default: the 100 most frequent values. */
-const MAX_VALUES_PER_FACET = 100
-
 /**
- * The catalog index's settings. Facet counts need an attribute to be filterable in Meilisearch, so
- * facetable attributes are filterable there too; which of them the API lets a filter use is checked
- * against our own settings before Meilisearch is asked. Sortable attributes are Meilisearch's own,
- * always sent, so that settings without them make nothing sortable there either. Ranking rules and
- * typo tolerance keep Meilisearch's defaults (the embedded engine imitates those), whose `sort` rule
- * applies a search's sort after words, typo, proximity and attribute.
+ * The catalog index's settings. Facet counts and facet search need an attribute to be filterable in
+ * Meilisearch, so facetable attributes are filterable there too; which of them the API lets a filter
+ * use is checked against our own settings before Meilisearch is asked. Facet values come the most
+ * frequent first, at most limits.facetValuesMax, as on the embedded engine (the facet search keeps
+ * that many too, by count). Sortable attributes are Meilisearch's own, always sent, so that settings
+ * without them make nothing sortable there either. Ranking rules and typo tolerance keep
+ * Meilisearch's defaults (the embedded engine imitates those), whose `sort` rule applies a search's
+ * sort after words, typo, proximity and attribute.
  */
 export function catalogSettings (settings: IndexSettings): Settings {
   return {
     searchableAttributes: settings.searchableAttributes.length > 0 ? [...settings.searchableAttributes] : [NO_ATTRIBUTE],
     filterableAttributes: [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes])],
     sortableAttributes: [...settings.sortableAttributes ?? []],
-    faceting: { maxValuesPerFacet: MAX_VALUES_PER_FACET, sortFacetValuesBy: { '*': 'count' } },
+    faceting: { maxValuesPerFacet: limits.facetValuesMax, sortFacetValuesBy: { '*': 'count' } },
     // estimatedTotalHits and the deepest page are capped by maxTotalHits (1000 by default).
     pagination: { maxTotalHits: limits.searchWindowMax }
   }
@@ -88,6 +88,34 @@ export function searchParams (query: SearchQuery): SearchParams {
   if (query.sort !== undefined && query.sort.length > 0) params.sort = query.sort.map(sortParam)
   if (query.rankingScore === true) params.showRankingScore = true
   return browse ? params : { ...params, ...hybridParams(query.hybrid) }
+}
+
+/**
+ * A facet search as Meilisearch's facet-search parameters. As in searchParams, a search query
+ * without a word is the placeholder search; a facet query without a letter or digit is left out
+ * (every value), as the embedded engine reads it (Meilisearch would look for values beginning with
+ * the emoji). Counts are asked exhaustive: Meilisearch otherwise estimates them, and they are to
+ * equal the search's facetDistribution.
+ */
+export function facetSearchParams (query: FacetSearchQuery): SearchForFacetValuesParams {
+  const params: SearchForFacetValuesParams = {
+    facetName: query.facet,
+    q: tokenize(query.q).length === 0 ? '' : query.q,
+    matchingStrategy: query.matchingStrategy ?? matchingStrategyDefault,
+    exhaustiveFacetCount: true
+  }
+  if (foldWords(query.facetQuery) !== '') params.facetQuery = query.facetQuery
+  if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
+  return params
+}
+
+/** Meilisearch's facet hits in the embedded engine's order (engine/facet-order.ts): its ties come by value descending. */
+export function facetHits (response: SearchForFacetValuesResponse): FacetHit[] {
+  return response.facetHits
+    .map(({ value, count }) => [value, count] as [string, number])
+    .sort(byCount)
+    .slice(0, limits.facetValuesMax)
+    .map(([value, count]) => ({ value, count }))
 }
 
 /** A stored document or a hit as the API shows it: without our bookkeeping or Meilisearch's additions. */
