@@ -230,10 +230,15 @@ const suite = (engine: EngineKind) => async (t: Test) => {
     const all = (await facetSearch({ facet_name: 'maker' }, many.key)).facet_hits
     t.equal(all.length, limits.facetValuesMax)
     t.same(all, Array.from({ length: 100 }, (_, i) => hit(maker(i), 2)), 'the makers of two items, by value')
-    t.same((await facetSearch({ facet_name: 'maker', facet_query: 'maker 11' }, many.key)).facet_hits.length, limits.facetValuesMax,
-      '"maker 11" is 8 characters: one typo, so every maker is a beginning within it, and 100 of them come back')
-    t.same((await facetSearch({ facet_name: 'maker', facet_query: 'maker 119' }, many.key)).facet_hits[0], hit('Maker 000', 2),
-      'typos do not rank, as in Meilisearch: the most frequent first, even before the value typed exactly')
+    // "maker 11" has 8 characters, so one typo: it begins "Maker 010"–"Maker 019" ("maker 01") and
+    // "Maker 100"–"Maker 119", and no other ("maker 00", "maker 02"… are two away).
+    const eleven = (await facetSearch({ facet_name: 'maker', facet_query: 'maker 11' }, many.key)).facet_hits
+    t.same(eleven, [...Array.from({ length: 10 }, (_, i) => hit(maker(10 + i), 2)), ...Array.from({ length: 20 }, (_, i) => hit(maker(100 + i), 1))],
+      'one typo: the makers of two items first, the exact beginnings "Maker 110"–"Maker 119" among the rest by value')
+    // "maker 119" has 9 characters, so two typos: "Maker 009" (two away) holds two items, "Maker 119" one.
+    const nineteen = (await facetSearch({ facet_name: 'maker', facet_query: 'maker 119' }, many.key)).facet_hits
+    t.same(nineteen[0], hit('Maker 009', 2), 'typos do not rank, as in Meilisearch: the most frequent first, even before the value typed exactly')
+    t.ok(nineteen.some((h) => h.value === 'Maker 119'), 'the value typed exactly is there')
   })
 }
 

@@ -185,6 +185,24 @@ t.test('catalog searches on the wire: keyword, hybrid, filter, facets, sort, mat
   t.same(fake.violations, [])
 })
 
+t.test('facet search on the wire', async (t) => {
+  const { fake, engine, sent } = meilisearch(t)
+  const stored = [
+    storedDocument({ id: 'k1', title: 'Zephyr Kettle', brand: 'Quillon', price: 30 }, 'h1', MODEL.id, vector(1, 0, 0, 0)),
+    storedDocument({ id: 'k2', title: 'Zephyr Teapot', brand: 'Quince', price: 12 }, 'h2', MODEL.id, vector(0, 1, 0, 0)),
+    storedDocument({ id: 'k3', title: 'Zephyr Mug', brand: 'Quince', price: 8 }, 'h3', MODEL.id, vector(0, 0, 1, 0))
+  ]
+  seedCatalog(fake, MODEL.id, stored, stored)
+  const index = await engine.index('shop')
+  const hits = await index.facetSearch({ facet: 'brand', facetQuery: 'qu', q: 'zephyr', filter: parseFilter('price < 50'), matchingStrategy: 'all' })
+  t.same(sent(), ['GET /indexes/{index_uid}/documents/{document_id}', 'POST /indexes/{index_uid}/facet-search'])
+  t.match(fake.lastBody('POST /indexes/{index_uid}/facet-search', CATALOG), {
+    facetName: 'brand', facetQuery: 'qu', q: 'zephyr', filter: String, matchingStrategy: 'all', exhaustiveFacetCount: true
+  }, 'Meilisearch\'s own facet search, with exact counts')
+  t.same(hits, [{ value: 'Quince', count: 2 }, { value: 'Quillon', count: 1 }], 'the values, most frequent first')
+  t.same(fake.violations, [])
+})
+
 t.test('autocomplete and counted searches on the wire', async (t) => {
   const { fake, engine, sent } = meilisearch(t)
   seedCatalog(fake, 'none')

@@ -151,6 +151,19 @@ export class FakeMeilisearch {
     return { taskUid: uid, indexUid, status: 'enqueued', type, enqueuedAt: at }
   }
 
+  /** The values of the hits' facet that begin with the facet query (no typos: the fake checks shapes, not matching). */
+  #facetSearch (index: FakeIndex, query: Doc): Doc {
+    const counts = new Map<string, number>()
+    const prefix = typeof query.facetQuery === 'string' ? query.facetQuery.toLowerCase() : ''
+    for (const hit of index.hits) {
+      const value = hit[String(query.facetName)]
+      for (const v of Array.isArray(value) ? value : [value]) {
+        if (typeof v === 'string' && v.toLowerCase().startsWith(prefix)) counts.set(v, (counts.get(v) ?? 0) + 1)
+      }
+    }
+    return { facetHits: [...counts].map(([value, count]) => ({ value, count })), facetQuery: query.facetQuery ?? null, processingTimeMs: 1 }
+  }
+
   #search (index: FakeIndex, query: Doc): Doc {
     const limit = page(query.limit, 20)
     const offset = page(query.offset, 0)
@@ -235,7 +248,8 @@ export class FakeMeilisearch {
     'POST /indexes/{index_uid}/documents/delete': (route) => this.#write(route, 'documentDeletion', () => {}),
     'POST /indexes/{index_uid}/documents/delete-batch': (route, _url, body) =>
       this.#write(route, 'documentDeletion', (index) => { for (const id of body as string[]) index.documents.delete(id) }),
-    'POST /indexes/{index_uid}/search': (route, url, body) => this.#search(this.#index(route, url), body as Doc)
+    'POST /indexes/{index_uid}/search': (route, url, body) => this.#search(this.#index(route, url), body as Doc),
+    'POST /indexes/{index_uid}/facet-search': (route, url, body) => this.#facetSearch(this.#index(route, url), body as Doc)
   }
 
   #page (all: Doc[], query: Doc): Doc {
