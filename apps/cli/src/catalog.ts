@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { Value } from 'typebox/value'
 import { CatalogSettings } from '@chatsearch/contracts'
 import type { Embedder } from '@chatsearch/embeddings'
-import { ingestDocuments, validateDocument, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search/tools'
+import { ingestDocuments, validateDocument, wordSettingsProblem, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search/tools'
 import { bumpSearchCache, ensureProject } from './database.js'
 import { readCatalogFile } from './catalog-file.js'
 import { EMBED_STEP, embedInSteps } from './embed-steps.js'
@@ -70,6 +70,9 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
   return result
 }
 
+/** What `catalog settings --set` reads, as its help and its refusals say it. */
+export const SETTINGS_SHAPE = '{"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…],"synonyms"?:{"word":["alternative",…]},"stopWords"?:[…]}'
+
 /** Shows a project's index settings, or replaces them from a JSON file (the catalog is re-indexed). */
 export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, setFile: string | undefined): Promise<IndexSettings> {
   await ensureProject(env, projectId)
@@ -83,8 +86,11 @@ export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEn
     }
     if (!Value.Check(CatalogSettings, parsed)) {
       const first = [...Value.Errors(CatalogSettings, parsed)][0]
-      throw new CommandError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…]}`)
+      throw new CommandError(`${setFile}: ${first?.instancePath || 'settings'} ${first?.message ?? 'is invalid'}; expected ${SETTINGS_SHAPE}`)
     }
+    // As PUT /settings checks them: a stop word or a synonym that search would never find.
+    const problem = wordSettingsProblem(parsed)
+    if (problem !== undefined) throw new CommandError(`${setFile}: ${problem}`)
     wanted = parsed
   }
   return await withIndex(config, projectId, false, async (index) => wanted === undefined

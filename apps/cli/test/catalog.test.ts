@@ -67,6 +67,15 @@ t.test('catalog import and settings', async (t) => {
   await writeFile(wanted, JSON.stringify({ searchableAttributes: ['title', 'brand'], filterableAttributes: ['price'], facetableAttributes: ['brand'] }))
   const set = JSON.parse((await run('catalog', 'settings', project.id, '--set', wanted, '--json')).stdout)
   t.same(set.searchableAttributes, ['title', 'brand'])
+  t.same([set.synonyms, set.stopWords], [{}, []], 'left out: none')
+
+  const words = join(dir, 'words.json')
+  await writeFile(words, JSON.stringify({ searchableAttributes: ['title', 'brand'], filterableAttributes: ['price'], facetableAttributes: ['brand'], synonyms: { boot: ['hiker', 'walking shoe'] }, stopWords: ['the'] }))
+  const shown = await run('catalog', 'settings', project.id, '--set', words)
+  t.equal(shown.code, 0, shown.stderr)
+  t.match(shown.stdout, /^synonyms: boot → hiker, walking shoe$/m, 'synonyms on one line, each key with its alternatives')
+  t.match(shown.stdout, /^stopWords: the$/m)
+  t.match(shown.stdout, /^sortableAttributes: \(none\)$/m)
 
   t.test('mistakes', async (t) => {
     const bad = join(dir, 'bad.jsonl')
@@ -85,6 +94,10 @@ t.test('catalog import and settings', async (t) => {
     const refused = await run('catalog', 'settings', project.id, '--set', badSettings)
     t.equal(refused.code, 1)
     t.match(refused.stderr, /searchableAttributes/)
+    await writeFile(badSettings, JSON.stringify({ searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [], stopWords: ["don't"] }))
+    const twoWords = await run('catalog', 'settings', project.id, '--set', badSettings)
+    t.equal(twoWords.code, 1)
+    t.match(twoWords.stderr, /stopWords: "don't" is 2 words .*a stop word is one word/, 'checked as PUT /settings checks it')
     const total = JSON.parse((await run('catalog', 'import', project.id, json, '--json')).stdout).total
     t.equal(total, 6, 'nothing of the refused imports was written')
   })

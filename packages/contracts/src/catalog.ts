@@ -1,7 +1,36 @@
 import { Type, type Static } from 'typebox'
+import { limits } from './limits.js'
 
 const Attribute = Type.String({ minLength: 1, maxLength: 256, pattern: '^[^\\s]+$' })
 const Attributes = (description: string) => Type.Array(Attribute, { maxItems: 200, uniqueItems: true, description })
+// No line break: besides meaning nothing in a query, a key holding one would escape the record's
+// `^.*$` pattern, and with it the check of its alternatives.
+const SynonymText = Type.String({ minLength: 1, maxLength: limits.synonymMaxChars, pattern: '^[^\\r\\n\\u2028\\u2029]+$' })
+
+/**
+ * Meilisearch's synonyms: a word or phrase mapped to the words or phrases that may stand for it in a
+ * query. One-way, as written. Word counts (a key of at most synonymKeyWordsMax words, stop words left
+ * out; something to match in every key and alternative) depend on how search splits text: PUT /settings
+ * checks them (400 invalid_request).
+ */
+export const Synonyms = Type.Record(Type.String(), Type.Array(SynonymText, { maxItems: limits.synonymAlternativesMax, uniqueItems: true }), {
+  maxProperties: limits.synonymsMax,
+  propertyNames: SynonymText,
+  description: `Extension (Meilisearch synonyms): a word or phrase (at most ${limits.synonymKeyWordsMax} words) → up to ` +
+    `${limits.synonymAlternativesMax} words or phrases a query may find instead of it, one-way (write both ways for mutual ` +
+    'synonyms); matched ignoring case and accents, a phrase as a phrase. Applied to keyword search, the keyword side of ' +
+    'a hybrid search and autocomplete (absent: none)',
+  examples: [{ phone: ['smartphone', 'mobile'], 'tee shirt': ['t-shirt'] }]
+})
+export type Synonyms = Static<typeof Synonyms>
+
+export const StopWords = Type.Array(Type.String({ minLength: 1, maxLength: limits.stopWordMaxChars }), {
+  maxItems: limits.stopWordsMax,
+  uniqueItems: true,
+  description: 'Extension (Meilisearch stopWords): words a query ignores, except as its last word (it may still be ' +
+    'typed, and matches as a prefix); each one word, matched ignoring case and accents (absent: none)',
+  examples: [['the', 'a', 'of', 'for']]
+})
 
 /** Index settings of a project's catalog, named as in Meilisearch. */
 export const CatalogSettings = Type.Object({
@@ -10,7 +39,10 @@ export const CatalogSettings = Type.Object({
   facetableAttributes: Attributes('Attributes `facets` may ask counts for'),
   // Optional: settings written before sorting existed, and clients that never sort, send three lists.
   // Absent is none, as Meilisearch's default; GET /settings always shows it.
-  sortableAttributes: Type.Optional(Attributes('Attributes `sort` may order by (absent: none)'))
+  sortableAttributes: Type.Optional(Attributes('Attributes `sort` may order by (absent: none)')),
+  // Optional as well, for the same clients; absent is none, Meilisearch's defaults ({} and []).
+  synonyms: Type.Optional(Synonyms),
+  stopWords: Type.Optional(StopWords)
 }, { additionalProperties: false })
 export type CatalogSettings = Static<typeof CatalogSettings>
 

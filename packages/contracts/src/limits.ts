@@ -26,6 +26,17 @@ export const limits = {
   cropLengthMax: 1000,
   /** A search's highlight tags and crop marker, each: they are repeated at every match and every cut of every hit. */
   formatMarkerMaxChars: 64,
+  /** Keys in a catalog's `synonyms` (Meilisearch documents no bound; they are compiled once per settings). */
+  synonymsMax: 1000,
+  /** Alternatives of one synonym key: Meilisearch derives at most 50 phrases from a query word. */
+  synonymAlternativesMax: 50,
+  /** Words in a synonym key, its stop words left out: Meilisearch looks synonyms up for runs of one to three query words. */
+  synonymKeyWordsMax: 3,
+  /** A synonym key or alternative. */
+  synonymMaxChars: 100,
+  /** Words in a catalog's `stopWords` (Meilisearch documents no bound; a whole language's list is a few hundred). */
+  stopWordsMax: 1000,
+  stopWordMaxChars: 64,
   searchLimitDefault: 20,
   searchLimitMax: 1000,
   searchWindowMax: 10_000,

@@ -115,6 +115,38 @@ t.test('catalog settings: sortableAttributes may be left out (none)', async (t) 
   t.notOk(Value.Check(CatalogSettings, { ...three, sortableAttributes: ['price', 'price'] }), 'each once, as the other lists')
 })
 
+t.test('catalog settings: synonyms and stop words as Meilisearch\'s, optional, bounded', async (t) => {
+  const three = { searchableAttributes: ['title'], filterableAttributes: ['price'], facetableAttributes: [] }
+  t.ok(Value.Check(CatalogSettings, { ...three, synonyms: {}, stopWords: [] }), 'Meilisearch\'s defaults')
+  t.ok(Value.Check(CatalogSettings, {
+    ...three,
+    synonyms: { phone: ['smartphone', 'mobile'], 'San Francisco': ['SF'], sf: ['san francisco'], lonely: [] },
+    stopWords: ['the', 'of']
+  }), 'a map of words or phrases, one-way; an empty list changes nothing')
+  const many = <T>(n: number, of: (i: number) => T) => Array.from({ length: n }, (_, i) => of(i))
+  t.ok(Value.Check(CatalogSettings, { ...three, synonyms: { x: many(limits.synonymAlternativesMax, (i) => `a${i}`) }, stopWords: many(limits.stopWordsMax, (i) => `w${i}`) }), 'up to the limits')
+  t.ok(Value.Check(CatalogSettings, { ...three, synonyms: Object.fromEntries(many(limits.synonymsMax, (i): [string, string[]] => [`k${i}`, ['v']])) }))
+  for (const extra of [
+    { synonyms: [] },
+    { synonyms: { phone: 'smartphone' } },
+    { synonyms: { phone: [1] } },
+    { synonyms: { phone: [''] } },
+    { synonyms: { '': ['x'] } },
+    { synonyms: { phone: ['mobile', 'mobile'] } },
+    { synonyms: { 'a\nb': ['x'] } },
+    { synonyms: { phone: ['x'.repeat(limits.synonymMaxChars + 1)] } },
+    { synonyms: { ['x'.repeat(limits.synonymMaxChars + 1)]: ['y'] } },
+    { synonyms: { x: many(limits.synonymAlternativesMax + 1, (i) => `a${i}`) } },
+    { synonyms: Object.fromEntries(many(limits.synonymsMax + 1, (i): [string, string[]] => [`k${i}`, ['v']])) },
+    { stopWords: 'the' },
+    { stopWords: [''] },
+    { stopWords: ['the', 'the'] },
+    { stopWords: [3] },
+    { stopWords: ['x'.repeat(limits.stopWordMaxChars + 1)] },
+    { stopWords: many(limits.stopWordsMax + 1, (i) => `w${i}`) }
+  ]) t.notOk(Value.Check(CatalogSettings, { ...three, ...extra }), JSON.stringify(extra).slice(0, 60))
+})
+
 t.test('error body', async (t) => {
   t.ok(Value.Check(ErrorBody, { statusCode: 404, error: 'Chat Not Found', code: 'chat_not_found', message: 'no chat x' }))
   t.notOk(Value.Check(ErrorBody, { statusCode: 200, error: 'x', code: 'x', message: 'x' }))

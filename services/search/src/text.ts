@@ -41,9 +41,12 @@ export interface QueryWord { word: string, isLast: boolean }
 /**
  * The words searched; the last is a prefix only when the query ends with it, as in Meilisearch.
  * The embedded engine matches these, and highlighting (engine/format.ts) marks them, on both engines.
+ * A catalog's `stopWords` (folded) are left out before the first ten are taken, as Meilisearch leaves
+ * them out, except the query's last word: it may still be being typed ("the" → "theatre").
  */
-export function queryWords (query: string): QueryWord[] {
-  const words = tokenize(query)
+export function queryWords (query: string, stopWords?: ReadonlySet<string>): QueryWord[] {
+  const all = tokenize(query)
+  const words = stopWords === undefined || stopWords.size === 0 ? all : all.filter((word, i) => i === all.length - 1 || !stopWords.has(word))
   return words.slice(0, MAX_QUERY_WORDS).map((word, i) => ({ word, isLast: i === words.length - 1 }))
 }
 

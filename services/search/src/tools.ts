@@ -4,6 +4,7 @@
 export { readSearchEnv, searchConfig, type SearchConfig } from './config.js'
 export { createEmbedder, createEngine } from './engine-plugin.js'
 export type { EngineIndex, IndexSettings } from './engine/port.js'
+export { wordSettingsProblem } from './engine/query-terms.js'
 export { ingestDocuments } from './ingest/documents.js'
 export { validateDocument } from './ingest/validate.js'
 export { SEARCH_CACHE_PREFIX } from './response-cache.js'

@@ -29,6 +29,7 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     t.ok(settings.facetableAttributes.includes('brand'))
     t.notOk(settings.filterableAttributes.includes('description'), 'long text is not filterable')
     t.same(settings.sortableAttributes, [], 'nothing is sortable until asked for, as in Meilisearch')
+    t.same([settings.synonyms, settings.stopWords], [{}, []], 'no synonyms nor stop words: Meilisearch\'s defaults')
   })
 
   t.test('NDJSON and integer ids', async (t) => {
@@ -85,8 +86,9 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
 
   t.test('PUT /settings re-indexes', async (t) => {
     const settings = { searchableAttributes: ['title'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand'] }
-    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), { ...settings, sortableAttributes: [] }, 'sent without sortable attributes: none')
-    t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), { ...settings, sortableAttributes: [] })
+    const none = { sortableAttributes: [], synonyms: {}, stopWords: [] }
+    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), { ...settings, ...none }, 'sent without sortable attributes, synonyms or stop words: none')
+    t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), { ...settings, ...none })
     const byDescription = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'gooseneck' })).json()
     t.equal(byDescription.estimatedTotalHits, 0, 'description is no longer searchable')
     const notFilterable = await send(h.app, shop.key, 'POST', '/search', { search_term: '', filters: 'in_stock = true' })

@@ -1,10 +1,11 @@
 import t from 'tap'
-import { MatchingStrategies, type SearchForFacetValuesParams, type SearchForFacetValuesResponse, type SearchParams, type SearchResponse } from 'meilisearch'
-import { matchingStrategyDefault } from '@chatsearch/contracts'
+import { MatchingStrategies, type SearchForFacetValuesParams, type SearchForFacetValuesResponse, type SearchParams, type SearchResponse, type Settings } from 'meilisearch'
+import { Value } from 'typebox/value'
+import { CatalogSettings, matchingStrategyDefault } from '@chatsearch/contracts'
 import { parseFilter } from '../src/filter/index.js'
 import type { FacetSearchQuery, SearchQuery } from '../src/engine/port.js'
 import {
-  catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS
+  catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS, wordSettings
 } from '../src/engines/meilisearch/translate.js'
 
 const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({ q: 'hiking boot', filter: null, facets: [], limit: 20, offset: 0, ...extra })
@@ -14,9 +15,11 @@ t.test('settings → the catalog index settings payload', async (t) => {
     searchableAttributes: ['title', 'brand', 'description'],
     filterableAttributes: ['price', 'brand', 'color'],
     sortableAttributes: [],
+    synonyms: {},
+    stopWords: [],
     faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'count' } },
     pagination: { maxTotalHits: 10_000 }
-  }, 'facetable attributes are filterable in Meilisearch; ranking rules and typo tolerance are not sent (defaults kept, sort among them)')
+  }, 'facetable attributes are filterable in Meilisearch; ranking rules and typo tolerance are not sent (defaults kept, sort among them); no synonyms nor stop words sent as none')
   t.same(catalogSettings({ searchableAttributes: ['title'], filterableAttributes: ['brand'], facetableAttributes: [], sortableAttributes: ['price', 'rating.users'] }).sortableAttributes,
     ['price', 'rating.users'], 'sortable attributes are Meilisearch\'s own')
   t.same(catalogSettings({ searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [] }).sortableAttributes, [],
@@ -30,6 +33,27 @@ t.test('settings → the catalog index settings payload', async (t) => {
     sortableAttributes: ['weight'],
     rankingRules: ['words', 'typo', 'weight:desc', 'proximity', 'attribute', 'exactness']
   })
+})
+
+t.test('synonyms and stop words are Meilisearch\'s own, sent as the API took them', async (t) => {
+  const three = { searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [] }
+  const settings = {
+    ...three,
+    synonyms: { phone: ['smartphone', 'mobile'], 'San Francisco': ['SF'], sf: ['san francisco'], Résumé: ['CV'] },
+    stopWords: ['the', 'of', 'À']
+  }
+  t.ok(Value.Check(CatalogSettings, settings), 'settings the API accepts')
+  // Typed as the client's Settings: what Meilisearch's PATCH /settings takes.
+  const sent: Settings = catalogSettings(settings)
+  t.same(sent.synonyms, settings.synonyms, 'keys and alternatives as written: Meilisearch folds case and accents itself, and multi-word ones are its own')
+  t.same(sent.stopWords, settings.stopWords)
+  t.same(wordSettings(settings), { synonyms: settings.synonyms, stopWords: settings.stopWords }, 'the suggestions index gets the same (autocomplete reads a term with them)')
+  t.not(sent.synonyms, settings.synonyms, 'a copy: the settings kept by the adapter are not Meilisearch\'s payload')
+  t.not(sent.synonyms?.phone, settings.synonyms.phone)
+  t.same(wordSettings(three), { synonyms: {}, stopWords: [] }, 'absent is none, sent as none: settings that drop them drop them in Meilisearch too')
+  t.same(wordSettings({ ...three, synonyms: {}, stopWords: [] }), { synonyms: {}, stopWords: [] })
+  const suggestionKeys = Object.keys(SUGGESTIONS_SETTINGS)
+  t.notOk(suggestionKeys.includes('synonyms') || suggestionKeys.includes('stopWords'), 'the suggestions index\'s own settings do not reset them')
 })
 
 t.test('search query → Meilisearch search parameters', async (t) => {

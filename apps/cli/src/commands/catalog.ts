@@ -1,9 +1,14 @@
 import type { Command } from 'commander'
-import { catalogSettings, importCatalog } from '../catalog.js'
+import { catalogSettings, importCatalog, SETTINGS_SHAPE } from '../catalog.js'
 import { searchSettings } from '../engine.js'
 import { plural } from '../plural.js'
 import { Progress } from '../progress.js'
 import type { CommandContext } from './context.js'
+
+/** A setting on one line: a list, or synonyms as `phone → smartphone, mobile; …`. */
+const shown = (value: string[] | Record<string, string[]>) => Array.isArray(value)
+  ? value.join(', ')
+  : Object.entries(value).map(([key, alternatives]) => `${key} → ${alternatives.join(', ')}`).join('; ')
 
 export function catalogCommands (program: Command, { env, print }: CommandContext) {
   const catalog = program.command('catalog').description("import items and show or change a project's index settings")
@@ -25,9 +30,9 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
   catalog.command('settings')
     .description("show the catalog's index settings, or replace them (the catalog is re-indexed)")
     .argument('<projectId>', 'the project')
-    .option('--set <file>', 'a JSON file: {"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…]}')
+    .option('--set <file>', `a JSON file: ${SETTINGS_SHAPE}`)
     .action(async (projectId: string, options: { set?: string }) => {
       const settings = await catalogSettings(env, searchSettings(env), projectId, options.set)
-      print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${(v as string[]).join(', ') || '(none)'}`).join('\n'))
+      print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${shown(v as string[] | Record<string, string[]>) || '(none)'}`).join('\n'))
     })
 }

@@ -9,7 +9,8 @@
  * ("<em>cush</em>ion"). A crop keeps about `length` words around the best match: the interval
  * holding the most distinct query words in the fewest words, then the earliest, grown one word
  * before and one after in turn, towards the side still inside its sentence when the other meets a
- * sentence end (Meilisearch's rule, simplified); without a match, the first words.
+ * sentence end (Meilisearch's rule, simplified); without a match, the first words. A word found
+ * through a synonym (query-terms.ts) is marked too, whole, and each word of a phrase found as one.
  *
  * Unlike Meilisearch, every string of `_formatted` is HTML-escaped, the inserted tags and crop
  * markers excepted: a page can show `_formatted` as HTML without letting a catalog's text write
@@ -18,6 +19,7 @@
 import { formatDefaults, type SearchBody } from '@chatsearch/contracts'
 import { matchPattern, matchPatterns } from '../filter/index.js'
 import { allowedTypos, foldText, isPrefixWord, type QueryWord } from '../text.js'
+import type { SynonymSpan } from './query-terms.js'
 
 /** One entry of attributes_to_crop: the attributes it names (a Meilisearch attribute pattern) and their crop length in words. */
 export interface CropRule {
@@ -166,17 +168,43 @@ interface TermMatch {
   letters?: number
 }
 
+/** A synonym of several words, marked where its words follow one another: `query` is the first query word of its key. */
+interface PhraseMatch {
+  terms: readonly string[]
+  query: number
+}
+
 /**
- * The query word a term matches, in Meilisearch's order: a word as typed, then the other words with
- * typos (these marked whole), then the last word as a prefix (marked up to what was typed: "jacket"
- * marks "<em>jacket</em>s" rather than taking "jackets" for a typo), then with typos.
- * Remembered per term: a page of hits repeats its words.
+ * What marks the words of a text: the query word each of its terms matches (see termMatcher) and
+ * the phrases among the synonyms, by their first term.
  */
-function termMatcher (words: readonly QueryWord[]): (term: string) => TermMatch | undefined {
+interface Matcher {
+  term: (term: string) => TermMatch | undefined
+  phrases: ReadonlyMap<string, readonly PhraseMatch[]>
+}
+
+/**
+ * The query word a term matches, in Meilisearch's order: a word as typed, then a one-word synonym
+ * (the first query word of its key), then the other words with typos (these marked whole), then the
+ * last word as a prefix (marked up to what was typed: "jacket" marks "<em>jacket</em>s" rather than
+ * taking "jackets" for a typo), then with typos. Remembered per term: a page of hits repeats its words.
+ */
+function termMatcher (words: readonly QueryWord[], synonyms: readonly SynonymSpan[]): Matcher {
   const known = new Map<string, TermMatch | undefined>()
+  const alternatives = new Map<string, number>()
+  const phrases = new Map<string, PhraseMatch[]>()
+  for (const { first, alternatives: all } of synonyms) {
+    for (const terms of all) {
+      const start = terms[0]!
+      if (terms.length > 1) phrases.set(start, [...phrases.get(start) ?? [], { terms, query: first }])
+      else if (!alternatives.has(start)) alternatives.set(start, first)
+    }
+  }
   const find = (term: string): TermMatch | undefined => {
     const exact = words.findIndex(({ word }) => word === term)
     if (exact >= 0) return { query: exact }
+    const synonym = alternatives.get(term)
+    if (synonym !== undefined) return { query: synonym }
     const typo = words.findIndex((w) => !isPrefixWord(w) && withinTypos(w.word, term))
     if (typo >= 0) return { query: typo }
     const prefix = words.findIndex((w) => isPrefixWord(w) && term.startsWith(w.word))
@@ -184,10 +212,24 @@ function termMatcher (words: readonly QueryWord[]): (term: string) => TermMatch 
     const prefixTypo = words.findIndex((w) => isPrefixWord(w) && withinTypos(w.word, term))
     return prefixTypo >= 0 ? { query: prefixTypo } : undefined
   }
-  return (term) => {
-    if (!known.has(term)) known.set(term, find(term))
-    return known.get(term)
+  const term = (t: string) => {
+    if (!known.has(t)) known.set(t, find(t))
+    return known.get(t)
   }
+  return { term, phrases }
+}
+
+/** The matches of a text's words: each term's, then the synonym phrases found in the text marking the words no term marked. */
+function matchesOf (words: readonly Word[], matcher: Matcher): Array<TermMatch | undefined> {
+  const matches = words.map((word) => matcher.term(word.term))
+  if (matcher.phrases.size === 0) return matches
+  words.forEach((word, i) => {
+    for (const { terms, query } of matcher.phrases.get(word.term) ?? []) {
+      if (i + terms.length > words.length || !terms.every((term, j) => words[i + j]!.term === term)) continue
+      for (let j = 0; j < terms.length; j++) matches[i + j] ??= { query }
+    }
+  })
+  return matches
 }
 
 /**
@@ -229,10 +271,10 @@ function cropWindow (text: string, words: readonly Word[], matches: ReadonlyArra
 }
 
 /** How one string of the hit is shown: highlighted, cropped to `cropLength` words, or neither. */
-function formatText (text: string, match: (term: string) => TermMatch | undefined, highlight: boolean, cropLength: number | undefined, options: FormatOptions): string {
+function formatText (text: string, matcher: Matcher, highlight: boolean, cropLength: number | undefined, options: FormatOptions): string {
   if (!highlight && (cropLength === undefined || cropLength === 0)) return escapeHtml(text)
   const words = wordsOf(text)
-  const matches = words.map((word) => match(word.term))
+  const matches = matchesOf(words, matcher)
   let [first, last] = [0, words.length - 1]
   if (cropLength !== undefined && cropLength > 0 && words.length > cropLength) [first, last] = cropWindow(text, words, matches, cropLength)
   // The text before the first word and after the last stays with them (an opening bracket, a full stop).
@@ -264,15 +306,16 @@ function cropLengthOf (rules: readonly CropRule[], path: string): number | undef
 /**
  * A hit's `_formatted`: every attribute of the hit, nested ones by their dot path (`details.material`),
  * arrays element by element; strings formatted (and escaped), other values as they are (Meilisearch
- * would turn a highlighted number into a string). `words` are the query's (text.ts's queryWords);
+ * would turn a highlighted number into a string). `words` and `synonyms` are the query's
+ * (query-terms.ts's queryTerms; text.ts's queryWords without a catalog's stop words and synonyms);
  * the hit is not changed.
  */
-export function formatHit (hit: Readonly<Record<string, unknown>>, words: readonly QueryWord[], options: FormatOptions): Record<string, unknown> {
-  const match = termMatcher(words)
+export function formatHit (hit: Readonly<Record<string, unknown>>, words: readonly QueryWord[], options: FormatOptions, synonyms: readonly SynonymSpan[] = []): Record<string, unknown> {
+  const matcher = termMatcher(words, synonyms)
   function format (value: unknown, path: string): unknown {
     if (typeof value === 'string') {
       const highlight = options.highlight.length > 0 && matchPatterns(options.highlight, path) === 'match'
-      return formatText(value, match, highlight, cropLengthOf(options.crop, path), options)
+      return formatText(value, matcher, highlight, cropLengthOf(options.crop, path), options)
     }
     if (Array.isArray(value)) return value.map((item) => format(item, path))
     if (value !== null && typeof value === 'object') return formatObject(value as Record<string, unknown>, `${path}.`)

@@ -18,6 +18,12 @@ export interface IndexSettings {
    * without them: none (see completeSettings).
    */
   sortableAttributes?: string[]
+  /**
+   * Meilisearch's synonyms and stop words (engine/query-terms.ts reads a query with them). Absent,
+   * as sortableAttributes, in settings saved before them: none.
+   */
+  synonyms?: Record<string, string[]>
+  stopWords?: string[]
 }
 
 /** One criterion of a search's sort (Meilisearch's `attribute:asc`), checked against the sortable attributes. */

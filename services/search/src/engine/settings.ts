@@ -35,6 +35,7 @@ function observe (documents: Document[]): Map<string, Observed> {
  * searchable (titles and names first, long descriptions last); numbers, booleans and short strings are
  * filterable; those with few distinct values are facetable. Nothing is sortable, as in Meilisearch:
  * each sortable attribute is one more set of values to index, for an order someone has to ask for.
+ * No synonyms and no stop words: they are a shop's own words, not something its items tell.
  */
 export function inferSettings (documents: Document[]): IndexSettings {
   const seen = observe(documents)
@@ -54,15 +55,21 @@ export function inferSettings (documents: Document[]): IndexSettings {
     const o = seen.get(attr)!
     return o.numbers === 0 && o.distinct.size <= FACET_MAX_DISTINCT
   })
-  return { searchableAttributes: searchable, filterableAttributes: filterable, facetableAttributes: facetable, sortableAttributes: [] }
+  return { searchableAttributes: searchable, filterableAttributes: filterable, facetableAttributes: facetable, sortableAttributes: [], synonyms: {}, stopWords: [] }
 }
 
 /**
- * Settings as an engine answers and stores them: every list present. Settings saved before sorting
- * existed, and a PUT /settings without sortableAttributes, make nothing sortable.
+ * Settings as an engine answers and stores them: every field present. Settings saved before sorting,
+ * synonyms or stop words existed, and a PUT /settings without them, have none (Meilisearch's
+ * defaults).
  */
 export function completeSettings (settings: IndexSettings): IndexSettings {
-  return { ...settings, sortableAttributes: settings.sortableAttributes ?? [] }
+  return {
+    ...settings,
+    sortableAttributes: settings.sortableAttributes ?? [],
+    synonyms: settings.synonyms ?? {},
+    stopWords: settings.stopWords ?? []
+  }
 }
 
 /** The attributes whose values go into the fields table: whatever a filter, a facet or a sort can use. */

@@ -6,6 +6,7 @@ import { ingestBatch } from '../ingest/documents.js'
 import { BatchError, parseBatch } from '../ingest/batch.js'
 import { DocumentError, validateBatch } from '../ingest/validate.js'
 import type { EngineIndex, RawBatch } from '../engine/port.js'
+import { wordSettingsProblem } from '../engine/query-terms.js'
 import type { CatalogImportPayload } from '../tasks/catalog-import.js'
 
 /** Catalog and knowledge imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
@@ -126,5 +127,10 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
       body: CatalogSettings,
       response: { 200: CatalogSettings, ...errorResponses('missing_parameters', ...bodyErrors, ...idempotencyErrors) }
     }
-  }, async (request) => await changing(request.principal.projectId, (index) => index.updateSettings(request.body)))
+  }, async (request) => {
+    // What the schema cannot tell: a stop word or a synonym that search would never find.
+    const problem = wordSettingsProblem(request.body)
+    if (problem !== undefined) throw new ApiError('invalid_request', problem)
+    return await changing(request.principal.projectId, (index) => index.updateSettings(request.body))
+  })
 }

@@ -7,7 +7,8 @@ import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '../filter/index.js'
 import type { EngineIndex, HybridQuery, IndexSettings, SortCriterion } from '../engine/port.js'
-import { processQuery, queryWords, tokenize } from '../text.js'
+import { processQuery, tokenize } from '../text.js'
+import { queryRules, queryTerms } from '../engine/query-terms.js'
 import { autocompleteKey, facetSearchKey, searchKey } from '../response-cache.js'
 import { formatHit, formatOptions } from '../engine/format.js'
 
@@ -137,13 +138,14 @@ export async function searchRoutes (app: FastifyInstance) {
     // Highlight and crop are ours on both engines (engine/format.ts): Meilisearch's own _formatted
     // is not HTML-escaped, and escaping it afterwards cannot tell its tags from a catalog's text.
     const format = formatOptions(body)
-    const words = format === undefined ? [] : queryWords(query)
-    const hits: SearchHit[] = scores === undefined && format === undefined
+    // The words the search matched, with the catalog's stop words and synonyms, on both engines.
+    const terms = format === undefined ? undefined : queryTerms(query, queryRules(settings))
+    const hits: SearchHit[] = scores === undefined && terms === undefined
       ? result.hits
       : result.hits.map((hit, i) => ({
         ...hit,
         ...(scores === undefined ? {} : { _rankingScore: scores[i] }),
-        ...(format === undefined ? {} : { _formatted: formatHit(hit, words, format) })
+        ...(format === undefined || terms === undefined ? {} : { _formatted: formatHit(hit, terms.words, format, terms.synonyms) })
       }))
     const processingTimeMs = elapsedMs(started)
     record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)

@@ -2,18 +2,22 @@ import { putSettings } from '../api/catalog.js'
 import type { CatalogSettings } from '../api/types.js'
 import { ErrorAlert, Status } from '../components/status.js'
 import { useAction } from '../hooks.js'
+import { parseSynonyms, synonymsText } from '../synonyms.js'
 
-const fields: Array<{ key: keyof CatalogSettings, label: string }> = [
-  { key: 'searchableAttributes', label: 'Searchable attributes, highest priority first' },
-  { key: 'filterableAttributes', label: 'Filterable attributes' },
-  { key: 'facetableAttributes', label: 'Facetable attributes' },
+type ListKey = 'searchableAttributes' | 'filterableAttributes' | 'facetableAttributes' | 'sortableAttributes' | 'stopWords'
+
+const lists: Array<{ key: ListKey, label: string, hint: string }> = [
+  { key: 'searchableAttributes', label: 'Searchable attributes, highest priority first', hint: 'settings-hint' },
+  { key: 'filterableAttributes', label: 'Filterable attributes', hint: 'settings-hint' },
+  { key: 'facetableAttributes', label: 'Facetable attributes', hint: 'settings-hint' },
   // Shown and sent back, so that saving this form does not drop the ones set through the API.
-  { key: 'sortableAttributes', label: 'Sortable attributes' }
+  { key: 'sortableAttributes', label: 'Sortable attributes', hint: 'settings-hint' },
+  { key: 'stopWords', label: 'Stop words', hint: 'settings-stop-hint' }
 ]
 
 const listOf = (text: string) => [...new Set(text.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== ''))]
 
-/** The index settings, one attribute per line; saving re-indexes the catalog. */
+/** The index settings, one attribute (or stop word) per line, synonyms one key per line; saving re-indexes the catalog. */
 export function CatalogSettingsForm ({ projectId, settings, onSaved }: { projectId: string, settings: CatalogSettings, onSaved: () => void }) {
   const action = useAction()
   return (
@@ -23,11 +27,19 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
         class='stack' onSubmit={(e) => {
           e.preventDefault()
           const data = new FormData(e.currentTarget)
+          const synonyms = parseSynonyms(String(data.get('synonyms')))
+          if ('error' in synonyms) {
+            action.setStatus(undefined)
+            action.setError(synonyms.error)
+            return
+          }
           const next: CatalogSettings = {
             searchableAttributes: listOf(String(data.get('searchableAttributes'))),
             filterableAttributes: listOf(String(data.get('filterableAttributes'))),
             facetableAttributes: listOf(String(data.get('facetableAttributes'))),
-            sortableAttributes: listOf(String(data.get('sortableAttributes')))
+            sortableAttributes: listOf(String(data.get('sortableAttributes'))),
+            synonyms: synonyms.synonyms,
+            stopWords: listOf(String(data.get('stopWords')))
           }
           action.run(() => putSettings(projectId, next), 'Settings saved; the catalog is re-indexed with them.').then((saved) => {
             if (saved !== undefined) onSaved()
@@ -35,12 +47,23 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
         }}
       >
         <p class='hint' id='settings-hint'>One attribute per line (or separated by commas).</p>
-        {fields.map((f) => (
+        {lists.map((f) => (
           <div class='stack' key={f.key}>
             <label for={`settings-${f.key}`}>{f.label}</label>
-            <textarea id={`settings-${f.key}`} name={f.key} rows={4} aria-describedby='settings-hint' defaultValue={(settings[f.key] ?? []).join('\n')} />
+            <textarea id={`settings-${f.key}`} name={f.key} rows={4} aria-describedby={f.hint} defaultValue={(settings[f.key] ?? []).join('\n')} />
           </div>
         ))}
+        <p class='hint' id='settings-stop-hint'>
+          Stop words: one word per line (or separated by commas), left out of searches ("the sofa" finds what "sofa" finds), except as the last word typed.
+        </p>
+        <div class='stack'>
+          <label for='settings-synonyms'>Synonyms</label>
+          <textarea id='settings-synonyms' name='synonyms' rows={5} aria-describedby='settings-synonyms-hint' defaultValue={synonymsText(settings.synonyms ?? {})} />
+          <p class='hint' id='settings-synonyms-hint'>
+            One word or phrase per line, a colon, then what a search for it may find instead, separated by commas:
+            "phone: smartphone, mobile". One-way: for mutual synonyms, write a line for each.
+          </p>
+        </div>
         <div><button type='submit' class='primary' disabled={action.pending}>Save settings</button></div>
       </form>
       <ErrorAlert message={action.error} />

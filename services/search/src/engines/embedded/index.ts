@@ -2,6 +2,7 @@ import { matchingStrategyDefault, type FacetHit, type MatchingStrategy } from '@
 import { documentHash } from '../../engine/hash.js'
 import type { Document, EngineIndex, FacetSearchQuery, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
 import { completeSettings, fieldAttributes, inferSettings } from '../../engine/settings.js'
+import { NO_RULES, queryRules, type QueryRules } from '../../engine/query-terms.js'
 import { flattenDocument, type FilterNode } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
@@ -334,7 +335,7 @@ export class EmbeddedIndex implements EngineIndex {
   #searchNow (query: SearchQuery): SearchResult {
     const allowed = query.filter === null ? null : this.#filters().evaluate(query.filter)
     const strategy = query.matchingStrategy ?? matchingStrategyDefault
-    const levels = planLevels(query.q, this.#vocab(), strategy, (match) => this.#documentsWith(match))
+    const levels = planLevels(query.q, this.#vocab(), strategy, (match) => this.#documentsWith(match), this.#queryRules())
     const window = { limit: query.limit, offset: query.offset }
     const wantMatches = query.facets.length > 0
     const page = this.#sortingBy(query.sort ?? [], (): Page => {
@@ -377,7 +378,7 @@ export class EmbeddedIndex implements EngineIndex {
    */
   #matches (q: string, filter: FilterNode | null, strategy: MatchingStrategy): number[] | DocSet | null {
     const allowed = filter === null ? null : this.#filters().evaluate(filter)
-    const levels = planLevels(q, this.#vocab(), strategy, (match) => this.#documentsWith(match))
+    const levels = planLevels(q, this.#vocab(), strategy, (match) => this.#documentsWith(match), this.#queryRules())
     if (levels === undefined) return allowed
     const widest = levels.at(-1)!.tiers.at(-1)
     return this.#keeping(allowed, () => this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ? AND keep(rowid)').pluck().get(widest)).kept
@@ -385,7 +386,7 @@ export class EmbeddedIndex implements EngineIndex {
 
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {
     if (this.#readers !== undefined) return await this.#readers.suggest(this.#file, term, limit, offset)
-    return this.#snapshot(() => suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset))
+    return this.#snapshot(() => suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset, this.#queryRules()))
   }
 
   async correct (query: string): Promise<string> {
@@ -425,6 +426,11 @@ export class EmbeddedIndex implements EngineIndex {
     this.#facetPostings = undefined
     this.#filterIndex = undefined
     this.#vectorCodes = undefined
+  }
+
+  /** The catalog's stop words and synonyms as queries are read with them (compiled once per settings). */
+  #queryRules (): QueryRules {
+    return this.#settings === undefined ? NO_RULES : queryRules(this.#settings)
   }
 
   #vocab (): Vocabulary {

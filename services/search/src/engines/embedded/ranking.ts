@@ -3,6 +3,8 @@
  * knowledge-ranking.ts):
  * 1. words: documents matching more query words first, as the matching strategy drops them (levels,
  *    see wordLevels; a level's documents are those matching its words and not the level before's);
+ *    the catalog's stop words are not query words, and a word found through one of its synonyms
+ *    counts as matched (engine/query-terms.ts);
  * 2. typo: documents matching with fewer typos first (the keyword plan's tiers, see keyword.ts);
  * 3. sort: the search's `sort` criteria, when it has some (see sortRanks);
  * 4. attribute and relevance: bm25 with the earlier searchable attributes weighing more;

@@ -1,6 +1,7 @@
 import { compareCompletions, SEARCH_WEIGHT, type Completion } from '../../engine/phrases.js'
 import type { Statement } from './database.js'
 import { allowedTypos, foldText } from '../../text.js'
+import { NO_RULES, type QueryRules } from '../../engine/query-terms.js'
 import type { Vocabulary } from './typo.js'
 
 type Prepare = (sql: string) => Statement
@@ -35,26 +36,57 @@ export class PhraseTally {
   }
 }
 
+/** Spellings of a typed term tried at most (see typedVariants): each is three range reads, or a fuzzy walk. */
+const MAX_VARIANTS = 8
+
 /**
  * Completions of a partial term, the page [offset, offset + limit) of one list ordered by
  * compareCompletions: popular searches, catalog phrases and (for a single word) indexed terms that
  * start with it; when nothing does, the same for its last word corrected within Meilisearch's typo
- * allowance.
+ * allowance. With the catalog's stop words and synonyms (`rules`), the term is also read as
+ * typedVariants says, and a stop word is never a completion.
  */
-export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string, limit: number, offset: number): string[] {
+export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string, limit: number, offset: number, rules: QueryRules = NO_RULES): string[] {
   const folded = foldText(term).replace(/\s+/g, ' ').trim()
   if (folded === '' || limit === 0) return []
   const wanted = offset + limit
-  let found = completions(prepare, folded, 0, wanted)
+  const variants = typedVariants(folded, rules)
+  let found = variants.flatMap((prefix) => completions(prepare, prefix, 0, wanted, rules.stopWords))
   if (found.length === 0) {
-    const words = folded.split(' ')
-    const last = words.pop()!
-    // The word being typed is a prefix: correct it as one ("hedph" → "headph…"), within the
-    // typos its length allows.
-    found = vocabulary.fuzzyPrefix(last, allowedTypos(last), 5)
-      .flatMap((m) => completions(prepare, [...words, m.term].join(' '), m.distance, wanted))
+    found = variants.flatMap((prefix) => {
+      const words = prefix.split(' ')
+      const last = words.pop()!
+      // The word being typed is a prefix: correct it as one ("hedph" → "headph…"), within the
+      // typos its length allows.
+      return vocabulary.fuzzyPrefix(last, allowedTypos(last), 5)
+        .flatMap((m) => completions(prepare, [...words, m.term].join(' '), m.distance, wanted, rules.stopWords))
+    })
   }
   return ordered(found).slice(offset, offset + limit).map((c) => c.text)
+}
+
+/**
+ * The ways a folded term is read for completions: as typed; without the stop words among its
+ * complete words (all but the last, which is still being typed), as a search leaves them out; and
+ * that with one synonym key of its words replaced by one of the key's alternatives (a key may be
+ * its last word whole, as Meilisearch looks synonyms up for it too). The first MAX_VARIANTS: a
+ * term with many synonyms does not multiply its reads. Words are those of the folded text, split at
+ * spaces: "t-shirt" is one here, as completions start with it.
+ */
+export function typedVariants (folded: string, rules: QueryRules): string[] {
+  if (rules === NO_RULES) return [folded]
+  const typed = folded.split(' ')
+  const words = typed.filter((word, i) => i === typed.length - 1 || !rules.stopWords.has(word))
+  const variants = new Set([folded, words.join(' ')])
+  for (let first = 0; first < words.length && variants.size < MAX_VARIANTS; first++) {
+    for (let count = Math.min(rules.longestKey, words.length - first); count >= 1; count--) {
+      const alternatives = rules.synonyms.get(words.slice(first, first + count).join(' '))
+      for (const alternative of alternatives ?? []) {
+        variants.add([...words.slice(0, first), ...alternative, ...words.slice(first + count)].join(' '))
+      }
+    }
+  }
+  return [...variants].slice(0, MAX_VARIANTS)
 }
 
 /** One completion per key (with the fewest typos it was found with), in suggestion order. */
@@ -98,14 +130,18 @@ const TERMS = `SELECT term AS key, term AS text, doc AS weight FROM fts_vocab
 /**
  * The first `wanted` completions that start with `prefix`, whatever number is wanted: a part's own
  * first `wanted` are all it can bring to the first `wanted` overall (three top-n sorts rather than
- * grouping every match, which cost twice as much on one- and two-letter prefixes).
+ * grouping every match, which cost twice as much on one- and two-letter prefixes). A stop word is
+ * no completion (a search would leave it out): each part reads as many more as there are stop words
+ * starting with the prefix, which are then dropped.
  */
-function completions (prepare: Prepare, prefix: string, typos: number, wanted: number): Completion[] {
-  const params = { from: prefix, to: prefix + '\uffff', wanted }
+function completions (prepare: Prepare, prefix: string, typos: number, wanted: number, stopWords: ReadonlySet<string>): Completion[] {
+  const skipped = stopWords.size === 0 ? [] : [...stopWords].filter((word) => word.startsWith(prefix))
+  const params = { from: prefix, to: prefix + '\uffff', wanted: wanted + skipped.length }
   const searches = prepare(BEGUN).pluck().get({ ...params, many: MANY }) as number < MANY ? SEARCHES : MANY_SEARCHES
   // Indexed terms are single words.
-  return (prefix.includes(' ') ? [PHRASES, searches] : [PHRASES, searches, TERMS])
+  const rows = (prefix.includes(' ') ? [PHRASES, searches] : [PHRASES, searches, TERMS])
     .flatMap((sql) => prepare(sql).all(params) as Array<Omit<Completion, 'typos'>>)
+  return (skipped.length === 0 ? rows : rows.filter((row) => !skipped.includes(row.key)))
     .map((row) => ({ ...row, typos }))
     .sort(compareCompletions)
     .slice(0, wanted)

@@ -9,7 +9,8 @@ import { hasCode } from './errors.js'
 import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
 import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
 import {
-  BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS
+  BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash,
+  SUGGESTIONS_SETTINGS, wordSettings
 } from './translate.js'
 
 export interface IndexContext {
@@ -40,7 +41,7 @@ const FETCH_CHUNK = 100
  * `../../keys` would read another route.
  */
 const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,511}$/
-const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [] })
+const NO_SETTINGS = (): IndexSettings => ({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [], synonyms: {}, stopWords: [] })
 
 /** One project's catalog on Meilisearch: its items' index and its suggestions index. */
 export class MeilisearchIndex implements EngineIndex {
@@ -245,7 +246,10 @@ export class MeilisearchIndex implements EngineIndex {
     return out
   }
 
-  /** Creates the indexes (a fresh catalog) and applies the settings; Meilisearch re-indexes. */
+  /**
+   * Creates the indexes (a fresh catalog) and applies the settings, the synonyms and stop words to
+   * the suggestions index too (autocomplete reads a term with them); Meilisearch re-indexes.
+   */
   async #configure (settings: IndexSettings, fresh: boolean) {
     if (fresh) {
       // Meilisearch would guess the primary key from the first documents, and refuses to when an
@@ -256,6 +260,7 @@ export class MeilisearchIndex implements EngineIndex {
       await this.#calls.settle(this.#suggestions.updateSettings(SUGGESTIONS_SETTINGS))
     }
     await this.#calls.settle(this.#catalog.updateSettings(catalogSettings(settings)))
+    await this.#calls.settle(this.#suggestions.updateSettings(wordSettings(settings)))
   }
 
   /** Declares our embedder; vectors of another one are dropped first (its items get re-embedded). */

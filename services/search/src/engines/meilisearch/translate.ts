@@ -32,19 +32,33 @@ const NO_ATTRIBUTE = '_chatsearch_none'
  * Meilisearch, so facetable attributes are filterable there too; which of them the API lets a filter
  * use is checked against our own settings before Meilisearch is asked. Facet values come the most
  * frequent first, at most limits.facetValuesMax, as on the embedded engine (the facet search keeps
- * that many too, by count). Sortable attributes are Meilisearch's own, always sent, so that settings
- * without them make nothing sortable there either. Ranking rules and typo tolerance keep
- * Meilisearch's defaults (the embedded engine imitates those), whose `sort` rule applies a search's
- * sort after words, typo, proximity and attribute.
+ * that many too, by count). Sortable attributes, synonyms and stop words are Meilisearch's own, always
+ * sent, so that settings without them leave none there either (Meilisearch applies them itself: what
+ * engine/query-terms.ts imitates). Ranking rules and typo tolerance keep Meilisearch's defaults (the
+ * embedded engine imitates those), whose `sort` rule applies a search's sort after words, typo,
+ * proximity and attribute.
  */
 export function catalogSettings (settings: IndexSettings): Settings {
   return {
     searchableAttributes: settings.searchableAttributes.length > 0 ? [...settings.searchableAttributes] : [NO_ATTRIBUTE],
     filterableAttributes: [...new Set([...settings.filterableAttributes, ...settings.facetableAttributes])],
     sortableAttributes: [...settings.sortableAttributes ?? []],
+    ...wordSettings(settings),
     faceting: { maxValuesPerFacet: limits.facetValuesMax, sortFacetValuesBy: { '*': 'count' } },
     // estimatedTotalHits and the deepest page are capped by maxTotalHits (1000 by default).
     pagination: { maxTotalHits: limits.searchWindowMax }
+  }
+}
+
+/**
+ * The catalog's synonyms and stop words as Meilisearch's settings, copied. The suggestions index is
+ * given them too (see SUGGESTIONS_SETTINGS): autocomplete then reads a term as the catalog's search
+ * does, stop words left out but for the word being typed, a complete word found by its synonyms.
+ */
+export function wordSettings (settings: IndexSettings): Pick<Settings, 'synonyms' | 'stopWords'> {
+  return {
+    synonyms: Object.fromEntries(Object.entries(settings.synonyms ?? {}).map(([key, alternatives]): [string, string[]] => [key, [...alternatives]])),
+    stopWords: [...settings.stopWords ?? []]
   }
 }
 
@@ -54,7 +68,8 @@ export const embedderSettings = (dimensions: number): Embedders => ({ [EMBEDDER]
 /**
  * The suggestions index: one document per completion (see suggestions.ts). Every query word must
  * match, the last as a prefix, with Meilisearch's typo tolerance; exact matches come before typo
- * matches, then the most popular first.
+ * matches, then the most popular first. Set when the index is made; the catalog's synonyms and stop
+ * words (wordSettings) are sent with each change of the catalog's settings.
  */
 export const SUGGESTIONS_SETTINGS: Settings = {
   searchableAttributes: ['text'],
