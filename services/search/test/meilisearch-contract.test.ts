@@ -97,9 +97,15 @@ t.test('catalog settings, embedder and documents on the wire', async (t) => {
   seedCatalog(fake, 'none')
   const index = await engine.index('shop')
   await index.updateSettings(SETTINGS)
-  t.same(sent(), ['GET /indexes/{index_uid}/documents/{document_id}', 'PATCH /indexes/{index_uid}/settings', 'POST /indexes/{index_uid}/documents'],
-    'the stored settings read, Meilisearch\'s applied, ours stored')
-  t.match(fake.lastBody('PATCH /indexes/{index_uid}/settings', CATALOG), { searchableAttributes: ['title', 'brand'], sortableAttributes: ['price'], faceting: {}, pagination: {} })
+  t.same(sent(), ['GET /indexes/{index_uid}/documents/{document_id}', 'PATCH /indexes/{index_uid}/settings', 'PATCH /indexes/{index_uid}/settings', 'POST /indexes/{index_uid}/documents'],
+    'the stored settings read, Meilisearch\'s applied to the catalog and the suggestions, ours stored')
+  t.match(fake.lastBody('PATCH /indexes/{index_uid}/settings', CATALOG), { searchableAttributes: ['title', 'brand'], sortableAttributes: ['price'], synonyms: {}, stopWords: [], faceting: {}, pagination: {} })
+  t.same(fake.lastBody('PATCH /indexes/{index_uid}/settings', SUGGEST), { synonyms: {}, stopWords: [] }, 'the suggestions use the same synonyms and stop words')
+
+  await index.updateSettings({ ...SETTINGS, synonyms: { kettle: ['tea kettle', 'boiler'] }, stopWords: ['the', 'a'] })
+  t.match(fake.lastBody('PATCH /indexes/{index_uid}/settings', CATALOG), { synonyms: { kettle: ['tea kettle', 'boiler'] }, stopWords: ['the', 'a'] }, 'synonyms and stop words as Meilisearch\'s own')
+  t.same(fake.lastBody('PATCH /indexes/{index_uid}/settings', SUGGEST), { synonyms: { kettle: ['tea kettle', 'boiler'] }, stopWords: ['the', 'a'] })
+  sent()
 
   await index.upsert([item('k1', 'Zephyr Kettle', 'Quillon', 30, vector(0.5, 0.5, 0.5, 0.5)), item('k2', '🎧', 'Orsk', 12, null)])
   const upsert = sent()
