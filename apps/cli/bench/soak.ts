@@ -3,7 +3,8 @@
 // its memory and latency stay flat (issue 31). Every window prints requests, errors, p50/p99 and the
 // process's RSS, V8 heap and external memory; the end compares the last window with minute 5 and
 // lists the in-process stores' sizes. BENCH_HEAP=1 adds heap snapshots at minute 5 and at the end
-// and the constructors whose retained size grew most between them.
+// and the constructors whose retained size grew most between them. BENCH_CPU_PROF=1 profiles every
+// thread of the service (node --cpu-prof) and keeps the profiles.
 // Progress goes to stderr; the tables and, last, one line of JSON with every figure go to stdout.
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
@@ -40,6 +41,7 @@ const RPS = numberEnv('BENCH_SOAK_RPS', 70)
 const WINDOW_S = numberEnv('BENCH_SOAK_WINDOW_S', 30)
 const HEAP = process.env.BENCH_HEAP === '1'
 const KEEP = process.env.BENCH_KEEP === '1'
+const CPU_PROF = process.env.BENCH_CPU_PROF === '1'
 const WINDOWS = Math.round(MINUTES * 60 / WINDOW_S)
 if (WINDOW_S % SAMPLE_S !== 0 || WINDOWS < 2) {
   process.stderr.write(`bench: BENCH_SOAK_WINDOW_S must be a multiple of ${SAMPLE_S} s and the run at least two windows long\n`)
@@ -107,12 +109,14 @@ async function main () {
   await openForPostgresUser(dir)
   const dataDir = join(dir, 'data')
   const heapDir = join(dir, 'heap')
+  const cpuDir = join(dir, 'cpu')
   await mkdir(dataDir)
   if (HEAP) await mkdir(heapDir)
   defer(async () => {
     if (KEEP) { log(`kept ${dir}`); return }
-    // Snapshots are kept: they are what BENCH_HEAP=1 is for.
-    await rm(HEAP ? dataDir : dir, { recursive: true, force: true })
+    // Snapshots and profiles are kept: they are what BENCH_HEAP=1 and BENCH_CPU_PROF=1 are for.
+    await rm(HEAP || CPU_PROF ? dataDir : dir, { recursive: true, force: true })
+    if (CPU_PROF) log(`CPU profiles kept in ${cpuDir} (one per thread; Chrome DevTools opens them)`)
   })
 
   log(`starting the service (pnpm start, DATA_DIR ${dataDir}); the demo catalog is embedded on first start, which takes a minute or two`)
@@ -120,6 +124,7 @@ async function main () {
   const service = await startService({
     dataDir,
     ...(HEAP ? { heapDir } : {}),
+    ...(CPU_PROF ? { cpuDir } : {}),
     log,
     started: (stop) => defer(stop),
     // Requests to a service that is gone measure nothing.
