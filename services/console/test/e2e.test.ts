@@ -131,6 +131,22 @@ t.test('a team member walks the console in a browser', { skip, timeout: 300_000 
     t.equal(found.status, 200, 'the API token searches')
     t.same(((await found.json()) as { hits: Array<{ id: string }> }).hits.map((h) => h.id), ['item-7'])
 
+    // Catalog settings: synonyms and stop words edited in the form, then used by the search API.
+    const synonyms = page.getByLabel('Synonyms', { exact: true })
+    await synonyms.fill('trek boot hiking boot')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByText(/line 1/i).waitFor()
+    t.pass('a synonyms line without a colon is refused in the page, naming the line')
+    await synonyms.fill('trek: hiking')
+    await page.getByLabel('Stop words', { exact: true }).fill('the\nfor')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByText('Settings saved; the catalog is re-indexed with them.').waitFor()
+    await snapshot('catalog-settings')
+    const settings = await (await fetch(`${stack.searchUrl}/settings`, { headers: { authorization: `Bearer ${searchKey.secret}` } })).json() as { synonyms: unknown, stopWords: unknown }
+    t.same({ synonyms: settings.synonyms, stopWords: settings.stopWords }, { synonyms: { trek: ['hiking'] }, stopWords: ['the', 'for'] }, 'the form saved both')
+    const trek = await api(`${stack.searchUrl}/search`, searchKey.secret, { search_term: 'boot for the trek' })
+    t.same(((await trek.json()) as { hits: Array<{ id: string }> }).hits.map((h) => h.id), ['item-7'], 'a search finds the boot through the synonym, its stop words left out')
+
     // Knowledge: a help page uploaded as a file and a question with its answer.
     await writeFile(join(files, 'returns.md'), '# Returns\n\n## How to return an item\n\nReturns are accepted within 30 days of delivery. Print the label from your account and drop the parcel at any post office.\n')
     await page.goto(`${projectUrl}/knowledge`)

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { getSettings } from '../api/catalog.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
@@ -13,17 +13,35 @@ function Body () {
   const { query } = useLocation()
   const settings = useLoad(() => getSettings(project.id), [project.id])
   const [version, setVersion] = useState(0)
+  // An import infers the settings of an empty catalog. The form's fields take their values when it
+  // mounts, so once the settings loaded after an import arrive it is mounted again with them (saving
+  // the empty lists it first showed would undo the inference); a save of its own keeps it mounted,
+  // with its message.
+  const [formKey, setFormKey] = useState(0)
+  const imported = useRef(false)
+  useEffect(() => {
+    if (imported.current && !settings.loading) {
+      imported.current = false
+      setFormKey((k) => k + 1)
+    }
+  }, [settings.loading, settings.data])
 
   return (
     <>
-      <CatalogImport projectId={project.id} onImported={() => setVersion((v) => v + 1)} />
+      <CatalogImport
+        projectId={project.id} onImported={() => {
+          setVersion((v) => v + 1)
+          imported.current = true
+          settings.reload()
+        }}
+      />
       <ErrorAlert message={settings.error} />
       {settings.data === undefined
         ? settings.loading && <Loading what='settings' />
         : (
           <>
             <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} cited={query.item} key={query.q} />
-            <CatalogSettingsForm projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} />
+            <CatalogSettingsForm projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} key={formKey} />
           </>
           )}
     </>
