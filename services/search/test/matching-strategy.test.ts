@@ -74,6 +74,13 @@ const suite = (engine: EngineKind) => async (t: Test) => {
         ]
         t.same(pages, ids(whole), `${what}: pages in the same order`)
         t.equal((await search({ search_term: q, matching_strategy: strategy, limit: 0 })).estimatedTotalHits, whole.hits.length, `${what}: total with limit 0`)
+        // A page of none still counts (Meilisearch's way to ask for facets only), with and without a filter.
+        const counts = await search({ search_term: q, matching_strategy: strategy, facets: ['brand', 'in_stock'], limit: 0 })
+        t.same([counts.hits, counts.estimatedTotalHits, counts.facetDistribution], [[], whole.estimatedTotalHits, whole.facetDistribution], `${what}: totals and facets with limit 0`)
+        const countsFiltered = await search({ search_term: q, matching_strategy: strategy, filters: 'in_stock = true', facets: ['in_stock'], limit: 0 })
+        const inStockCount = whole.hits.filter((hit: { in_stock: boolean }) => hit.in_stock).length
+        t.equal(countsFiltered.estimatedTotalHits, inStockCount, `${what}: filtered total with limit 0`)
+        t.same(countsFiltered.facetDistribution, inStockCount === 0 ? { in_stock: {} } : { in_stock: { true: inStockCount } }, `${what}: filtered facets with limit 0`)
         const inStock = await search({ search_term: q, matching_strategy: strategy, filters: 'in_stock = true', facets: ['in_stock'] })
         t.same(ids(inStock), whole.hits.filter((hit: { in_stock: boolean }) => hit.in_stock).map((hit: { id: string }) => hit.id), `${what}: a filter narrows the same ranking`)
         t.equal(inStock.estimatedTotalHits, inStock.hits.length)
@@ -89,6 +96,11 @@ const suite = (engine: EngineKind) => async (t: Test) => {
       }
     }
     t.same(ids(await search({ search_term: 'noise cancelling kettle' })), ['audio-1'], '"noise cancelling" without the kettle')
+    for (const [what, query] of [['browse', { search_term: '' }], ['filtered browse', { search_term: '', filters: 'in_stock = true' }], ['hybrid', { search_term: 'linen rug', search_type: 'hybrid', semantic_ratio: 0.5 }]] as const) {
+      const whole = await search({ ...query, facets: ['brand'], limit: 100 })
+      const counts = await search({ ...query, facets: ['brand'], limit: 0 })
+      t.same([counts.hits, counts.estimatedTotalHits, counts.facetDistribution], [[], whole.estimatedTotalHits, whole.facetDistribution], `${what}: totals and facets with limit 0`)
+    }
   })
 
   t.test('hybrid search: the keyword side matches words as asked', async (t) => {

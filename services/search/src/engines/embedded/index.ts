@@ -593,7 +593,10 @@ export class EmbeddedIndex implements EngineIndex {
         SELECT rowid, ${bm25(columns)} AS score FROM fts WHERE fts MATCH ? AND keep(rowid))
       SELECT rowid FROM matches ORDER BY ${keywordOrder(tiers.length, this.#sorting.length)} LIMIT ? OFFSET ?`)
     const params = [tiers.at(-1), ...plan.beyond.slice(plan.first), window.limit, window.offset]
-    const { result: rowids, kept } = this.#keeping(allowed, () => statement.pluck().all(...params) as number[])
+    // SQLite skips a query whose LIMIT is 0, keep() included: a page of none (facets only) counts its matches alone.
+    const { result: rowids, kept } = this.#keeping(allowed, () => window.limit === 0
+      ? (this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ? AND keep(rowid)').pluck().get(tiers.at(-1)), [])
+      : statement.pluck().all(...params) as number[])
     return { rowids, total: kept.length, ...(wantMatches ? { matches: kept } : {}) }
   }
 
