@@ -10,6 +10,9 @@ import { clock, int, mb, ms, percent, table, type ClosedWindow, type Windows } f
 /**
  * Issue 31: RSS and heap at most 10% above minute 5's at the end, the last p99 within 1.2x of minute
  * 5's; and the load carried: a service (or a machine) that cannot keep up measures a lighter soak.
+ * The heap judged is the live heap, read after each full collection: the heap used at a random
+ * moment also holds the garbage not yet collected, which V8 lets grow to a few times the live heap
+ * between full collections, so it is shown but not judged.
  */
 const targets = { memoryGrowth: 0.10, p99Ratio: 1.2, loadShare: 0.9 } as const
 
@@ -55,6 +58,7 @@ export function report (plan: Plan, run: Run, out: (line?: string) => void) {
   const memory = (k: number) => ({
     rss: mean(inWindow(k).map((s) => s.rss)),
     heapUsed: mean(inWindow(k).map((s) => s.heapUsed)),
+    heapLive: mean(inWindow(k).map((s) => s.heapLive)),
     external: mean(inWindow(k).map((s) => s.external))
   })
   const ref = memory(plan.ref)
@@ -71,7 +75,7 @@ export function report (plan: Plan, run: Run, out: (line?: string) => void) {
     load: steadyRps >= targets.loadShare * plan.rps,
     // Writing a heap snapshot grows the RSS by a few times the heap, and the allocator keeps it.
     rss: plan.heap ? null : (grown(ref.rss, end.rss) ?? Infinity) <= targets.memoryGrowth,
-    heap: (grown(ref.heapUsed, end.heapUsed) ?? Infinity) <= targets.memoryGrowth,
+    heap: (grown(ref.heapLive, end.heapLive) ?? Infinity) <= targets.memoryGrowth,
     p99: p99Ratio <= targets.p99Ratio,
     errors: errors === 0
   }
@@ -81,11 +85,13 @@ export function report (plan: Plan, run: Run, out: (line?: string) => void) {
 
   out('')
   out(`Reference: the window of ${refName}; end: the last window (${clock(durationS - windowS)}–${clock(durationS)}). ` +
-    `Memory: the mean of each window's ${windowS / plan.sampleS} samples (one every ${plan.sampleS} s; the table above shows the last of each window).`)
+    `Memory: the mean of each window's ${windowS / plan.sampleS} samples (one every ${plan.sampleS} s; the table above shows the last of each window). ` +
+    'Live heap: the heap used just after the last full garbage collection (nodejs_heap_live_bytes), what the main thread holds alive.')
   out('')
   out(table(['figure', 'reference', 'end', 'growth', 'target', 'result'], [
     ['RSS MB', mb(ref.rss), mb(end.rss), percent(ref.rss, end.rss), `<= +${targets.memoryGrowth * 100}%`, verdict(met.rss)],
-    ['V8 heap used MB', mb(ref.heapUsed), mb(end.heapUsed), percent(ref.heapUsed, end.heapUsed), `<= +${targets.memoryGrowth * 100}%`, verdict(met.heap)],
+    ['V8 heap live MB', mb(ref.heapLive), mb(end.heapLive), percent(ref.heapLive, end.heapLive), `<= +${targets.memoryGrowth * 100}%`, verdict(met.heap)],
+    ['V8 heap used MB', mb(ref.heapUsed), mb(end.heapUsed), percent(ref.heapUsed, end.heapUsed), '(garbage incl.)', ''],
     ['external MB', mb(ref.external), mb(end.external), percent(ref.external, end.external), '', ''],
     ['p99 ms (window)', ms(closed[plan.ref]!.all.p99), ms(closed[last]!.all.p99), `${p99Ratio.toFixed(2)}x`, `<= ${targets.p99Ratio}x`, verdict(met.p99)],
     ['errors (run)', '', int(errors), '', '0', verdict(met.errors)],
@@ -162,12 +168,12 @@ export function report (plan: Plan, run: Run, out: (line?: string) => void) {
     errors,
     errors_by_endpoint_status: Object.fromEntries(run.windows.errorCodes),
     reference_window_end_s: refEndS,
-    reference: { rss_mb: toMb(ref.rss), heap_used_mb: toMb(ref.heapUsed), external_mb: toMb(ref.external), p99_ms: round(closed[plan.ref]!.all.p99, 2) },
-    end: { rss_mb: toMb(end.rss), heap_used_mb: toMb(end.heapUsed), external_mb: toMb(end.external), p99_ms: round(closed[last]!.all.p99, 2) },
-    growth: { rss: round(grown(ref.rss, end.rss), 4), heap_used: round(grown(ref.heapUsed, end.heapUsed), 4), external: round(grown(ref.external, end.external), 4), p99_ratio: round(p99Ratio, 3) },
+    reference: { rss_mb: toMb(ref.rss), heap_live_mb: toMb(ref.heapLive), heap_used_mb: toMb(ref.heapUsed), external_mb: toMb(ref.external), p99_ms: round(closed[plan.ref]!.all.p99, 2) },
+    end: { rss_mb: toMb(end.rss), heap_live_mb: toMb(end.heapLive), heap_used_mb: toMb(end.heapUsed), external_mb: toMb(end.external), p99_ms: round(closed[last]!.all.p99, 2) },
+    growth: { rss: round(grown(ref.rss, end.rss), 4), heap_live: round(grown(ref.heapLive, end.heapLive), 4), heap_used: round(grown(ref.heapUsed, end.heapUsed), 4), external: round(grown(ref.external, end.external), 4), p99_ratio: round(p99Ratio, 3) },
     windows: closed.map((w, k) => {
       const s = inWindow(k).at(-1)
-      return { end_s: (k + 1) * windowS, requests: w.all.requests, errors: w.all.errors, p50_ms: round(w.all.p50, 2), p99_ms: round(w.all.p99, 2), rss_mb: toMb(s?.rss), heap_used_mb: toMb(s?.heapUsed), external_mb: toMb(s?.external) }
+      return { end_s: (k + 1) * windowS, requests: w.all.requests, errors: w.all.errors, p50_ms: round(w.all.p50, 2), p99_ms: round(w.all.p99, 2), rss_mb: toMb(s?.rss), heap_used_mb: toMb(s?.heapUsed), heap_live_mb: toMb(s?.heapLive), external_mb: toMb(s?.external) }
     }),
     endpoints: Object.fromEntries(endpoints.map((e) => [e, { requests: run.windows.totals.get(e), ref: closed[plan.ref]!.byEndpoint.get(e) ?? null, end: closed[last]!.byEndpoint.get(e) ?? null }])),
     stores: Object.fromEntries(series.map((key) => [key, samples.map((s) => s.stores.get(key) ?? null)])),

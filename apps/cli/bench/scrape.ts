@@ -1,5 +1,5 @@
 // What the soak samples every few seconds: the service process's resident memory from /proc, its
-// V8 heap and external memory from a service's GET /metrics, and every store-size gauge the three
+// V8 heap (used, and live after the last full collection) and external memory from a service's GET /metrics, and every store-size gauge the three
 // services publish.
 import { readFile } from 'node:fs/promises'
 
@@ -8,6 +8,8 @@ export interface Sample {
   atS: number
   rss?: number
   heapUsed?: number
+  /** The heap after the last full collection (nodejs_heap_live_bytes); absent before the first. */
+  heapLive?: number
   external?: number
   /** Store gauges by series (see storeSeries); absent when a scrape failed. */
   stores: Map<string, number>
@@ -90,6 +92,8 @@ export async function sample (atS: number, pid: number, services: Scraped[], tok
       const heapUsed = valueOf(text, 'nodejs_heap_size_used_bytes')
       const external = valueOf(text, 'nodejs_external_memory_bytes')
       if (heapUsed !== undefined) result.heapUsed = heapUsed
+      const heapLive = valueOf(text, 'nodejs_heap_live_bytes')
+      if (heapLive !== undefined && heapLive > 0) result.heapLive = heapLive
       if (external !== undefined) result.external = external
     }
     for (const [key, value] of storeSeries(text, services[i]!.service)) result.stores.set(key, value)

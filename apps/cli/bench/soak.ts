@@ -175,7 +175,7 @@ async function main () {
     if (touched(k)) paused.add(k)
     const note = touched(k) ? 'paused by the heap snapshot' : ''
     out(windowLine([clock((k + 1) * WINDOW_S), int(figures.all.requests), (figures.all.requests / WINDOW_S).toFixed(1), int(figures.all.errors),
-      ms(figures.all.p50), ms(figures.all.p99), mb(last?.rss), mb(last?.heapUsed), mb(last?.external)], note))
+      ms(figures.all.p50), ms(figures.all.p99), mb(last?.rss), mb(last?.heapUsed), mb(last?.heapLive), mb(last?.external)], note))
   }
 
   // ---- the load ----

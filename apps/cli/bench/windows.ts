@@ -78,8 +78,8 @@ export function table (header: string[], rows: string[][], leftColumns: number[]
 }
 
 /** The window table's columns: printed a row at a time as the run goes, so their widths are fixed. */
-export const WINDOW_COLUMNS = ['time', 'requests', 'req/s', 'errors', 'p50 ms', 'p99 ms', 'RSS MB', 'heap MB', 'ext. MB']
-const WINDOW_WIDTHS = [6, 8, 6, 6, 8, 8, 8, 8, 8]
+export const WINDOW_COLUMNS = ['time', 'requests', 'req/s', 'errors', 'p50 ms', 'p99 ms', 'RSS MB', 'heap MB', 'live MB', 'ext. MB']
+const WINDOW_WIDTHS = [6, 8, 6, 6, 8, 8, 8, 8, 8, 8]
 
 export function windowLine (cells: string[], note = ''): string {
   const line = cells.map((c, i) => i === 0 ? c.padEnd(WINDOW_WIDTHS[i]!) : c.padStart(WINDOW_WIDTHS[i]!)).join('  ')

@@ -1,4 +1,6 @@
 import t from 'tap'
+import { getHeapStatistics, setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { buildService } from '../src/server.js'
 import { ApiError } from '../src/errors.js'
 import { metricSample as sample } from '../src/testing.js'
@@ -80,6 +82,27 @@ t.test('process metrics: on every app, labelled with its service, collected once
   await Promise.all([chat.close(), search.close()])
   await new Promise((resolve) => setImmediate(resolve))
   t.equal(timers(), before, 'no timer outlives the apps')
+})
+
+t.test('nodejs_heap_live_bytes: the heap held alive, read after each full collection', async (t) => {
+  const chat = await buildService({ name: 'chat', logLevel: 'silent' }, async () => {})
+  t.teardown(() => chat.close())
+  // The live heap is read after a full collection: hold 40 MB alive across one, then let it go and collect again.
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const live = async () => {
+    gc()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    return sample((await chat.inject('/metrics')).body, 'nodejs_heap_live_bytes', { service: 'chat' }) ?? 0
+  }
+  const base = await live()
+  t.ok(base > 0 && base <= getHeapStatistics().total_heap_size, `live heap after a full collection: ${(base / 1e6).toFixed(1)} MB`)
+  let held: number[][] | undefined = Array.from({ length: 40 }, () => new Array(131072).fill(1.5))
+  const holding = await live()
+  t.ok(holding - base > 35e6, `40 MB held alive: +${((holding - base) / 1e6).toFixed(1)} MB`)
+  t.equal(held.length, 40)
+  held = undefined
+  t.ok((await live()) < holding - 35e6, 'released: back down after the next full collection')
 })
 
 t.test('METRICS_TOKEN: the scrape must present it', async (t) => {
