@@ -37,6 +37,12 @@ export const limits = {
   /** Words in a catalog's `stopWords` (Meilisearch documents no bound; a whole language's list is a few hundred). */
   stopWordsMax: 1000,
   stopWordMaxChars: 64,
+  /** Search rules a project keeps (PUT /rules replaces them all); each search checks them all. */
+  rulesMax: 1000,
+  /** Items one rule pins: more than a results page holds (searchLimitDefault), as few as a person places by hand. */
+  rulePinsMax: 50,
+  /** Items one rule hides. Each hidden item is one more hit a matching search reads (see README, Rules). */
+  ruleHidesMax: 500,
   searchLimitDefault: 20,
   searchLimitMax: 1000,
   searchWindowMax: 10_000,

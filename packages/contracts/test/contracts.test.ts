@@ -3,7 +3,7 @@ import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
 import {
   CatalogSettings, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, SearchHit,
-  limits, matchingStrategyDefault
+  SearchRule, SearchRulesBody, SearchRulesResponse, limits, matchingStrategyDefault
 } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
@@ -145,6 +145,38 @@ t.test('catalog settings: synonyms and stop words as Meilisearch\'s, optional, b
     { stopWords: ['x'.repeat(limits.stopWordMaxChars + 1)] },
     { stopWords: many(limits.stopWordsMax + 1, (i) => `w${i}`) }
   ]) t.notOk(Value.Check(CatalogSettings, { ...three, ...extra }), JSON.stringify(extra).slice(0, 60))
+})
+
+t.test('search rules: the issue\'s shape, pins and hides bounded', async (t) => {
+  const rule = { id: 'summer-boots', query: 'hiking boots', match: 'contains', pin: [{ item_id: 'sku-1', position: 1 }], hide: ['sku-2'] }
+  t.ok(Value.Check(SearchRule, rule))
+  t.ok(Value.Check(SearchRule, { id: 'r', query: '', match: 'exact' }), 'pin and hide may be left out (none); an empty query is a browse')
+  t.ok(Value.Check(SearchRule, { ...rule, active_from: null, active_until: null }), 'null bounds are none')
+  t.ok(Value.Check(SearchRulesBody, []), 'an empty list removes every rule')
+  t.ok(Value.Check(SearchRulesBody, Array.from({ length: limits.rulesMax }, (_, i) => ({ id: `r${i}`, query: 'x', match: 'exact' }))))
+  const many = (n: number) => Array.from({ length: n }, (_, i) => `sku-${i}`)
+  t.ok(Value.Check(SearchRule, { ...rule, pin: many(limits.rulePinsMax).map((id, i) => ({ item_id: id, position: i + 1 })), hide: many(limits.ruleHidesMax) }), 'up to the limits')
+  for (const extra of [
+    { id: '' },
+    { id: 'has space' },
+    { id: 'x'.repeat(limits.idMaxChars + 1) },
+    { query: 'x'.repeat(limits.termMaxChars + 1) },
+    { match: 'fuzzy' },
+    { match: undefined },
+    { pin: [{ item_id: 'sku-1', position: 0 }] },
+    { pin: [{ item_id: 'sku-1', position: 1.5 }] },
+    { pin: [{ item_id: 'sku-1', position: limits.searchWindowMax + 1 }] },
+    { pin: [{ item_id: '../keys', position: 1 }] },
+    { pin: [{ item_id: 'sku-1' }] },
+    { pin: many(limits.rulePinsMax + 1).map((id, i) => ({ item_id: id, position: i + 1 })) },
+    { hide: ['sku-2', 'sku-2'] },
+    { hide: many(limits.ruleHidesMax + 1) },
+    { hide: 'sku-2' },
+    { priority: 1 }
+  ]) t.notOk(Value.Check(SearchRule, { ...rule, ...extra }), JSON.stringify(extra).slice(0, 60))
+  t.notOk(Value.Check(SearchRulesBody, Array.from({ length: limits.rulesMax + 1 }, (_, i) => ({ id: `r${i}`, query: 'x', match: 'exact' }))))
+  t.notOk(Value.Check(SearchRulesBody, { rules: [] }), 'the list itself, as the issue writes it')
+  t.ok(Value.Check(SearchRulesResponse, { rules: [{ ...rule, active_from: '2026-06-01T00:00:00.000Z' }] }))
 })
 
 t.test('error body', async (t) => {

@@ -31,6 +31,7 @@ async function register (app: FastifyInstance, config: ConsoleConfig) {
       { name: 'projects', description: 'The projects of the signed-in user, and their members (owners manage them)' },
       { name: 'credentials', description: 'The project\'s credentials: chat API keys and search API tokens, issued and revoked by its members' },
       { name: 'catalog', description: 'The project catalog and its index settings: forwarded to the search service' },
+      { name: 'rules', description: 'The project\'s search rules (pin and hide items for a query, optionally between two dates): forwarded to the search service' },
       { name: 'knowledge', description: 'The project\'s knowledge: pages, FAQs, crawls and uploaded files, forwarded to the search service' },
       { name: 'tasks', description: 'Catalog imports, crawls and file uploads that run in the background: forwarded to the search service' },
       { name: 'search', description: 'Search and autocomplete of the project catalog, as its shoppers get them: forwarded to the search service' },

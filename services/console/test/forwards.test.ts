@@ -47,6 +47,18 @@ t.test('catalog, search, settings, knowledge and tasks reach the search service 
   t.equal(settings.statusCode, 200)
   t.equal((await alice.request({ method: 'PUT', url: `${base}/settings`, payload: settings.json() })).statusCode, 200)
 
+  const rules = [{ id: 'lamps-with-tents', query: 'tent', match: 'contains', pin: [{ item_id: 'l1', position: 1 }] }]
+  const saved = await alice.request({ method: 'PUT', url: `${base}/rules`, payload: rules })
+  t.equal(saved.statusCode, 200, saved.body)
+  t.same(saved.json().rules, [{ ...rules[0], hide: [] }], 'the list as the search service stores it')
+  t.same((await alice.request({ method: 'GET', url: `${base}/rules` })).json().rules.map((r: { id: string }) => r.id), ['lamps-with-tents'])
+  t.same((await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'tent' } })).json().hits.map((h: { id: string }) => h.id), ['l1', 't1'],
+    'the project\'s search follows its rules')
+  const twice = await alice.request({ method: 'PUT', url: `${base}/rules`, payload: [...rules, ...rules] })
+  t.equal(twice.statusCode, 400, 'a refusal of the search service is passed on')
+  t.equal(twice.json().code, 'invalid_request')
+  t.same((await alice.request({ method: 'GET', url: `/api/projects/${other}/rules` })).json().rules, [], 'another project has rules of its own')
+
   const page = { id: 'returns', title: 'Returns', content: 'You may return any item within 30 days of delivery.' }
   t.equal((await alice.request({ method: 'POST', url: `${base}/knowledge/documents`, payload: [page] })).statusCode, 200)
   const docs = await alice.request({ method: 'GET', url: `${base}/knowledge/documents?limit=5` })

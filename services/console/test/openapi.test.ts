@@ -39,6 +39,8 @@ t.test('the OpenAPI document describes every console route completely', async (t
     'POST /api/projects/{project_id}/facet-search': 'facetSearch',
     'GET /api/projects/{project_id}/settings': 'getSettings',
     'PUT /api/projects/{project_id}/settings': 'replaceSettings',
+    'GET /api/projects/{project_id}/rules': 'getRules',
+    'PUT /api/projects/{project_id}/rules': 'replaceRules',
     'GET /api/projects/{project_id}/documents/{id}': 'getDocument',
     'DELETE /api/projects/{project_id}/documents/{id}': 'deleteDocument',
     'GET /api/projects/{project_id}/knowledge/documents': 'listKnowledgeDocuments',

@@ -17,11 +17,15 @@ import { knowledgeCrawl } from './tasks/knowledge-crawl.js'
 import { knowledgeFiles } from './tasks/knowledge-files.js'
 import { taskRoutes } from './routes/tasks.js'
 import { adminRoutes } from './routes/admin.js'
+import { ruleRoutes } from './routes/rules.js'
+import { RulesStore } from './rules/store.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Search, facet search and autocomplete responses per project and catalog version, with hit/miss counters. */
     searchCache: VersionedCache
+    /** The projects' search rules (PostgreSQL), kept a few seconds per process; POST /search applies them. */
+    searchRules: RulesStore
   }
 }
 
@@ -48,6 +52,9 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   app.decorate('searchCache', searchCache)
   app.metrics.store('search_responses', () => searchCache.memory ?? { entries: 0, bytes: 0 })
   app.addHook('onClose', async () => { searchCache.close() })
+  const searchRules = new RulesStore(app.pg)
+  app.decorate('searchRules', searchRules)
+  app.metrics.store('search_rules', () => searchRules.size)
   await app.register(openApiPlugin, {
     title: 'Search Service API',
     description: 'Catalog and knowledge search scoped to a project: keyword and hybrid search, filters, facets, autocomplete; knowledge pages and question-and-answer pairs searched by chunk.',
@@ -59,6 +66,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     tags: [
       { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; search a facet\'s values; autocomplete a partial term' },
       { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
+      { name: 'rules', description: 'The project\'s search rules: for the searches a rule\'s query matches, optionally between two dates, pin items to positions and hide items; the same on both engines' },
       { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
       { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' },
       { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
@@ -89,6 +97,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)
     await api.register(documentRoutes, { catalogTask: config.catalogTask ?? CATALOG_TASK_DEFAULT })
+    await api.register(ruleRoutes)
     await api.register(knowledgeRoutes)
     await api.register(knowledgeFileRoutes)
     await api.register(taskRoutes)

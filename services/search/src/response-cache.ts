@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '@chatsearch/shell'
-import { formatDefaults, limits, matchingStrategyDefault } from '@chatsearch/contracts'
+import { formatDefaults, limits, matchingStrategyDefault, type SearchRule } from '@chatsearch/contracts'
 import { filterToMeilisearch, parseFilter } from './filter/index.js'
 
 /** Keys and version counters of the search response cache in Redis. */
@@ -38,6 +38,8 @@ export interface SearchRequestKey {
   crop_marker?: string | undefined
   highlight_pre_tag?: string | undefined
   highlight_post_tag?: string | undefined
+  /** The search rules that apply to it now (rules/match.ts), in precedence order. */
+  rules?: readonly SearchRule[] | undefined
 }
 
 /**
@@ -65,8 +67,10 @@ const hash = (kind: string, value: unknown) => `${kind}:${createHash('sha256').u
  * facets as a set (`null` and absent differ: only a request naming facets gets a distribution), the
  * page, the matching strategy (absent is the default: one question), the sort as a list (its order
  * is the criteria's priority; absent, null and empty are no sort), the ranking options and those of
- * highlight and crop (the tags are in the answer). consumer_id is not part of it: it only feeds
- * analytics.
+ * highlight and crop (the tags are in the answer), and the search rules that apply, whole and in
+ * order: a rule whose window opens or closes, or a replica that has not yet read a new list, asks
+ * another question, so no answer is served under rules it was not computed with. consumer_id is
+ * not part of it: it only feeds analytics.
  */
 export function searchKey (request: SearchRequestKey): string {
   const hybrid = request.search_type === 'hybrid'
@@ -82,7 +86,9 @@ export function searchKey (request: SearchRequestKey): string {
     sort: request.sort === undefined || request.sort === null || request.sort.length === 0 ? null : [...request.sort],
     score: request.show_ranking_score === true,
     // Left out without highlight and crop: a request written before them keeps its key.
-    ...(format === null ? {} : { format })
+    ...(format === null ? {} : { format }),
+    // Left out when no rule applies, for the same reason.
+    ...(request.rules === undefined || request.rules.length === 0 ? {} : { rules: request.rules })
   })
 }
 

@@ -17,7 +17,7 @@ t.test('search credentials', async (t) => {
   t.test('health and docs are public', async (t) => {
     t.same((await h.app.inject('/healthz')).json(), { status: 'ok', service: 'search' })
     const doc = (await h.app.inject('/openapi.json')).json()
-    for (const path of ['/search', '/autocomplete', '/facet-search', '/documents', '/documents/{id}', '/settings']) t.ok(doc.paths[path], path)
+    for (const path of ['/search', '/autocomplete', '/facet-search', '/documents', '/documents/{id}', '/settings', '/rules']) t.ok(doc.paths[path], path)
   })
 
   t.test('every endpoint needs a search credential', async (t) => {
@@ -25,7 +25,7 @@ t.test('search credentials', async (t) => {
     const wrong = await search(chatKey, { search_term: 'boots' })
     t.equal(wrong.statusCode, 401)
     t.match(wrong.json().message, /search credential/)
-    for (const [method, url] of [['POST', '/autocomplete'], ['POST', '/facet-search'], ['POST', '/documents'], ['GET', '/documents/x'], ['DELETE', '/documents/x'], ['GET', '/settings'], ['PUT', '/settings']] as const) {
+    for (const [method, url] of [['POST', '/autocomplete'], ['POST', '/facet-search'], ['POST', '/documents'], ['GET', '/documents/x'], ['DELETE', '/documents/x'], ['GET', '/settings'], ['PUT', '/settings'], ['GET', '/rules'], ['PUT', '/rules']] as const) {
       t.equal((await h.app.inject({ method, url })).statusCode, 401, `${method} ${url}`)
     }
     t.equal((await search(shop.key, { search_term: 'boots' })).statusCode, 200)

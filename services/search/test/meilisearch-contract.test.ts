@@ -6,7 +6,7 @@ import { DOCUMENT_CODES, ENGINE_CODES } from '../src/engines/meilisearch/errors.
 import { chunkRecords } from '../src/engines/meilisearch/knowledge-translate.js'
 import { suggestionId } from '../src/engines/meilisearch/suggestions.js'
 import { storedDocument, SUGGESTIONS_SETTINGS } from '../src/engines/meilisearch/translate.js'
-import { parseFilter } from '../src/filter/index.js'
+import { filterToMeilisearch, parseFilter } from '../src/filter/index.js'
 import { MeilisearchContract, meilisearchContract } from './meilisearch-contract/contract.js'
 import { FakeMeilisearch } from './meilisearch-contract/fake-meilisearch.js'
 
@@ -206,6 +206,29 @@ t.test('facet search on the wire', async (t) => {
     facetName: 'brand', facetQuery: 'qu', q: 'zephyr', filter: String, matchingStrategy: 'all', exhaustiveFacetCount: true
   }, 'Meilisearch\'s own facet search, with exact counts')
   t.same(hits, [{ value: 'Quince', count: 2 }, { value: 'Quillon', count: 1 }], 'the values, most frequent first')
+  t.same(fake.violations, [])
+})
+
+t.test('a search rule\'s pinned items read by ids and the search\'s filter, on the wire', async (t) => {
+  const { fake, engine, sent } = meilisearch(t)
+  const stored = [
+    storedDocument({ id: 'k1', title: 'Zephyr Kettle', brand: 'Quillon', price: 30 }, 'h1', MODEL.id, vector(1, 0, 0, 0)),
+    storedDocument({ id: 'k2', title: 'Zephyr Teapot', brand: 'Orsk', price: 12 }, 'h2', MODEL.id, vector(0, 1, 0, 0)),
+    storedDocument({ id: 'k3', title: 'Zephyr Mug', brand: 'Orsk', price: 8 }, 'h3', MODEL.id, vector(0, 0, 1, 0))
+  ]
+  seedCatalog(fake, MODEL.id, stored)
+  const index = await engine.index('shop')
+  const filter = parseFilter('brand = Orsk AND price < 50')
+  const documents = await index.getMany(['k1', 'k3', 'gone', '../keys'], filter)
+  t.same(sent(), ['GET /indexes/{index_uid}/documents/{document_id}', 'POST /indexes/{index_uid}/documents/fetch'], 'one read, by ids and filter together')
+  t.same(fake.lastBody('POST /indexes/{index_uid}/documents/fetch', CATALOG), { ids: ['k1', 'k3', 'gone'], limit: 3, filter: filterToMeilisearch(filter!) },
+    'an id no item can have is not sent; Meilisearch applies the filter (the fake does not: it answers by ids)')
+  t.same(documents, [{ id: 'k1', title: 'Zephyr Kettle', brand: 'Quillon', price: 30 }, { id: 'k3', title: 'Zephyr Mug', brand: 'Orsk', price: 8 }],
+    'the items as the API shows them: no bookkeeping, no vectors')
+  await index.getMany(['k2'], null)
+  t.same(sent(), ['GET /indexes/{index_uid}/documents'], 'without a filter, the ids in the URL')
+  t.same(await index.getMany(['../keys'], null), [], 'nothing to ask')
+  t.same(sent(), [])
   t.same(fake.violations, [])
 })
 

@@ -5,8 +5,9 @@ import { CatalogSettings, matchingStrategyDefault } from '@chatsearch/contracts'
 import { parseFilter } from '../src/filter/index.js'
 import type { FacetSearchQuery, SearchQuery } from '../src/engine/port.js'
 import {
-  catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS, wordSettings
+  catalogSettings, cleanDocument, documentsFetch, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS, wordSettings
 } from '../src/engines/meilisearch/translate.js'
+import { meilisearchContract } from './meilisearch-contract/contract.js'
 
 const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({ q: 'hiking boot', filter: null, facets: [], limit: 20, offset: 0, ...extra })
 
@@ -212,4 +213,14 @@ t.test('stored documents carry their vector and a hidden content hash', async (t
     'embedded to no vector (nothing in its text means anything): null, Meilisearch\'s "no embedding"')
   t.same(cleanDocument(meaningless), { id: 'p2', title: '🎧' })
   t.equal(storedHash(meaningless, 'use-lite:512'), 'hash-3', 'not embedded again on the next import')
+})
+
+t.test('a search rule\'s pinned items → a documents read by ids and filter, one Meilisearch accepts', async (t) => {
+  const contract = meilisearchContract()
+  const filtered = documentsFetch(['sku-1', 'sku-2'], parseFilter('in_stock = true AND price < 100'))
+  t.same(filtered, { ids: ['sku-1', 'sku-2'], limit: 2, filter: 'in_stock = "true" AND price < "100"' }, 'the filter as a search sends it; one page of them')
+  t.same(contract.check('BrowseQuery', filtered), [])
+  const plain = documentsFetch(['sku-1'], null)
+  t.same(plain, { ids: ['sku-1'], limit: 1 }, 'no filter: none sent (the client then reads by GET)')
+  t.same(contract.check('BrowseQuery', plain), [])
 })

@@ -26,6 +26,9 @@ t.test('Meilisearch out of reach: 503 service_unavailable with the documented bo
     t.notMatch(answer.message, /127\.0\.0\.1|ECONNREFUSED|fetch/, 'no address or system error in the answer')
   }
   t.equal((await send(h.app, shop.key, 'POST', '/search', {})).statusCode, 400, 'a bad request is still a 400')
+  const rules = await send(h.app, shop.key, 'PUT', '/rules', [{ id: 'r', query: 'boot', match: 'exact', pin: [{ item_id: 'a', position: 1 }] }])
+  t.equal(rules.statusCode, 200, 'search rules live in PostgreSQL: they can be edited while the engine is down')
+  t.equal((await send(h.app, shop.key, 'POST', '/search', { search_term: 'boot' })).statusCode, 503, 'and a search they apply to is still a 503')
   // An id no item can have is not sent: the client would put it into the request path as is.
   t.equal((await send(h.app, shop.key, 'GET', '/documents/..%2F..%2Fkeys')).statusCode, 404, 'GET ../../keys asks Meilisearch nothing')
   t.equal((await send(h.app, shop.key, 'DELETE', '/documents/..%2F..%2Fkeys')).statusCode, 404, 'DELETE ../../keys asks Meilisearch nothing')

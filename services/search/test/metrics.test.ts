@@ -27,6 +27,8 @@ t.test('GET /metrics: engine and embedding latency by operation, requests by rou
   t.equal(sample(text, 'http_requests_total', { route: '/search', status: '200' }), 2)
   t.equal(sample(text, 'http_requests_total', { route: '/documents/:id', status: '404' }), 1)
   t.ok((sample(text, 'db_pool_max_connections') ?? 0) > 0, 'the PostgreSQL pool\'s gauges')
+  t.equal(sample(text, 'memory_store_entries', { store: 'search_rules' }), 1, 'the search rules of the one project searched, read for its searches')
+  t.equal(sample(text, 'memory_store_bytes', { store: 'search_rules' }), 2, 'none set: kept as the JSON text "[]"')
 })
 
 t.test('GET /metrics: reader threads busy and idle, queries queued for them, analytics not yet written', async (t) => {

@@ -5,7 +5,7 @@ import { searchHarness } from './helpers.js'
 t.test('the OpenAPI document describes every route completely', async (t) => {
   const h = await searchHarness(t, false)
   t.same(await openApiProblems(h.app, {
-    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}', 'POST /knowledge/crawl'],
+    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'PUT /rules', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}', 'POST /knowledge/crawl'],
     streams: []
   }), [])
 
@@ -21,6 +21,8 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'DELETE /documents/{id}': 'deleteDocument',
     'GET /settings': 'getSettings',
     'PUT /settings': 'replaceSettings',
+    'GET /rules': 'getRules',
+    'PUT /rules': 'replaceRules',
     'POST /knowledge/documents': 'addOrReplaceKnowledgeDocuments',
     'GET /knowledge/documents': 'listKnowledgeDocuments',
     'GET /knowledge/documents/{id}': 'getKnowledgeDocument',

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import {
   AutocompleteBody, AutocompleteResponse, CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, FacetSearchBody, FacetSearchResponse, KnowledgeCrawlBody,
-  KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, Task, TaskAccepted,
+  KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, SearchRulesBody, SearchRulesResponse, Task, TaskAccepted,
   TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, sessionErrorResponses, type ErrorCode
 } from '@chatsearch/contracts'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
@@ -95,6 +95,19 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     summary: 'Replace the index settings; the catalog is re-indexed with them (PUT /settings)',
     body: CatalogSettings,
     response: { 200: CatalogSettings, ...changeErrors('missing_parameters') }
+  })
+  simple('GET', '/rules', () => '/rules', {
+    operationId: 'getRules',
+    tags: ['rules'],
+    summary: 'The project\'s search rules, in precedence order (GET /rules of the search service)',
+    response: { 200: SearchRulesResponse, ...forwardErrors() }
+  })
+  simple('PUT', '/rules', () => '/rules', {
+    operationId: 'replaceRules',
+    tags: ['rules'],
+    summary: 'Replace the project\'s search rules with this list (PUT /rules of the search service)',
+    body: SearchRulesBody,
+    response: { 200: SearchRulesResponse, ...changeErrors('missing_parameters') }
   })
   simple('DELETE', '/documents/:id', (p) => `/documents/${id(p)}`, {
     operationId: 'deleteDocument',

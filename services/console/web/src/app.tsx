@@ -11,6 +11,7 @@ import { SignIn } from './pages/signin.js'
 import { Projects } from './pages/projects.js'
 import { ProjectPage } from './pages/project.js'
 import { Catalog } from './pages/catalog.js'
+import { Rules } from './pages/rules.js'
 import { Knowledge } from './pages/knowledge.js'
 import { Chats } from './pages/chats.js'
 import { Transcript } from './pages/transcript.js'
@@ -51,6 +52,7 @@ function SignedIn () {
           <Route path='/' component={Projects} />
           <Route path='/projects/:id' component={ProjectPage} />
           <Route path='/projects/:id/catalog' component={Catalog} />
+          <Route path='/projects/:id/rules' component={Rules} />
           <Route path='/projects/:id/knowledge' component={Knowledge} />
           <Route path='/projects/:id/chats' component={Chats} />
           <Route path='/projects/:id/chats/:chat_id' component={Transcript} />

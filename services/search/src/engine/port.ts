@@ -130,6 +130,12 @@ export interface EngineIndex {
   ingestBatch?: (raw: RawBatch, embed: EmbedTexts | undefined, maxItems: number) => Promise<IngestResult | undefined>
   remove (id: string): Promise<boolean>
   get (id: string): Promise<Document | undefined>
+  /**
+   * The stored documents with these ids that the filter allows (every one of them without a filter),
+   * in no particular order; an id naming no document is left out. Search rules read their pinned
+   * items with it: a pin shows only what the search's filter would let through.
+   */
+  getMany (ids: string[], filter: FilterNode | null): Promise<Document[]>
   count (): Promise<number>
   /** Content hashes of the stored documents with these ids (see engine/hash.ts). */
   storedHashes (ids: string[]): Promise<Map<string, string>>

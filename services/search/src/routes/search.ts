@@ -6,11 +6,13 @@ import {
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '../filter/index.js'
-import type { EngineIndex, HybridQuery, IndexSettings, SortCriterion } from '../engine/port.js'
+import type { EngineIndex, HybridQuery, IndexSettings, SearchQuery, SortCriterion } from '../engine/port.js'
 import { processQuery, tokenize } from '../text.js'
 import { queryRules, queryTerms } from '../engine/query-terms.js'
 import { autocompleteKey, facetSearchKey, searchKey } from '../response-cache.js'
 import { formatHit, formatOptions } from '../engine/format.js'
+import { applicableRules } from '../rules/match.js'
+import { ruleEffect, searchWithRules } from '../rules/apply.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
 
@@ -96,6 +98,8 @@ export async function searchRoutes (app: FastifyInstance) {
       operationId: 'search',
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
+      description: 'The project\'s search rules (GET /rules) that apply to the search_term are applied to the answer: ' +
+        'hidden items are left out, pinned items shown at their positions when they exist and the filters allow them.',
       body: SearchBody,
       response: { 200: SearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
     }
@@ -105,9 +109,10 @@ export async function searchRoutes (app: FastifyInstance) {
     const page = pageOf(body.limit, body.offset, limits.searchLimitDefault)
     const query = processQuery(body.search_term)
     const { projectId } = request.principal
+    const rules = applicableRules(await app.searchRules.read(projectId), query, Date.now())
     // The version is read before searching: a catalog write finishing meanwhile bumps it, so what
     // is computed here is stored under the old version and never served after the write.
-    const cached = await app.searchCache.lookup(projectId, searchKey({ ...body, ...page, query }))
+    const cached = await app.searchCache.lookup(projectId, searchKey({ ...body, ...page, query, rules }))
     if (cached.value !== undefined) {
       const hit = JSON.parse(cached.value) as SearchResponse
       hit.processingTimeMs = elapsedMs(started)
@@ -124,7 +129,7 @@ export async function searchRoutes (app: FastifyInstance) {
       if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
       hybrid = await semanticSide(app.embedder, index, query, body.semantic_ratio ?? limits.semanticRatioDefault)
     }
-    const result = await index.search({
+    const searchQuery: SearchQuery = {
       q: query,
       filter,
       facets,
@@ -133,7 +138,10 @@ export async function searchRoutes (app: FastifyInstance) {
       matchingStrategy: body.matching_strategy ?? matchingStrategyDefault,
       ...(sort.length === 0 ? {} : { sort }),
       rankingScore: body.show_ranking_score === true
-    })
+    }
+    // Pins and hides are the service's, after the engine, whichever engine it is (rules/apply.ts).
+    const effect = ruleEffect(rules)
+    const result = effect === undefined ? await index.search(searchQuery) : await searchWithRules(index, searchQuery, effect)
     const scores = result.scores
     // Highlight and crop are ours on both engines (engine/format.ts): Meilisearch's own _formatted
     // is not HTML-escaped, and escaping it afterwards cannot tell its tags from a catalog's text.

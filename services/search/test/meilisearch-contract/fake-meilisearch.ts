@@ -244,7 +244,12 @@ export class FakeMeilisearch {
       const query = Object.fromEntries(url.searchParams)
       return this.#page(all, { ...query, fields: query.fields?.split(',') })
     },
-    'POST /indexes/{index_uid}/documents/fetch': (route, url, body) => this.#page([...this.#index(route, url).documents.values()], body as Doc),
+    'POST /indexes/{index_uid}/documents/fetch': (route, url, body) => {
+      const ids = (body as Doc).ids as string[] | null | undefined
+      const index = this.#index(route, url)
+      const all = [...index.documents.values()].filter((d) => ids === undefined || ids === null || ids.includes(String(d[index.primaryKey])))
+      return this.#page(all, body as Doc)
+    },
     'POST /indexes/{index_uid}/documents/delete': (route) => this.#write(route, 'documentDeletion', () => {}),
     'POST /indexes/{index_uid}/documents/delete-batch': (route, _url, body) =>
       this.#write(route, 'documentDeletion', (index) => { for (const id of body as string[]) index.documents.delete(id) }),

@@ -1,5 +1,5 @@
 import { del, get, post, projectPath, put, request } from './client.js'
-import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, Task, TaskAccepted, TaskList } from './types.js'
+import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, SearchRule, SearchRulesResponse, Task, TaskAccepted, TaskList } from './types.js'
 
 /** The content type of a catalog file, from its name: the console converts CSV and reads JSON and NDJSON. */
 export function catalogContentType (fileName: string): string | undefined {
@@ -18,6 +18,9 @@ export const search = (id: string, body: SearchBody) => post<SearchResponse>(pro
 export const deleteItem = (id: string, itemId: string) => del(projectPath(id, 'documents', itemId))
 export const getSettings = (id: string) => get<CatalogSettings>(projectPath(id, 'settings'))
 export const putSettings = (id: string, settings: CatalogSettings) => put<CatalogSettings>(projectPath(id, 'settings'), settings)
+export const getRules = (id: string) => get<SearchRulesResponse>(projectPath(id, 'rules'))
+/** Replaces the project's search rules with this list (its order is their precedence). */
+export const putRules = (id: string, rules: SearchRule[]) => put<SearchRulesResponse>(projectPath(id, 'rules'), rules)
 
 export const getTask = (id: string, taskId: string, signal?: AbortSignal) => get<Task>(projectPath(id, 'tasks', taskId), signal)
 export const listTasks = (id: string) => get<TaskList>(projectPath(id, 'tasks') + '?limit=20')

@@ -10,6 +10,7 @@ import { ErrorAlert, Loading } from './status.js'
 const sections = [
   { path: '', name: 'Credentials' },
   { path: '/catalog', name: 'Catalog' },
+  { path: '/rules', name: 'Rules' },
   { path: '/knowledge', name: 'Knowledge' },
   { path: '/chats', name: 'Conversations' },
   { path: '/analytics', name: 'Analytics' },

@@ -4,9 +4,10 @@ import { lowerThisThread } from './thread-priority.js'
 import type { ReaderRequest, ReaderResponse } from './readers.js'
 
 /**
- * A reader thread: answers searches, facet searches and suggestions from its own SQLite connections,
- * so a long query never blocks the service's event loop. SQLite's WAL mode lets it read while the main
- * thread writes; the index notices those writes through data_version.
+ * A reader thread: answers searches, facet searches, suggestions and filtered reads by id (a search
+ * rule's pinned items) from its own SQLite connections, so a long query never blocks the service's
+ * event loop. SQLite's WAL mode lets it read while the main thread writes; the index notices those
+ * writes through data_version.
  */
 const indexes = new Map<string, EmbeddedIndex>()
 const { embedder, nice } = workerData as { embedder: { id: string, dimensions: number }, nice: number }
@@ -27,6 +28,7 @@ async function answer ({ id, file, method, args }: ReaderRequest): Promise<Reade
     let result: unknown
     if (method === 'search') result = await index.search(args[0])
     else if (method === 'facetSearch') result = await index.facetSearch(args[0])
+    else if (method === 'getMany') result = await index.getMany(args[0], args[1])
     else result = await index.suggest(args[0], args[1], args[2])
     return { id, result }
   } catch (err) {

@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads'
 import type { FacetHit } from '@chatsearch/contracts'
-import type { FacetSearchQuery, SearchQuery, SearchResult } from '../../engine/port.js'
+import type { Document, FacetSearchQuery, SearchQuery, SearchResult } from '../../engine/port.js'
+import type { FilterNode } from '../../filter/index.js'
 import { threadEntry } from '../../thread-entry.js'
 
 export type ReaderRequest =
   | { id: number, file: string, method: 'search', args: [SearchQuery] }
   | { id: number, file: string, method: 'facetSearch', args: [FacetSearchQuery] }
   | { id: number, file: string, method: 'suggest', args: [string, number, number] }
+  | { id: number, file: string, method: 'getMany', args: [string[], FilterNode | null] }
 export interface ReaderResponse { id: number, result?: unknown, error?: string }
 
 interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
@@ -44,6 +46,10 @@ export class ReaderPool {
 
   suggest (file: string, term: string, limit: number, offset: number): Promise<string[]> {
     return this.#send({ id: this.#nextId++, file, method: 'suggest', args: [term, limit, offset] }) as Promise<string[]>
+  }
+
+  getMany (file: string, ids: string[], filter: FilterNode | null): Promise<Document[]> {
+    return this.#send({ id: this.#nextId++, file, method: 'getMany', args: [ids, filter] }) as Promise<Document[]>
   }
 
   load (): ReaderLoad {

@@ -9,7 +9,7 @@ import { hasCode } from './errors.js'
 import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
 import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
 import {
-  BOOKKEEPING, catalogSettings, cleanDocument, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash,
+  BOOKKEEPING, catalogSettings, cleanDocument, documentsFetch, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash,
   SUGGESTIONS_SETTINGS, wordSettings
 } from './translate.js'
 
@@ -115,6 +115,21 @@ export class MeilisearchIndex implements EngineIndex {
         if (hasCode(err, 'document_not_found') || hasCode(err, 'index_not_found')) return undefined
         throw err
       }
+    })
+  }
+
+  async getMany (ids: string[], filter: FilterNode | null): Promise<Document[]> {
+    const wanted = [...new Set(ids.filter((id) => DOCUMENT_ID.test(id)))]
+    if (wanted.length === 0) return []
+    return await this.#calls.call(async () => {
+      if (await this.#readMeta() === undefined) return []
+      await this.#readyFor(filter)
+      const out: Document[] = []
+      for (let i = 0; i < wanted.length; i += FETCH_CHUNK) {
+        const page = await this.#catalog.getDocuments<RecordAny>(documentsFetch(wanted.slice(i, i + FETCH_CHUNK), filter))
+        out.push(...page.results.map(cleanDocument))
+      }
+      return out
     })
   }
 

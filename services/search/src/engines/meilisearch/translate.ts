@@ -2,11 +2,11 @@
  * The port's requests and settings as Meilisearch's, and Meilisearch's answers as the port's. Pure
  * functions: the tests check every translation without a server.
  */
-import type { Embedders, SearchForFacetValuesParams, SearchForFacetValuesResponse, SearchParams, SearchResponse, Settings } from 'meilisearch'
+import type { DocumentsQuery, Embedders, SearchForFacetValuesParams, SearchForFacetValuesResponse, SearchParams, SearchResponse, Settings } from 'meilisearch'
 import { limits, matchingStrategyDefault, type FacetHit } from '@chatsearch/contracts'
 import { byCount } from '../../engine/facet-order.js'
 import type { Document, FacetSearchQuery, IndexSettings, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
-import { filterToMeilisearch } from '../../filter/index.js'
+import { filterToMeilisearch, type FilterNode } from '../../filter/index.js'
 import { foldWords, tokenize } from '../../text.js'
 import { EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
 
@@ -122,6 +122,15 @@ export function facetSearchParams (query: FacetSearchQuery): SearchForFacetValue
   if (foldWords(query.facetQuery) !== '') params.facetQuery = query.facetQuery
   if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
   return params
+}
+
+/**
+ * Documents by id that a filter allows (a search rule's pinned items), as Meilisearch's documents
+ * read: with a filter, the client sends it as POST …/documents/fetch, where Meilisearch applies both
+ * (the filter's attributes are filterable: the route checked them). At most one page of them.
+ */
+export function documentsFetch (ids: string[], filter: FilterNode | null): DocumentsQuery {
+  return { ids: [...ids], limit: ids.length, ...(filter === null ? {} : { filter: filterToMeilisearch(filter) }) }
 }
 
 /** Meilisearch's facet hits in the embedded engine's order (engine/facet-order.ts): its ties come by value descending. */
