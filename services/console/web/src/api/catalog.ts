@@ -1,5 +1,5 @@
-import { del, get, post, projectPath, put, request } from './client.js'
-import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, Task, TaskAccepted, TaskList } from './types.js'
+import { del, get, post, projectPath, put, query, request } from './client.js'
+import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList } from './types.js'
 
 /** The content type of a catalog file, from its name: the console converts CSV and reads JSON and NDJSON. */
 export function catalogContentType (fileName: string): string | undefined {
@@ -18,6 +18,9 @@ export const search = (id: string, body: SearchBody) => post<SearchResponse>(pro
 export const deleteItem = (id: string, itemId: string) => del(projectPath(id, 'documents', itemId))
 export const getSettings = (id: string) => get<CatalogSettings>(projectPath(id, 'settings'))
 export const putSettings = (id: string, settings: CatalogSettings) => put<CatalogSettings>(projectPath(id, 'settings'), settings)
+/** The catalog's popular searches, the most searched first, each with whether autocomplete suggests it. */
+export const listCandidates = (id: string, page: { limit: number, offset: number }) =>
+  get<SuggestionCandidatesResponse>(projectPath(id, 'suggestions', 'candidates') + query(page))
 
 export const getTask = (id: string, taskId: string, signal?: AbortSignal) => get<Task>(projectPath(id, 'tasks', taskId), signal)
 export const listTasks = (id: string) => get<TaskList>(projectPath(id, 'tasks') + '?limit=20')
