@@ -71,7 +71,8 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
 }
 
 /** What `catalog settings --set` reads, as its help and its refusals say it. */
-export const SETTINGS_SHAPE = '{"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…],"synonyms"?:{"word":["alternative",…]},"stopWords"?:[…]}'
+export const SETTINGS_SHAPE = '{"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…],"synonyms"?:{"word":["alternative",…]},"stopWords"?:[…],' +
+  '"suggestionsMinSearchers"?:3,"suggestionsExcluded"?:[…]}'
 
 /** Shows a project's index settings, or replaces them from a JSON file (the catalog is re-indexed). */
 export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, setFile: string | undefined): Promise<IndexSettings> {

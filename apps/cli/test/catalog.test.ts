@@ -76,6 +76,8 @@ t.test('catalog import and settings', async (t) => {
   t.match(shown.stdout, /^synonyms: boot → hiker, walking shoe$/m, 'synonyms on one line, each key with its alternatives')
   t.match(shown.stdout, /^stopWords: the$/m)
   t.match(shown.stdout, /^sortableAttributes: \(none\)$/m)
+  t.match(shown.stdout, /^suggestionsMinSearchers: 3$/m, 'a number shown as one')
+  t.match(shown.stdout, /^suggestionsExcluded: \(none\)$/m)
 
   t.test('mistakes', async (t) => {
     const bad = join(dir, 'bad.jsonl')

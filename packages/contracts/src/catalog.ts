@@ -32,6 +32,29 @@ export const StopWords = Type.Array(Type.String({ minLength: 1, maxLength: limit
   examples: [['the', 'a', 'of', 'for']]
 })
 
+/**
+ * How many distinct searchers a search needs before autocomplete suggests it (ours, not
+ * Meilisearch's): a searcher is the request's consumer_id, or its client address without one.
+ */
+export const SuggestionsMinSearchers = Type.Integer({
+  minimum: 1,
+  maximum: limits.suggestionsMinSearchersMax,
+  description: 'Extension: autocomplete suggests a popular search only once this many distinct searchers (the consumer_id, ' +
+    'or the client address of a search without one) made it and its keyword results were not empty ' +
+    `(absent: ${limits.suggestionsMinSearchersDefault}; 1 suggests any search that found something)`,
+  examples: [limits.suggestionsMinSearchersDefault]
+})
+
+/** Searches autocomplete never suggests, whoever makes them. */
+export const SuggestionsExcluded = Type.Array(Type.String({ minLength: 1, maxLength: limits.termMaxChars }), {
+  maxItems: limits.suggestionsExcludedMax,
+  uniqueItems: true,
+  description: 'Extension: searches autocomplete never suggests (GET /suggestions/candidates lists those it could). Kept as ' +
+    'popular searches are counted: lower case, without accents, white space collapsed. A catalog phrase of the same ' +
+    'text (a title, a brand) is still suggested (absent: none)',
+  examples: [['free money']]
+})
+
 /** Index settings of a project's catalog, named as in Meilisearch. */
 export const CatalogSettings = Type.Object({
   searchableAttributes: Attributes('Attributes searched by keyword, highest priority first'),
@@ -42,7 +65,10 @@ export const CatalogSettings = Type.Object({
   sortableAttributes: Type.Optional(Attributes('Attributes `sort` may order by (absent: none)')),
   // Optional as well, for the same clients; absent is none, Meilisearch's defaults ({} and []).
   synonyms: Type.Optional(Synonyms),
-  stopWords: Type.Optional(StopWords)
+  stopWords: Type.Optional(StopWords),
+  // Ours, optional for the same clients. Changing only these re-indexes nothing.
+  suggestionsMinSearchers: Type.Optional(SuggestionsMinSearchers),
+  suggestionsExcluded: Type.Optional(SuggestionsExcluded)
 }, { additionalProperties: false })
 export type CatalogSettings = Static<typeof CatalogSettings>
 

@@ -50,6 +50,24 @@ export const limits = {
   semanticRatioDefault: 0.7,
   autocompleteLimitDefault: 10,
   autocompleteLimitMax: 100,
+  /**
+   * Distinct searchers (consumers, or client addresses without a consumer_id) who must have made a
+   * search before autocomplete suggests it, unless a catalog's settings say otherwise
+   * (suggestionsMinSearchers): one shopper's searches are never suggested to the others.
+   */
+  suggestionsMinSearchersDefault: 3,
+  /** The highest suggestionsMinSearchers: a search keeps the keyed hashes of that many of its searchers at most. */
+  suggestionsMinSearchersMax: 100,
+  /** Searches a catalog's suggestionsExcluded may list. */
+  suggestionsExcludedMax: 1000,
+  /**
+   * Distinct searches the embedded engine keeps per catalog for autocomplete; past it, the least
+   * searched (the least recently searched among equals) are forgotten, a thousand at a time.
+   */
+  popularSearchesMax: 100_000,
+  /** A page of GET /suggestions/candidates. */
+  candidatesLimitDefault: 20,
+  candidatesLimitMax: 1000,
   bodyMaxBytes: 1024 * 1024,
   /** Arrays and objects nested deeper than this in a body are refused (a catalog item's own nesting included). */
   jsonMaxDepth: 32

@@ -3,7 +3,10 @@ import { limits } from './limits.js'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 const Term = (description: string) => Type.String({ maxLength: limits.termMaxChars, description })
-const ConsumerId = Type.String({ maxLength: limits.consumerIdMaxChars, description: 'Recorded for analytics' })
+const ConsumerId = Type.String({
+  maxLength: limits.consumerIdMaxChars,
+  description: 'Recorded for analytics; also who made the search, as autocomplete counts its distinct searchers (without it, the client address)'
+})
 
 /**
  * Which query words a document must contain, as Meilisearch's `matchingStrategy`: `last` drops words
@@ -182,3 +185,47 @@ export const AutocompleteResponse = Type.Object({
   offset: Type.Integer({ minimum: 0 })
 }, { additionalProperties: false })
 export type AutocompleteResponse = Static<typeof AutocompleteResponse>
+
+/**
+ * Why a popular search is or is not among autocomplete's suggestions, the first reason that holds:
+ * `excluded` (the settings' suggestionsExcluded), `no_keyword_results` (its keyword search found
+ * nothing), `few_searchers` (fewer distinct searchers than suggestionsMinSearchers),
+ * `no_keyword_results` (nothing known yet of its keyword results); else `suggested`.
+ */
+export const SuggestionStatus = Type.Union([Type.Literal('suggested'), Type.Literal('few_searchers'), Type.Literal('no_keyword_results'), Type.Literal('excluded')], {
+  description: 'Whether autocomplete suggests it, or the first reason it does not: excluded (settings suggestionsExcluded); ' +
+    'no_keyword_results (its keyword search found nothing); few_searchers (fewer than settings suggestionsMinSearchers); ' +
+    'no_keyword_results (enough searchers, but its keyword results are not known yet)'
+})
+export type SuggestionStatus = Static<typeof SuggestionStatus>
+
+/** A popular search of the catalog, as autocomplete counts it. */
+export const SuggestionCandidate = Type.Object({
+  query: Type.String({ description: 'The search as counted: lower case, without accents, white space collapsed' }),
+  count: Type.Integer({ minimum: 1, description: 'How often it was made (not counting those made with the service token)' }),
+  searchers: Type.Integer({
+    minimum: 0,
+    description: 'Distinct searchers counted: each is counted while the search has fewer than suggestionsMinSearchers, so this stops there'
+  }),
+  hits: Nullable(Type.Integer({
+    minimum: 0,
+    description: 'Items its keyword search matched the last time that was known (for a hybrid search, its keyword side); ' +
+      'null: not known yet'
+  })),
+  status: SuggestionStatus
+}, { additionalProperties: false })
+export type SuggestionCandidate = Static<typeof SuggestionCandidate>
+
+export const SuggestionCandidatesQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: limits.candidatesLimitMax, default: limits.candidatesLimitDefault })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: limits.popularSearchesMax, default: 0 }))
+}, { additionalProperties: false })
+export type SuggestionCandidatesQuery = Static<typeof SuggestionCandidatesQuery>
+
+export const SuggestionCandidatesResponse = Type.Object({
+  results: Type.Array(SuggestionCandidate, { description: 'The most searched first' }),
+  total: Type.Integer({ minimum: 0, description: 'Popular searches the catalog keeps' }),
+  limit: Type.Integer({ minimum: 0 }),
+  offset: Type.Integer({ minimum: 0 })
+}, { additionalProperties: false })
+export type SuggestionCandidatesResponse = Static<typeof SuggestionCandidatesResponse>

@@ -3,7 +3,7 @@ import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
 import {
   CatalogSettings, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, SearchHit,
-  SearchRule, SearchRulesBody, SearchRulesResponse, limits, matchingStrategyDefault
+  SearchRule, SearchRulesBody, SearchRulesResponse, SuggestionCandidatesQuery, SuggestionCandidatesResponse, limits, matchingStrategyDefault
 } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
@@ -177,6 +177,50 @@ t.test('search rules: the issue\'s shape, pins and hides bounded', async (t) => 
   t.notOk(Value.Check(SearchRulesBody, Array.from({ length: limits.rulesMax + 1 }, (_, i) => ({ id: `r${i}`, query: 'x', match: 'exact' }))))
   t.notOk(Value.Check(SearchRulesBody, { rules: [] }), 'the list itself, as the issue writes it')
   t.ok(Value.Check(SearchRulesResponse, { rules: [{ ...rule, active_from: '2026-06-01T00:00:00.000Z' }] }))
+})
+
+t.test('catalog settings: autocomplete\'s rules, optional, bounded', async (t) => {
+  const three = { searchableAttributes: ['title'], filterableAttributes: ['price'], facetableAttributes: [] }
+  t.equal(limits.suggestionsMinSearchersDefault, 3, 'one shopper\'s searches are not suggested to the others by default')
+  t.ok(Value.Check(CatalogSettings, { ...three, suggestionsMinSearchers: 1, suggestionsExcluded: [] }), '1: any search that found something')
+  t.ok(Value.Check(CatalogSettings, {
+    ...three,
+    suggestionsMinSearchers: limits.suggestionsMinSearchersMax,
+    suggestionsExcluded: ['free money', 'Free  Money, now', 'x'.repeat(limits.termMaxChars)]
+  }), 'excluded searches as typed (the engine folds them)')
+  const many = <T>(n: number, of: (i: number) => T) => Array.from({ length: n }, (_, i) => of(i))
+  t.ok(Value.Check(CatalogSettings, { ...three, suggestionsExcluded: many(limits.suggestionsExcludedMax, (i) => `q${i}`) }), 'up to the limit')
+  for (const extra of [
+    { suggestionsMinSearchers: 0 },
+    { suggestionsMinSearchers: 2.5 },
+    { suggestionsMinSearchers: '3' },
+    { suggestionsMinSearchers: limits.suggestionsMinSearchersMax + 1 },
+    { suggestionsExcluded: 'free money' },
+    { suggestionsExcluded: [''] },
+    { suggestionsExcluded: ['a', 'a'] },
+    { suggestionsExcluded: ['x'.repeat(limits.termMaxChars + 1)] },
+    { suggestionsExcluded: many(limits.suggestionsExcludedMax + 1, (i) => `q${i}`) }
+  ]) t.notOk(Value.Check(CatalogSettings, { ...three, ...extra }), JSON.stringify(extra).slice(0, 60))
+})
+
+t.test('the popular searches autocomplete may suggest: a page, each with its status', async (t) => {
+  const page = {
+    results: [
+      { query: 'sonora quiet', count: 12, searchers: 3, hits: 2, status: 'suggested' },
+      { query: 'zqlhaaboie free money', count: 50, searchers: 1, hits: 0, status: 'no_keyword_results' },
+      { query: 'tent', count: 1, searchers: 1, hits: null, status: 'no_keyword_results' }
+    ],
+    total: 3,
+    limit: 20,
+    offset: 0
+  }
+  t.ok(Value.Check(SuggestionCandidatesResponse, page))
+  t.notOk(Value.Check(SuggestionCandidatesResponse, { ...page, results: [{ ...page.results[0], status: 'maybe' }] }), 'the statuses are a closed list')
+  t.notOk(Value.Check(SuggestionCandidatesResponse, { ...page, results: [{ ...page.results[0], count: 0 }] }), 'a popular search was made at least once')
+  t.ok(Value.Check(SuggestionCandidatesQuery, {}))
+  t.ok(Value.Check(SuggestionCandidatesQuery, { limit: limits.candidatesLimitMax, offset: 5 }))
+  t.notOk(Value.Check(SuggestionCandidatesQuery, { limit: limits.candidatesLimitMax + 1 }))
+  t.notOk(Value.Check(SuggestionCandidatesQuery, { status: 'suggested' }), 'no other parameter')
 })
 
 t.test('error body', async (t) => {

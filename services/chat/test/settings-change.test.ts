@@ -37,7 +37,8 @@ t.test('the chat keeps citing while the catalog settings change, and after', asy
   cites(await ask(question), 'while the settings change')
   const changed = await change
   t.equal(changed.status, 200)
-  t.same(await changed.json(), { ...settings, sortableAttributes: [], synonyms: {}, stopWords: [] }, 'as sent, nothing sortable, no synonyms nor stop words (left out)')
+  t.same(await changed.json(), { ...settings, sortableAttributes: [], synonyms: {}, stopWords: [], suggestionsMinSearchers: 3, suggestionsExcluded: [] },
+    'as sent, nothing sortable, no synonyms nor stop words (left out), autocomplete\'s defaults')
 
   const after = await ask(question)
   cites(after, 'after')

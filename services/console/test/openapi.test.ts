@@ -37,6 +37,7 @@ t.test('the OpenAPI document describes every console route completely', async (t
     'POST /api/projects/{project_id}/search': 'search',
     'POST /api/projects/{project_id}/autocomplete': 'autocomplete',
     'POST /api/projects/{project_id}/facet-search': 'facetSearch',
+    'GET /api/projects/{project_id}/suggestions/candidates': 'listSuggestionCandidates',
     'GET /api/projects/{project_id}/settings': 'getSettings',
     'PUT /api/projects/{project_id}/settings': 'replaceSettings',
     'GET /api/projects/{project_id}/rules': 'getRules',

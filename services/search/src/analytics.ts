@@ -8,8 +8,15 @@ export interface SearchEvent {
   projectId: string
   kind: 'search' | 'autocomplete'
   consumerId: string | null
+  /**
+   * Who made it, as autocomplete counts distinct searchers (engine/searchers.ts's searcherOf: the
+   * consumer id, or the client address). Never written to PostgreSQL; the engine keeps a keyed hash.
+   */
+  searcher: string
   query: string
   hits: number
+  /** What the search tells autocomplete of its keyword results (see RecordedSearch); null: nothing. */
+  keywordHits: number | null
   latencyMs: number
   at: Date
 }
@@ -75,7 +82,7 @@ export class SearchAnalytics {
           events.map((e) => e.query), events.map((e) => e.hits), events.map((e) => e.latencyMs), events.map((e) => e.at)])
       // All at once: an engine may write the searches of one flush together (Meilisearch does).
       await Promise.all(events.filter((e) => e.kind === 'search' && e.query !== '')
-        .map(async (e) => await (await this.#engine.index(e.projectId)).recordQuery(e.query, e.hits)))
+        .map(async (e) => await (await this.#engine.index(e.projectId)).recordQuery(e.query, { keywordHits: e.keywordHits, searcher: e.searcher })))
     } catch (err) {
       this.#log.warn({ err, dropped: events.length }, 'search analytics could not be written')
     }

@@ -11,6 +11,14 @@ export function foldText (text: string): string {
   return text.normalize('NFKD').replace(MARKS, '').toLowerCase()
 }
 
+/**
+ * A search as autocomplete counts it, suggests it and excludes it, on both engines: folded, white
+ * space collapsed, trimmed ("  Free   Money " → "free money").
+ */
+export function foldQuery (text: string): string {
+  return foldText(text).replace(/\s+/g, ' ').trim()
+}
+
 export function tokenize (text: string): string[] {
   return foldText(text).split(SEPARATOR).filter((w) => w.length > 0)
 }

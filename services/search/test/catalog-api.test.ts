@@ -30,6 +30,7 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     t.notOk(settings.filterableAttributes.includes('description'), 'long text is not filterable')
     t.same(settings.sortableAttributes, [], 'nothing is sortable until asked for, as in Meilisearch')
     t.same([settings.synonyms, settings.stopWords], [{}, []], 'no synonyms nor stop words: Meilisearch\'s defaults')
+    t.same([settings.suggestionsMinSearchers, settings.suggestionsExcluded], [3, []], 'autocomplete suggests searches of three shoppers, none excluded')
   })
 
   t.test('NDJSON and integer ids', async (t) => {
@@ -86,8 +87,9 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
 
   t.test('PUT /settings re-indexes', async (t) => {
     const settings = { searchableAttributes: ['title'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand'] }
-    const none = { sortableAttributes: [], synonyms: {}, stopWords: [] }
-    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), { ...settings, ...none }, 'sent without sortable attributes, synonyms or stop words: none')
+    const none = { sortableAttributes: [], synonyms: {}, stopWords: [], suggestionsMinSearchers: 3, suggestionsExcluded: [] }
+    t.same((await send(h.app, shop.key, 'PUT', '/settings', settings)).json(), { ...settings, ...none },
+      'sent without sortable attributes, synonyms or stop words: none; autocomplete\'s rules: their defaults')
     t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), { ...settings, ...none })
     const byDescription = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'gooseneck' })).json()
     t.equal(byDescription.estimatedTotalHits, 0, 'description is no longer searchable')
@@ -132,8 +134,9 @@ const autocompletePagingSuite = (engine: EngineKind) => async (t: Test) => {
   const shop = await h.tenant()
   const demo = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
   t.equal((await send(h.app, shop.key, 'POST', '/documents', demo)).statusCode, 200)
+  // Each by three shoppers, so that they are suggested (settings suggestionsMinSearchers).
   for (const q of ['trail running shoes', 'trail running shoes', 'waterproof jacket', 'stainless steel', 'coffee grinder']) {
-    t.equal((await send(h.app, shop.key, 'POST', '/search', { search_term: q })).statusCode, 200)
+    for (const consumer of ['a', 'b', 'c']) t.equal((await send(h.app, shop.key, 'POST', '/search', { search_term: q, consumer_id: consumer })).statusCode, 200)
   }
   // Popular searches feed the list: counted now, and none while it is read.
   await h.app.analytics.flush()

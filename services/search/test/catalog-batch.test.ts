@@ -114,7 +114,7 @@ t.test('the writer thread gets its vectors from the service\'s embedder, and fai
   t.ok(refused instanceof BatchError && refused.code === 'invalid_document', 'a bad item as a BatchError with its code')
   t.same(await writer.ingest(file, bytes([]), undefined, 100), { received: 0, indexed: 0, unchanged: 0, total: 2 }, 'nothing of the failed batches was written')
 
-  const records = Array.from({ length: 3 }, (_, i) => writer.record(file, `desk ${i}`, 1))
+  const records = Array.from({ length: 3 }, (_, i) => writer.record(file, `desk ${i}`, { keywordHits: 1, searcher: 'c:shopper' }))
   t.equal(writer.pending, 3, 'three writes sent and not yet answered (memory_store_entries{store="search_writer_requests"})')
   await Promise.all(records)
   t.equal(writer.pending, 0, 'all answered')

@@ -25,7 +25,10 @@ t.test('search credentials', async (t) => {
     const wrong = await search(chatKey, { search_term: 'boots' })
     t.equal(wrong.statusCode, 401)
     t.match(wrong.json().message, /search credential/)
-    for (const [method, url] of [['POST', '/autocomplete'], ['POST', '/facet-search'], ['POST', '/documents'], ['GET', '/documents/x'], ['DELETE', '/documents/x'], ['GET', '/settings'], ['PUT', '/settings'], ['GET', '/rules'], ['PUT', '/rules']] as const) {
+    for (const [method, url] of [
+      ['POST', '/autocomplete'], ['POST', '/facet-search'], ['GET', '/suggestions/candidates'], ['POST', '/documents'], ['GET', '/documents/x'], ['DELETE', '/documents/x'],
+      ['GET', '/settings'], ['PUT', '/settings'], ['GET', '/rules'], ['PUT', '/rules']
+    ] as const) {
       t.equal((await h.app.inject({ method, url })).statusCode, 401, `${method} ${url}`)
     }
     t.equal((await search(shop.key, { search_term: 'boots' })).statusCode, 200)

@@ -70,7 +70,7 @@ t.test('the checks refuse what Meilisearch refuses, and the corrections are need
 t.test('every error code the adapter names is one Meilisearch sends', async (t) => {
   const codes = new Set(meilisearchContract().document.components.schemas.Code!.enum as string[])
   // errors.ts's sets, and the codes the adapters branch on one by one (errors.ts, index.ts, knowledge-index.ts, writes.ts)
-  const named = [...DOCUMENT_CODES, ...ENGINE_CODES, 'invalid_search_filter', 'invalid_document_filter', 'invalid_search_facets', 'invalid_search_sort',
+  const named = [...DOCUMENT_CODES, ...ENGINE_CODES, 'invalid_search_filter', 'invalid_document_filter', 'invalid_document_sort', 'invalid_search_facets', 'invalid_search_sort',
     'feature_not_enabled', 'payload_too_large', 'document_not_found', 'index_not_found', 'index_already_exists']
   t.same(named.filter((code) => !codes.has(code)), [], 'no code Meilisearch never sends')
   for (const code of ['invalid_vectors_type', 'invalid_search_embedder']) t.ok(ENGINE_CODES.has(code), `${code}: the adapter's vectors or embedder, a 503`)
@@ -245,9 +245,40 @@ t.test('autocomplete and counted searches on the wire', async (t) => {
   t.match(fake.lastBody('POST /indexes/{index_uid}/search', SUGGEST), {
     q: 'zephir', offset: 0, filter: 'weight > 0', matchingStrategy: 'all', attributesToRetrieve: ['text', 'weight'], showRankingScoreDetails: true
   })
-  await index.recordQuery('Zephyr Kettle', 3)
+  await index.recordQuery('Zephyr Kettle', { keywordHits: 3, searcher: 'c:ann' })
   t.same(sent().slice(-2), ['GET /indexes/{index_uid}/documents', 'POST /indexes/{index_uid}/documents'], 'the search counted into its completion')
-  t.match(fake.document(SUGGEST, suggestionId('zephyr kettle')), { text: 'zephyr kettle', searches: 1, lastHits: 3 })
+  const counted = fake.document(SUGGEST, suggestionId('zephyr kettle'))
+  t.match(counted, { text: 'zephyr kettle', searches: 1, lastHits: 3, weight: 0 }, 'one searcher: counted, not suggested')
+  t.match(counted?.searchers, [/^[0-9a-f]{16}$/], 'the searcher kept as a keyed hash')
+  t.notOk(JSON.stringify(counted).includes('ann'), 'never as the consumer id')
+  t.match(fake.document(SUGGEST, '_settings'), { searcherKey: /^[0-9a-f]{64}$/ }, 'the catalog\'s key, made with the first searcher counted')
+  await index.recordQuery('zephyr  KETTLE', { keywordHits: 3, searcher: 'c:bob' })
+  await index.recordQuery('Zephyr Kettle', { keywordHits: null, searcher: 'a:10.0.0.7' })
+  t.match(fake.document(SUGGEST, suggestionId('zephyr kettle')), { searches: 3, lastHits: 3, weight: 15 }, 'three searchers: suggested; hits not known (hybrid) keep the last known')
+
+  // Searched only as hybrid: its keyword hits are looked up once, when it reaches the threshold.
+  fake.seed(CATALOG, { hits: [{ id: 'k1', title: 'Zephyr Kettle' }] })
+  for (const searcher of ['c:a', 'c:b']) await index.recordQuery('kettle for tea', { keywordHits: null, searcher })
+  t.notOk(sent().includes('POST /indexes/{index_uid}/search'), 'two searchers: nothing looked up')
+  await index.recordQuery('kettle for tea', { keywordHits: null, searcher: 'c:c' })
+  t.same(fake.lastBody('POST /indexes/{index_uid}/search', CATALOG), { q: 'kettle for tea', limit: 0, offset: 0, matchingStrategy: 'last' },
+    'the third: one keyword search for its total, no hits, no filter')
+  t.match(fake.document(SUGGEST, suggestionId('kettle for tea')), { lastHits: 1, weight: 15 })
+
+  const popular = await index.popularSearches(10, 0)
+  t.same(fake.lastBody('POST /indexes/{index_uid}/documents/fetch', SUGGEST), {
+    filter: 'searches > 0', sort: ['searches:desc'], fields: ['text', 'searches', 'lastHits', 'searchers'], limit: 10, offset: 0
+  }, 'the console\'s list: the completions searched for, the most searched first')
+  t.same(popular.searches.map((s) => [s.query, s.count, s.searchers, s.hits]).sort(), [['kettle for tea', 3, 3, 1], ['zephyr kettle', 3, 3, 3]])
+
+  sent()
+  await index.updateSettings({ ...SETTINGS, suggestionsMinSearchers: 4 })
+  t.ok(sent().includes('POST /indexes/{index_uid}/documents/fetch'), 'a new threshold: the completions searched for are weighed again')
+  t.match(fake.document(SUGGEST, suggestionId('zephyr kettle')), { weight: 0 }, 'three searchers are too few now')
+  await index.updateSettings({ ...SETTINGS, suggestionsExcluded: ['Kettle  for TEA'] })
+  t.same((await index.settings()).suggestionsExcluded, ['kettle for tea'], 'excluded searches kept folded')
+  t.match(fake.document(SUGGEST, suggestionId('zephyr kettle')), { weight: 15 }, 'back to three')
+  t.match(fake.document(SUGGEST, suggestionId('kettle for tea')), { weight: 0 }, 'excluded')
 
   // A new catalog's suggestions index gets these settings; the adapter reaches that step only after
   // a 404 the hook cannot give (see fake-meilisearch.ts), so they are sent through the same client.

@@ -1,5 +1,12 @@
 import t from 'tap'
-import { completionOf, foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type SuggestionHit } from '../src/engines/meilisearch/suggestions.js'
+import {
+  completionOf, pageOfSuggestions, phraseChanges, popularSearchOf, suggestionId, suggestionSearch, weighed, withItems, withSearch, type SuggestionHit
+} from '../src/engines/meilisearch/suggestions.js'
+import { foldQuery } from '../src/text.js'
+
+/** The default rules: three searchers, none excluded. */
+const RULES = { minSearchers: 3, excluded: [] }
+const by = (searcher: string, keywordHits: number | null = 2) => ({ keywordHits, searcher })
 
 t.test('suggestion ids are valid Meilisearch document ids, one per folded text', async (t) => {
   const id = suggestionId('café noir')
@@ -17,17 +24,29 @@ t.test('phrase counts follow items in and out', async (t) => {
     'a phrase counts once per item, whichever attributes carry it')
 })
 
-t.test('weights: items carrying a phrase, and searches that found something (five times)', async (t) => {
-  const one = withItems(undefined, 'quillon', 'Quillon', 2)!
-  t.same({ ...one, id: undefined }, { id: undefined, text: 'Quillon', items: 2, searches: 0, lastHits: 0, weight: 2 })
-  t.equal(withItems(one, 'quillon', 'Quillon', -2), null, 'no item and never searched: removed')
-  const searched = withSearch(withSearch(undefined, 'sonora quiet', 3), 'sonora quiet', 1)
-  t.same({ ...searched, id: undefined }, { id: undefined, text: 'sonora quiet', items: 0, searches: 2, lastHits: 1, weight: 10 })
-  t.equal(withSearch(searched, 'sonora quiet', 0).weight, 0, 'a search that finds nothing now is not suggested')
-  const both = withItems(searched, 'sonora quiet', 'Sonora Quiet', 1)!
-  t.same([both.text, both.weight], ['Sonora Quiet', 11], 'a phrase shows as an item wrote it')
-  const gone = withItems(both, 'sonora quiet', 'Sonora Quiet', -1)!
-  t.same([gone.text, gone.weight], ['sonora quiet', 10], 'the search stays when the last item goes')
+t.test('weights: items carrying a phrase, and suggested searches (five times)', async (t) => {
+  const one = withItems(undefined, 'quillon', 'Quillon', 2, RULES)!
+  t.same({ ...one, id: undefined }, { id: undefined, text: 'Quillon', items: 2, searches: 0, lastHits: null, searchers: [], weight: 2 })
+  t.equal(withItems(one, 'quillon', 'Quillon', -2, RULES), null, 'no item and never searched: removed')
+  let searched = withSearch(undefined, 'sonora quiet', by('h1', 3), RULES)
+  for (let i = 0; i < 10; i++) searched = withSearch(searched, 'sonora quiet', by('h1'), RULES)
+  t.same({ ...searched, id: undefined }, { id: undefined, text: 'sonora quiet', items: 0, searches: 11, lastHits: 2, searchers: ['h1'], weight: 0 },
+    'eleven searches by one searcher: counted once, not suggested')
+  searched = withSearch(withSearch(searched, 'sonora quiet', by('h2'), RULES), 'sonora quiet', by('h3', 1), RULES)
+  t.same([searched.searchers, searched.lastHits, searched.weight], [['h1', 'h2', 'h3'], 1, 65], 'a third searcher: suggested, its 13 searches weighing')
+  t.same(withSearch(searched, 'sonora quiet', by('h4'), RULES).searchers, ['h1', 'h2', 'h3'], 'no more searchers kept than the rules ask')
+  t.equal(withSearch(searched, 'sonora quiet', by('h1', 0), RULES).weight, 0, 'a search that finds nothing now is not suggested')
+  t.equal(withSearch(searched, 'sonora quiet', by('h1', null), RULES).lastHits, 1, 'hits not known (a hybrid search): the last known kept')
+  t.equal(weighed(searched, { minSearchers: 3, excluded: ['sonora quiet'] }).weight, 0, 'an excluded search is not suggested')
+  t.equal(weighed(searched, { minSearchers: 4, excluded: [] }).weight, 0, 'nor one with fewer searchers than a higher threshold asks')
+  const both = withItems(searched, 'sonora quiet', 'Sonora Quiet', 1, RULES)!
+  t.same([both.text, both.weight], ['Sonora Quiet', 66], 'a phrase shows as an item wrote it')
+  t.equal(weighed(both, { minSearchers: 3, excluded: ['sonora quiet'] }).weight, 1, 'excluded, the phrase stays, without its searches')
+  const gone = withItems(both, 'sonora quiet', 'Sonora Quiet', -1, RULES)!
+  t.same([gone.text, gone.weight], ['sonora quiet', 65], 'the search stays when the last item goes')
+  t.same(popularSearchOf(gone), { query: 'sonora quiet', count: 13, searchers: 3, hits: 1 })
+  const before = { id: suggestionId('tent'), text: 'tent', items: 0, searches: 40, lastHits: 3, weight: 200 }
+  t.same([popularSearchOf(before).searchers, weighed(before, RULES).weight], [0, 0], 'a completion counted before searchers were: none, not suggested')
 })
 
 t.test('the search of the suggestions index asks for a window of the best, with their typo counts', async (t) => {

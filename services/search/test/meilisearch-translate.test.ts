@@ -30,8 +30,8 @@ t.test('settings → the catalog index settings payload', async (t) => {
   t.same(embedderSettings(512), { default: { source: 'userProvided', dimensions: 512 } })
   t.same(SUGGESTIONS_SETTINGS, {
     searchableAttributes: ['text'],
-    filterableAttributes: ['weight'],
-    sortableAttributes: ['weight'],
+    filterableAttributes: ['weight', 'searches'],
+    sortableAttributes: ['weight', 'searches'],
     rankingRules: ['words', 'typo', 'weight:desc', 'proximity', 'attribute', 'exactness']
   })
 })

@@ -16,6 +16,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'POST /search': 'search',
     'POST /autocomplete': 'autocomplete',
     'POST /facet-search': 'facetSearch',
+    'GET /suggestions/candidates': 'listSuggestionCandidates',
     'POST /documents': 'addOrReplaceDocuments',
     'GET /documents/{id}': 'getDocument',
     'DELETE /documents/{id}': 'deleteDocument',

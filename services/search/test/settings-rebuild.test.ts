@@ -35,7 +35,8 @@ t.test('searches and autocomplete are served, with the old settings, while new s
   other.exec('ROLLBACK')
   const changed = await change
   t.equal(changed.statusCode, 200)
-  t.same(changed.json(), { ...settings, sortableAttributes: [], synonyms: {}, stopWords: [] }, 'sent without sortable attributes, synonyms or stop words: none')
+  t.same(changed.json(), { ...settings, sortableAttributes: [], synonyms: {}, stopWords: [], suggestionsMinSearchers: 3, suggestionsExcluded: [] },
+    'sent without sortable attributes, synonyms or stop words: none; autocomplete\'s rules: their defaults')
   t.same((await imported).json(), { received: 1, indexed: 1, unchanged: 0, total: 13 })
   t.same(settled, ['settings', 'import'], 'the import waited for the new settings')
 

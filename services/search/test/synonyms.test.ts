@@ -92,7 +92,7 @@ const suite = (engine: EngineKind) => async (t: Test) => {
     const completedWithout = await completions()
     const empty = await put({ ...SETTINGS, synonyms: {}, stopWords: [] })
     t.equal(empty.statusCode, 200)
-    t.same(empty.json(), { ...SETTINGS, sortableAttributes: [], synonyms: {}, stopWords: [] })
+    t.same(empty.json(), { ...SETTINGS, sortableAttributes: [], synonyms: {}, stopWords: [], suggestionsMinSearchers: 3, suggestionsExcluded: [] })
     t.same(await completions(), completedWithout, 'the same completions, computed again after the change')
     t.same(await answers(), without, 'the same answers')
   })

@@ -5,10 +5,12 @@ import { plural } from '../plural.js'
 import { Progress } from '../progress.js'
 import type { CommandContext } from './context.js'
 
-/** A setting on one line: a list, or synonyms as `phone → smartphone, mobile; …`. */
-const shown = (value: string[] | Record<string, string[]>) => Array.isArray(value)
-  ? value.join(', ')
-  : Object.entries(value).map(([key, alternatives]) => `${key} → ${alternatives.join(', ')}`).join('; ')
+/** A setting on one line: a number, a list, or synonyms as `phone → smartphone, mobile; …`. */
+const shown = (value: number | string[] | Record<string, string[]>) => typeof value === 'number'
+  ? String(value)
+  : Array.isArray(value)
+    ? value.join(', ')
+    : Object.entries(value).map(([key, alternatives]) => `${key} → ${alternatives.join(', ')}`).join('; ')
 
 export function catalogCommands (program: Command, { env, print }: CommandContext) {
   const catalog = program.command('catalog').description("import items and show or change a project's index settings")
@@ -33,6 +35,6 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
     .option('--set <file>', `a JSON file: ${SETTINGS_SHAPE}`)
     .action(async (projectId: string, options: { set?: string }) => {
       const settings = await catalogSettings(env, searchSettings(env), projectId, options.set)
-      print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${shown(v as string[] | Record<string, string[]>) || '(none)'}`).join('\n'))
+      print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${shown(v as number | string[] | Record<string, string[]>) || '(none)'}`).join('\n'))
     })
 }

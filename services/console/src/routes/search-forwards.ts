@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import {
   AutocompleteBody, AutocompleteResponse, CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, FacetSearchBody, FacetSearchResponse, KnowledgeCrawlBody,
-  KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, SearchRulesBody, SearchRulesResponse, Task, TaskAccepted,
-  TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, sessionErrorResponses, type ErrorCode
+  KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, SearchRulesBody, SearchRulesResponse,
+  SuggestionCandidatesQuery, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, sessionErrorResponses,
+  type ErrorCode
 } from '@chatsearch/contracts'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
 import { forwarded, queryOf, type UpstreamCall, type Upstream } from '../upstream.js'
@@ -83,6 +84,13 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     body: AutocompleteBody,
     response: { 200: AutocompleteResponse, ...changeErrors('missing_parameters') }
   })
+  simple('GET', '/suggestions/candidates', () => '/suggestions/candidates', {
+    operationId: 'listSuggestionCandidates',
+    tags: ['search'],
+    summary: 'The catalog\'s popular searches, the most searched first, and whether autocomplete suggests each (GET /suggestions/candidates)',
+    querystring: SuggestionCandidatesQuery,
+    response: { 200: SuggestionCandidatesResponse, ...forwardErrors() }
+  })
   simple('GET', '/settings', () => '/settings', {
     operationId: 'getSettings',
     tags: ['catalog'],
@@ -92,7 +100,7 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
   simple('PUT', '/settings', () => '/settings', {
     operationId: 'replaceSettings',
     tags: ['catalog'],
-    summary: 'Replace the index settings; the catalog is re-indexed with them (PUT /settings)',
+    summary: 'Replace the index settings; the catalog is re-indexed with them, unless only autocomplete\'s rules changed (PUT /settings)',
     body: CatalogSettings,
     response: { 200: CatalogSettings, ...changeErrors('missing_parameters') }
   })

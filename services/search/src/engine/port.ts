@@ -24,6 +24,12 @@ export interface IndexSettings {
    */
   synonyms?: Record<string, string[]>
   stopWords?: string[]
+  /**
+   * Autocomplete's rules for popular searches (see suggestionRules in engine/settings.ts); changing
+   * only these re-indexes nothing. Absent in settings saved before them: the defaults.
+   */
+  suggestionsMinSearchers?: number
+  suggestionsExcluded?: string[]
 }
 
 /** One criterion of a search's sort (Meilisearch's `attribute:asc`), checked against the sortable attributes. */
@@ -61,6 +67,35 @@ export interface SearchResult {
   scores?: number[]
   estimatedTotalHits: number
   facetDistribution?: Record<string, Record<string, number>>
+  /**
+   * For a hybrid query: the items its keyword side matched (filter included), when the engine can
+   * tell without more work; autocomplete suggests only searches whose keyword results exist.
+   */
+  keywordHits?: number
+}
+
+/** One search, as autocomplete's popular searches count it (see recordQuery). */
+export interface RecordedSearch {
+  /** The items its keyword search matched (a hybrid search's keyword side); null: not known, the count kept is left as it is. */
+  keywordHits: number | null
+  /** Who made it (see searcherOf in engine/searchers.ts); stored only as a keyed hash. */
+  searcher: string
+}
+
+/** A popular search as both engines keep it: folded, how often made, by how many searchers, with how many keyword hits (null: not known yet). */
+export interface PopularSearch {
+  query: string
+  count: number
+  /** Distinct searchers counted: each is counted while it has fewer than the catalog's suggestionsMinSearchers. */
+  searchers: number
+  hits: number | null
+}
+
+/** A page of a catalog's popular searches, the most searched first. */
+export interface PopularSearches {
+  searches: PopularSearch[]
+  /** How many the catalog keeps. */
+  total: number
 }
 
 /**
@@ -152,8 +187,14 @@ export interface EngineIndex {
    * sentence encoder does not forgive typos the way keyword search does.
    */
   correct (query: string): Promise<string>
-  /** Records a search so that popular searches feed the suggestions. */
-  recordQuery (query: string, hits: number): Promise<void>
+  /**
+   * Records a search so that popular searches feed the suggestions: one more time made, its keyword
+   * hits when known, and its searcher while it has fewer than the catalog's suggestionsMinSearchers.
+   * A search is suggested once it has that many searchers, keyword hits, and is not excluded.
+   */
+  recordQuery (query: string, search: RecordedSearch): Promise<void>
+  /** The catalog's popular searches, suggested or not, the most searched first (the console lists them). */
+  popularSearches (limit: number, offset: number): Promise<PopularSearches>
 }
 
 /** A knowledge document as stored: what was sent (a pair's question as title, its answer as content). */

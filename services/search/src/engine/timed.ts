@@ -9,7 +9,7 @@ type Operation = keyof EngineIndex
 
 /** Every operation of the port (the compiler refuses a missing one), so that an adapter's calls are all timed. */
 const OPERATIONS = Object.keys({
-  settings: 0, updateSettings: 0, upsert: 0, ingestBatch: 0, remove: 0, get: 0, getMany: 0, count: 0, storedHashes: 0, search: 0, facetSearch: 0, suggest: 0, correct: 0, recordQuery: 0
+  settings: 0, updateSettings: 0, upsert: 0, ingestBatch: 0, remove: 0, get: 0, getMany: 0, count: 0, storedHashes: 0, search: 0, facetSearch: 0, suggest: 0, correct: 0, recordQuery: 0, popularSearches: 0
 } satisfies Record<Operation, 0>) as Operation[]
 
 type KnowledgeOperation = keyof KnowledgeIndex

@@ -123,7 +123,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
     schema: {
       operationId: 'replaceSettings',
       tags: ['catalog'],
-      summary: 'Replace the index settings; the catalog is re-indexed with them',
+      summary: 'Replace the index settings; the catalog is re-indexed with them, unless only autocomplete\'s rules changed',
       body: CatalogSettings,
       response: { 200: CatalogSettings, ...errorResponses('missing_parameters', ...bodyErrors, ...idempotencyErrors) }
     }

@@ -13,6 +13,7 @@ import { autocompleteKey, facetSearchKey, searchKey } from '../response-cache.js
 import { formatHit, formatOptions } from '../engine/format.js'
 import { applicableRules } from '../rules/match.js'
 import { ruleEffect, searchWithRules } from '../rules/apply.js'
+import { searcherOf } from '../engine/searchers.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
 
@@ -73,6 +74,16 @@ function sortOf (sort: string[] | null | undefined, settings: IndexSettings): So
 }
 
 /**
+ * What a search tells autocomplete of its keyword results: a keyword search's total, a hybrid
+ * search's keyword side when the engine counted it (undefined: not). A filtered search that found
+ * nothing tells nothing: without the filter the query may well find items.
+ */
+function keywordHitsOf (hits: number | undefined, filters: string | null | undefined): number | null {
+  if (hits === undefined) return null
+  return hits === 0 && (filters ?? '').trim() !== '' ? null : hits
+}
+
+/**
  * The semantic side of a hybrid search. None for a query without a word (empty, emoji, punctuation):
  * there is nothing to embed, so the search is a keyword browse, as Meilisearch's empty query is.
  */
@@ -86,10 +97,22 @@ export async function searchRoutes (app: FastifyInstance) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   // Searches of the project's own clients only: those of our services (the chat's retrieval, the
   // console's playground and catalog browsing, on the service token) would count as shoppers' and
-  // feed their queries to autocomplete.
-  const record = (request: FastifyRequest, kind: 'search' | 'autocomplete', consumerId: string | null | undefined, query: string, hits: number, latencyMs: number) => {
+  // feed their queries to autocomplete. The searcher autocomplete counts is the consumer, or else
+  // the client address (request.ip: the proxy's own unless trustProxy names it).
+  const record = (request: FastifyRequest, kind: 'search' | 'autocomplete', consumerId: string | null | undefined, query: string, hits: number, latencyMs: number,
+    keywordHits: number | null = null) => {
     if (request.principal.keyId === 'service') return
-    app.analytics.record({ projectId: request.principal.projectId, kind, consumerId: consumerId ?? null, query, hits, latencyMs, at: new Date() })
+    app.analytics.record({
+      projectId: request.principal.projectId,
+      kind,
+      consumerId: consumerId ?? null,
+      searcher: searcherOf(consumerId, request.ip),
+      query,
+      hits,
+      keywordHits,
+      latencyMs,
+      at: new Date()
+    })
   }
 
   api.post('/search', {
@@ -116,7 +139,9 @@ export async function searchRoutes (app: FastifyInstance) {
     if (cached.value !== undefined) {
       const hit = JSON.parse(cached.value) as SearchResponse
       hit.processingTimeMs = elapsedMs(started)
-      record(request, 'search', body.consumer_id, query, hit.estimatedTotalHits, hit.processingTimeMs)
+      // A cached hybrid answer holds no keyword count; the search that computed it recorded one.
+      const keywordHits = keywordHitsOf(body.search_type === 'hybrid' ? undefined : hit.estimatedTotalHits, body.filters)
+      record(request, 'search', body.consumer_id, query, hit.estimatedTotalHits, hit.processingTimeMs, keywordHits)
       return hit
     }
     const index = await app.engine.index(projectId)
@@ -156,7 +181,8 @@ export async function searchRoutes (app: FastifyInstance) {
         ...(format === undefined || terms === undefined ? {} : { _formatted: formatHit(hit, terms.words, format, terms.synonyms) })
       }))
     const processingTimeMs = elapsedMs(started)
-    record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs)
+    const keywordHits = keywordHitsOf(result.keywordHits ?? (hybrid === undefined ? result.estimatedTotalHits : undefined), body.filters)
+    record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs, keywordHits)
     const response: SearchResponse = {
       hits,
       query,

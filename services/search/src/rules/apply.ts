@@ -104,5 +104,8 @@ export async function searchWithRules (index: EngineIndex, query: SearchQuery, e
     answer.scores = hits.map((hit) => scores.get(hit.id) ?? 0)
   }
   if (result.facetDistribution !== undefined) answer.facetDistribution = result.facetDistribution
+  // What the engine's keyword search matched, the rules aside: autocomplete's popular searches count it.
+  const keywordHits = result.keywordHits ?? (query.hybrid === undefined ? result.estimatedTotalHits : undefined)
+  if (keywordHits !== undefined) answer.keywordHits = keywordHits
   return answer
 }

@@ -1,5 +1,5 @@
-import { del, get, post, projectPath, put, request } from './client.js'
-import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, SearchRule, SearchRulesResponse, Task, TaskAccepted, TaskList } from './types.js'
+import { del, get, post, projectPath, put, query, request } from './client.js'
+import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, SearchRule, SearchRulesResponse, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList } from './types.js'
 
 /** The content type of a catalog file, from its name: the console converts CSV and reads JSON and NDJSON. */
 export function catalogContentType (fileName: string): string | undefined {
@@ -21,6 +21,9 @@ export const putSettings = (id: string, settings: CatalogSettings) => put<Catalo
 export const getRules = (id: string) => get<SearchRulesResponse>(projectPath(id, 'rules'))
 /** Replaces the project's search rules with this list (its order is their precedence). */
 export const putRules = (id: string, rules: SearchRule[]) => put<SearchRulesResponse>(projectPath(id, 'rules'), rules)
+/** The catalog's popular searches, the most searched first, each with whether autocomplete suggests it. */
+export const listCandidates = (id: string, page: { limit: number, offset: number }) =>
+  get<SuggestionCandidatesResponse>(projectPath(id, 'suggestions', 'candidates') + query(page))
 
 export const getTask = (id: string, taskId: string, signal?: AbortSignal) => get<Task>(projectPath(id, 'tasks', taskId), signal)
 export const listTasks = (id: string) => get<TaskList>(projectPath(id, 'tasks') + '?limit=20')

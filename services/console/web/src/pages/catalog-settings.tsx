@@ -4,7 +4,7 @@ import { ErrorAlert, Status } from '../components/status.js'
 import { useAction } from '../hooks.js'
 import { parseSynonyms, synonymsText } from '../synonyms.js'
 
-type ListKey = 'searchableAttributes' | 'filterableAttributes' | 'facetableAttributes' | 'sortableAttributes' | 'stopWords'
+type ListKey = 'searchableAttributes' | 'filterableAttributes' | 'facetableAttributes' | 'sortableAttributes' | 'stopWords' | 'suggestionsExcluded'
 
 const lists: Array<{ key: ListKey, label: string, hint: string }> = [
   { key: 'searchableAttributes', label: 'Searchable attributes, highest priority first', hint: 'settings-hint' },
@@ -12,10 +12,13 @@ const lists: Array<{ key: ListKey, label: string, hint: string }> = [
   { key: 'facetableAttributes', label: 'Facetable attributes', hint: 'settings-hint' },
   // Shown and sent back, so that saving this form does not drop the ones set through the API.
   { key: 'sortableAttributes', label: 'Sortable attributes', hint: 'settings-hint' },
-  { key: 'stopWords', label: 'Stop words', hint: 'settings-stop-hint' }
+  { key: 'stopWords', label: 'Stop words', hint: 'settings-stop-hint' },
+  { key: 'suggestionsExcluded', label: 'Searches never suggested by autocomplete', hint: 'settings-suggestions-hint' }
 ]
 
 const listOf = (text: string) => [...new Set(text.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== ''))]
+/** Searches may hold commas: one per line. */
+const linesOf = (text: string) => [...new Set(text.split('\n').map((s) => s.trim()).filter((s) => s !== ''))]
 
 /** The index settings, one attribute (or stop word) per line, synonyms one key per line; saving re-indexes the catalog. */
 export function CatalogSettingsForm ({ projectId, settings, onSaved }: { projectId: string, settings: CatalogSettings, onSaved: () => void }) {
@@ -39,9 +42,11 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
             facetableAttributes: listOf(String(data.get('facetableAttributes'))),
             sortableAttributes: listOf(String(data.get('sortableAttributes'))),
             synonyms: synonyms.synonyms,
-            stopWords: listOf(String(data.get('stopWords')))
+            stopWords: listOf(String(data.get('stopWords'))),
+            suggestionsMinSearchers: Number(data.get('suggestionsMinSearchers')),
+            suggestionsExcluded: linesOf(String(data.get('suggestionsExcluded')))
           }
-          action.run(() => putSettings(projectId, next), 'Settings saved; the catalog is re-indexed with them.').then((saved) => {
+          action.run(() => putSettings(projectId, next), 'Settings saved; the catalog is re-indexed with them (not when only autocomplete\'s changed).').then((saved) => {
             if (saved !== undefined) onSaved()
           })
         }}
@@ -56,6 +61,19 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
         <p class='hint' id='settings-stop-hint'>
           Stop words: one word per line (or separated by commas), left out of searches ("the sofa" finds what "sofa" finds), except as the last word typed.
         </p>
+        <p class='hint' id='settings-suggestions-hint'>
+          One search per line; Popular searches below excludes them too. A title or brand of the same text is still suggested.
+        </p>
+        <div class='stack'>
+          <label for='settings-min-searchers'>Shoppers a search needs before autocomplete suggests it</label>
+          <input
+            id='settings-min-searchers' name='suggestionsMinSearchers' type='number' min={1} step={1} required
+            aria-describedby='settings-min-searchers-hint' defaultValue={String(settings.suggestionsMinSearchers ?? '')}
+          />
+          <p class='hint' id='settings-min-searchers-hint'>
+            Different shoppers (consumer ids, or addresses without one) whose search found items by keyword; 1 suggests any search that found something.
+          </p>
+        </div>
         <div class='stack'>
           <label for='settings-synonyms'>Synonyms</label>
           <textarea id='settings-synonyms' name='synonyms' rows={5} aria-describedby='settings-synonyms-hint' defaultValue={synonymsText(settings.synonyms ?? {})} />

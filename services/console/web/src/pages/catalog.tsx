@@ -7,6 +7,7 @@ import { useLoad } from '../hooks.js'
 import { CatalogBrowse } from './catalog-browse.js'
 import { CatalogImport } from './catalog-import.js'
 import { CatalogSettingsForm } from './catalog-settings.js'
+import { CatalogSuggestions } from './catalog-suggestions.js'
 
 function Body () {
   const project = useProject()
@@ -41,7 +42,12 @@ function Body () {
         : (
           <>
             <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} cited={query.item} key={query.q} />
-            <CatalogSettingsForm projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} key={formKey} />
+            <CatalogSuggestions projectId={project.id} settings={settings.data} onChanged={() => settings.reload()} />
+            {/* Made again when autocomplete's rules change from the list above, as after an import: its fields show the settings as they were read. */}
+            <CatalogSettingsForm
+              key={`${formKey}\n${settings.data.suggestionsMinSearchers ?? ''}\n${(settings.data.suggestionsExcluded ?? []).join('\n')}`}
+              projectId={project.id} settings={settings.data} onSaved={() => settings.reload()}
+            />
           </>
           )}
     </>

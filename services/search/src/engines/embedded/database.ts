@@ -11,13 +11,15 @@ export type Statement = Database.Statement
  * keyword index over the searchable attributes (one column each, in priority order); `vectors`
  * holds the embeddings (sqlite-vec) and `vector_codes` compact codes of them for the nearest-neighbour
  * search (see vector-codes.ts); `suggestions` (catalog phrases: titles, brands,
- * categories, with how many items carry them) and `queries` (popular searches) feed autocomplete;
+ * categories, with how many items carry them) and `searches` (popular searches, with the keyed
+ * hashes of their first searchers in `search_searchers`, see searches.ts) feed autocomplete;
  * `changes` lists the documents each recent write touched (see changes.ts).
  *
  * Tables are created when missing and never altered: the layout has no version, and nothing
  * migrates or rebuilds a file written with another layout. `fts`, `fields`, `facet_labels` and
  * `suggestions` are derived from `documents` with the settings, and rebuilt from them when the
- * settings change (EmbeddedIndex.updateSettings).
+ * settings change (EmbeddedIndex.updateSettings). The popular searches of files written before
+ * searchers were counted (`queries`, without them) are dropped: none of them could be suggested.
  */
 export function openDatabase (file: string): Db {
   const db = new Database(file)
@@ -42,11 +44,31 @@ export function openDatabase (file: string): Db {
     CREATE INDEX IF NOT EXISTS fields_attr ON fields (attr, str, kind, doc, num);
     CREATE INDEX IF NOT EXISTS fields_doc ON fields (doc);
     CREATE TABLE IF NOT EXISTS facet_labels (attr TEXT NOT NULL, str TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (attr, str));
-    CREATE TABLE IF NOT EXISTS queries (query TEXT PRIMARY KEY, count INTEGER NOT NULL, hits INTEGER NOT NULL);
+    DROP TABLE IF EXISTS queries;
+    -- One row per distinct search, folded: how often made, the keyword hits of its last search whose
+    -- keyword hits were known (NULL: none yet), its distinct searchers counted (at most the catalog's
+    -- suggestionsMinSearchers) and when it was last made (ms), to forget the least searched first.
+    CREATE TABLE IF NOT EXISTS searches (
+      id INTEGER PRIMARY KEY,
+      query TEXT NOT NULL UNIQUE,
+      count INTEGER NOT NULL,
+      hits INTEGER,
+      searchers INTEGER NOT NULL,
+      last INTEGER NOT NULL
+    );
     -- Autocomplete's popular searches, most searched first, for a prefix many searches begin with
-    -- (suggestions.ts): the table gets a row per distinct search and only grows; read through the
-    -- primary key, a one-letter prefix sorted every search so begun (0.5-1 s at a million rows).
-    CREATE INDEX IF NOT EXISTS queries_top ON queries (count DESC, query) WHERE hits > 0;
+    -- (suggestions.ts): read through the query's index, a one-letter prefix sorted every search so
+    -- begun (0.5-1 s at a million rows).
+    CREATE INDEX IF NOT EXISTS searches_top ON searches (count DESC, query) WHERE hits > 0;
+    -- The least searched, least recently among equals: forgotten first (searches.ts); read backwards,
+    -- the console's list of popular searches.
+    CREATE INDEX IF NOT EXISTS searches_least ON searches (count, last);
+    -- The keyed hashes (see engine/searchers.ts) of a search's searchers, as many as it needs.
+    CREATE TABLE IF NOT EXISTS search_searchers (
+      search INTEGER NOT NULL REFERENCES searches (id) ON DELETE CASCADE,
+      searcher BLOB NOT NULL,
+      PRIMARY KEY (search, searcher)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS suggestions (folded TEXT PRIMARY KEY, phrase TEXT NOT NULL, weight INTEGER NOT NULL);
     -- The change log of the catalog's writes, as JSON arrays (see changes.ts).
     CREATE TABLE IF NOT EXISTS changes (generation INTEGER PRIMARY KEY, rowids TEXT NOT NULL, added TEXT NOT NULL, dropped TEXT NOT NULL);

@@ -50,7 +50,7 @@ export class EmbeddedEngine implements SearchEngine {
           ? undefined
           : {
               upsert: (documents) => writer.upsert(file, documents),
-              record: (query, hits) => writer.record(file, query, hits),
+              record: (query, search) => writer.record(file, query, search),
               ingest: (raw, embed, maxItems) => writer.ingest(file, raw, embed, maxItems)
             })
       this.#indexes.set(projectId, index)

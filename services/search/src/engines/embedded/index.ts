@@ -1,7 +1,9 @@
 import { matchingStrategyDefault, type FacetHit, type MatchingStrategy } from '@chatsearch/contracts'
 import { documentHash } from '../../engine/hash.js'
-import type { Document, EngineIndex, FacetSearchQuery, HybridQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
-import { completeSettings, fieldAttributes, inferSettings } from '../../engine/settings.js'
+import type {
+  Document, EngineIndex, FacetSearchQuery, HybridQuery, IndexSettings, PopularSearches, PreparedDocument, RecordedSearch, SearchQuery, SearchResult, SortCriterion
+} from '../../engine/port.js'
+import { appliedSettings, completeSettings, fieldAttributes, inferSettings, sameIndexing, suggestionRules } from '../../engine/settings.js'
 import { NO_RULES, queryRules, type QueryRules } from '../../engine/query-terms.js'
 import { flattenDocument, type FilterNode } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
@@ -9,8 +11,9 @@ import { searchableText } from '../../engine/document-values.js'
 import { planLevels, type KeywordPlan } from './keyword.js'
 import { bm25, bySortRanks, keywordOrder, keywordScore, keywordTier, levelWeight, mergeByRank, rankingScore, sortKeys, sortRanks, UNSORTED } from './ranking.js'
 import { PhraseTally, suggest } from './suggestions.js'
+import { popularSearches, recordSearch, searcherKey } from './searches.js'
 import { suggestionPhrases } from '../../engine/phrases.js'
-import { allowedTypos, foldText, tokenize } from '../../text.js'
+import { allowedTypos, foldQuery, tokenize } from '../../text.js'
 import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
 import { FacetPostings } from './facets.js'
@@ -32,6 +35,14 @@ const RANKED_CRITERIA = 16
  * items, inside the write that reaches the count; readers keep their snapshot meanwhile.
  */
 export const FTS_TIDY_WRITES = 200
+/**
+ * The meta key of autocomplete's rules (suggestionsMinSearchers, suggestionsExcluded), kept apart from
+ * the other settings: they change without a re-index, and are read by every autocomplete and every
+ * recorded search, on whichever thread, without waiting for a new generation of the catalog.
+ */
+const SUGGESTION_SETTINGS = 'suggestion_settings'
+type SuggestionSettings = Pick<IndexSettings, 'suggestionsMinSearchers' | 'suggestionsExcluded'>
+
 /** What one write accumulates and stores once, at its end. */
 interface WriteBatch {
   phrases: PhraseTally
@@ -50,13 +61,13 @@ const newBatch = (logged = false): WriteBatch => ({
  * A page of results, the total, and (when facets need them) every match: as a list of rowids, or as
  * a set; null: all documents.
  */
-interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null, bodies?: string[], levels?: number[] }
+interface Page { rowids: number[], total: number, matches?: number[] | DocSet | null, bodies?: string[], levels?: number[], keywordTotal?: number }
 const NOTHING: Page = { rowids: [], total: 0 }
 
 /** The writer thread's side of one index file (see writer.ts). */
 export interface IndexWriter {
   upsert: (documents: PreparedDocument[]) => Promise<void>
-  record: (query: string, hits: number) => Promise<void>
+  record: (query: string, search: RecordedSearch) => Promise<void>
   ingest: NonNullable<EngineIndex['ingestBatch']>
 }
 
@@ -241,22 +252,36 @@ export class EmbeddedIndex implements EngineIndex {
 
   async settings (): Promise<IndexSettings> {
     this.#refresh()
-    return completeSettings(this.#settings ?? { searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] })
+    return completeSettings({ ...this.#settings ?? { searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }, ...this.#suggestionSettings() })
   }
 
   /**
    * Re-indexes the catalog with `settings`, on another thread when this index was given one: this
    * thread stays free, searches are answered from the old index (SQLite's WAL keeps it for readers)
-   * until the new one commits, and the writes that come meanwhile wait for it.
+   * until the new one commits, and the writes that come meanwhile wait for it. Settings that differ
+   * only in autocomplete's rules are written as they are, without a re-index.
    */
   async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
-    const complete = completeSettings(settings)
+    const applied = appliedSettings(settings)
     return await this.#exclusively(async () => {
-      if (this.#rebuildElsewhere === undefined) this.rebuild(complete)
-      else await this.#rebuildElsewhere(complete)
       this.#refresh()
-      return complete
+      if (this.#settings !== undefined && sameIndexing(this.#settings, applied)) {
+        this.#db.transaction(() => { this.#writeSuggestionSettings(applied) }).immediate()
+      } else if (this.#rebuildElsewhere === undefined) this.rebuild(applied)
+      else await this.#rebuildElsewhere(applied)
+      this.#refresh()
+      return applied
     })
+  }
+
+  /** Autocomplete's rules as stored (each absent from a file written before them). */
+  #suggestionSettings (): SuggestionSettings {
+    const stored = this.#sql('SELECT value FROM meta WHERE key = ?').pluck().get(SUGGESTION_SETTINGS) as string | undefined
+    return stored === undefined ? {} : JSON.parse(stored) as SuggestionSettings
+  }
+
+  #writeSuggestionSettings ({ suggestionsMinSearchers, suggestionsExcluded }: IndexSettings) {
+    writeMeta(this.#db, SUGGESTION_SETTINGS, JSON.stringify({ suggestionsMinSearchers, suggestionsExcluded } satisfies SuggestionSettings))
   }
 
   /** Re-indexes every document with `settings`, in one transaction, on this thread. */
@@ -380,6 +405,11 @@ export class EmbeddedIndex implements EngineIndex {
     })
     const hits = page.bodies?.map((body) => JSON.parse(body) as Document) ?? this.#load(page.rowids)
     const result: SearchResult = { hits, estimatedTotalHits: page.total }
+    // A hybrid query answered by keyword alone (ratio 0, or no word to plan) has only keyword hits.
+    if (query.hybrid !== undefined) {
+      const keywordHits = page.keywordTotal ?? (levels === undefined || query.hybrid.semanticRatio === 0 ? page.total : undefined)
+      if (keywordHits !== undefined) result.keywordHits = keywordHits
+    }
     if (query.rankingScore === true) result.scores = this.#scores(page.rowids, levels, query.hybrid)
     if (wantMatches) {
       this.#facetPostings ??= new FacetPostings(this.#db)
@@ -421,7 +451,7 @@ export class EmbeddedIndex implements EngineIndex {
 
   async suggest (term: string, limit: number, offset: number): Promise<string[]> {
     if (this.#readers !== undefined) return await this.#readers.suggest(this.#file, term, limit, offset)
-    return this.#snapshot(() => suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset, this.#queryRules()))
+    return this.#snapshot(() => suggest((sql) => this.#sql(sql), this.#vocab(), term, limit, offset, suggestionRules(this.#suggestionSettings()), this.#queryRules()))
   }
 
   async correct (query: string): Promise<string> {
@@ -434,14 +464,20 @@ export class EmbeddedIndex implements EngineIndex {
     }).join(' ')
   }
 
-  async recordQuery (query: string, hits: number): Promise<void> {
-    const folded = foldText(query).replace(/\s+/g, ' ').trim()
+  async recordQuery (query: string, search: RecordedSearch): Promise<void> {
+    const folded = foldQuery(query)
     if (folded === '') return
     await this.#exclusively(async () => {
-      if (this.#recordElsewhere !== undefined) return await this.#recordElsewhere(folded, hits)
-      this.#sql(`INSERT INTO queries (query, count, hits) VALUES (?, 1, ?)
-        ON CONFLICT (query) DO UPDATE SET count = count + 1, hits = excluded.hits`).run(folded, hits)
+      if (this.#recordElsewhere !== undefined) return await this.#recordElsewhere(folded, search)
+      this.#db.transaction(() => {
+        const { minSearchers } = suggestionRules(this.#suggestionSettings())
+        recordSearch((sql) => this.#sql(sql), searcherKey(this.#db), folded, search, minSearchers)
+      }).immediate()
     })
+  }
+
+  async popularSearches (limit: number, offset: number): Promise<PopularSearches> {
+    return this.#snapshot(() => popularSearches((sql) => this.#sql(sql), limit, offset))
   }
 
   /**
@@ -683,10 +719,14 @@ export class EmbeddedIndex implements EngineIndex {
     const semantic = this.#nearest(hybrid.vector, allowed, depth)
     const ranked = mergeByRank(keyword.rowids, semantic, ratio, (rank) => levelWeight(keyword.levels?.[rank] ?? 0, levels.length))
     const rowids = ranked.slice(window.offset, window.offset + window.limit)
+    // The keyword side's own count, for autocomplete (see SearchResult.keywordHits): not run at all
+    // when semantic alone ranks, counted then only when remembered or cheap (no filter).
+    const keywordTotal = ratio < 1 ? keyword.total : allowed === null ? this.#documentsWith(levels.at(-1)!.tiers.at(-1)!) : undefined
+    const counts = keywordTotal === undefined ? {} : { keywordTotal }
     if (wantMatches) {
       const all = new Set(Array.isArray(keyword.matches) ? keyword.matches : [])
       for (const r of semantic) all.add(r)
-      return { rowids, total: all.size, matches: [...all] }
+      return { rowids, total: all.size, matches: [...all], ...counts }
     }
     const inKeyword = new Set(keyword.rowids)
     const extra = semantic.filter((rowid) => !inKeyword.has(rowid))
@@ -694,7 +734,7 @@ export class EmbeddedIndex implements EngineIndex {
     const counted = keyword.total > keyword.rowids.length && extra.length > 0
       ? this.#sql('SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))').pluck().get(levels.at(-1)!.tiers.at(-1), JSON.stringify(extra)) as number
       : 0
-    return { rowids, total: keyword.total + extra.length - counted }
+    return { rowids, total: keyword.total + extra.length - counted, ...counts }
   }
 
   /** Ranking scores in [0, 1] (see rankingScore); browsing scores every document 1. */
@@ -722,9 +762,12 @@ export class EmbeddedIndex implements EngineIndex {
   }
 
   #applySettings (settings: IndexSettings) {
-    writeMeta(this.#db, 'settings', JSON.stringify(settings))
+    // Autocomplete's rules are kept apart (see SUGGESTION_SETTINGS).
+    const { suggestionsMinSearchers, suggestionsExcluded, ...indexing } = settings
+    writeMeta(this.#db, 'settings', JSON.stringify(indexing))
+    this.#writeSuggestionSettings(settings)
     this.#generation = String(this.#bumpGeneration())
-    this.#settings = settings
+    this.#settings = indexing
     createFts(this.#db, settings.searchableAttributes.length)
     this.#db.exec('DELETE FROM fields; DELETE FROM facet_labels; DELETE FROM suggestions')
     // In pages: a connection cannot write while it is still iterating a read.

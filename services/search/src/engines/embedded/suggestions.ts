@@ -1,7 +1,8 @@
 import { compareCompletions, SEARCH_WEIGHT, type Completion } from '../../engine/phrases.js'
 import type { Statement } from './database.js'
-import { allowedTypos, foldText } from '../../text.js'
+import { allowedTypos, foldQuery, foldText } from '../../text.js'
 import { NO_RULES, type QueryRules } from '../../engine/query-terms.js'
+import type { SuggestionRules } from '../../engine/settings.js'
 import type { Vocabulary } from './typo.js'
 
 type Prepare = (sql: string) => Statement
@@ -41,17 +42,21 @@ const MAX_VARIANTS = 8
 
 /**
  * Completions of a partial term, the page [offset, offset + limit) of one list ordered by
- * compareCompletions: popular searches, catalog phrases and (for a single word) indexed terms that
- * start with it; when nothing does, the same for its last word corrected within Meilisearch's typo
- * allowance. With the catalog's stop words and synonyms (`rules`), the term is also read as
- * typedVariants says, and a stop word is never a completion.
+ * compareCompletions: popular searches that are suggested (`searchRules`: enough searchers, keyword
+ * hits, not excluded), catalog phrases and (for a single word) indexed terms that start with it;
+ * when nothing does, the same for its last word corrected within Meilisearch's typo allowance. With
+ * the catalog's stop words and synonyms (`rules`), the term is also read as typedVariants says, and
+ * a stop word is never a completion.
  */
-export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string, limit: number, offset: number, rules: QueryRules = NO_RULES): string[] {
-  const folded = foldText(term).replace(/\s+/g, ' ').trim()
+export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string, limit: number, offset: number, searchRules: SuggestionRules, rules: QueryRules = NO_RULES): string[] {
+  const folded = foldQuery(term)
   if (folded === '' || limit === 0) return []
   const wanted = offset + limit
   const variants = typedVariants(folded, rules)
-  let found = variants.flatMap((prefix) => completions(prepare, prefix, 0, wanted, rules.stopWords))
+  // SUGGESTED's parameters, the same for every read below.
+  const suggested = { min: searchRules.minSearchers, excluded: JSON.stringify(searchRules.excluded) }
+  const complete = (prefix: string, typos: number) => completions(prepare, prefix, typos, wanted, rules.stopWords, suggested)
+  let found = variants.flatMap((prefix) => complete(prefix, 0))
   if (found.length === 0) {
     found = variants.flatMap((prefix) => {
       const words = prefix.split(' ')
@@ -59,7 +64,7 @@ export function suggest (prepare: Prepare, vocabulary: Vocabulary, term: string,
       // The word being typed is a prefix: correct it as one ("hedph" → "headph…"), within the
       // typos its length allows.
       return vocabulary.fuzzyPrefix(last, allowedTypos(last), 5)
-        .flatMap((m) => completions(prepare, [...words, m.term].join(' '), m.distance, wanted, rules.stopWords))
+        .flatMap((m) => complete([...words, m.term].join(' '), m.distance))
     })
   }
   return ordered(found).slice(offset, offset + limit).map((c) => c.text)
@@ -100,31 +105,38 @@ function ordered (found: Completion[]): Completion[] {
 }
 
 /**
+ * A popular search (a row of `searches`) that autocomplete suggests: its keyword results exist, at
+ * least @min distinct searchers made it, and it is not among @excluded (a JSON array of folded
+ * searches). The only searches that count anywhere below, a catalog phrase's weight included.
+ */
+const SUGGESTED = 'hits > 0 AND searchers >= @min AND query NOT IN (SELECT value FROM json_each(@excluded))'
+
+/**
  * The completions that start with a prefix (@from, below @to), in three parts with no key in common,
  * each with the whole weight of its keys (as on Meilisearch: the items carrying a phrase, plus
- * SEARCH_WEIGHT per search for it that found something; an indexed term that is neither a phrase nor
- * a search weighs the items holding it), heaviest first, then by key.
+ * SEARCH_WEIGHT per search for it that is suggested; an indexed term that is neither a phrase nor
+ * a suggested search weighs the items holding it), heaviest first, then by key.
  */
 const PHRASES = `SELECT folded AS key, phrase AS text,
-    weight + ${SEARCH_WEIGHT} * coalesce((SELECT count FROM queries WHERE query = folded AND hits > 0), 0) AS weight
+    weight + ${SEARCH_WEIGHT} * coalesce((SELECT count FROM searches WHERE query = folded AND ${SUGGESTED}), 0) AS weight
   FROM suggestions WHERE folded >= @from AND folded < @to ORDER BY 3 DESC, 1 LIMIT @wanted`
-const SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM queries
-  WHERE query >= @from AND query < @to AND hits > 0 AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
+const SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM searches
+  WHERE query >= @from AND query < @to AND ${SUGGESTED} AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
   ORDER BY 3 DESC, 1 LIMIT @wanted`
 /**
- * SEARCHES for a prefix that many searches begin with: through queries_top, most searched first,
- * stopping at @wanted, where the primary key's range would read and sort every one of them. A prefix
- * few begin with keeps the range: walking queries_top for it would read most of the index.
+ * SEARCHES for a prefix that many searches begin with: through searches_top, most searched first,
+ * stopping at @wanted, where the query's range would read and sort every one of them. A prefix few
+ * begin with keeps the range: walking searches_top for it would read most of the index.
  */
-const MANY_SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM queries INDEXED BY queries_top
-  WHERE hits > 0 AND query >= @from AND query < @to AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
+const MANY_SEARCHES = `SELECT query AS key, query AS text, ${SEARCH_WEIGHT} * count AS weight FROM searches INDEXED BY searches_top
+  WHERE query >= @from AND query < @to AND ${SUGGESTED} AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = query)
   ORDER BY count DESC, query LIMIT @wanted`
-/** How many searches begin with the prefix, counted up to MANY (a bounded range of the primary key). */
-const BEGUN = 'SELECT count(*) FROM (SELECT 1 FROM queries WHERE query >= @from AND query < @to LIMIT @many)'
+/** How many searches begin with the prefix, counted up to MANY (a bounded range of the query's index). */
+const BEGUN = 'SELECT count(*) FROM (SELECT 1 FROM searches WHERE query >= @from AND query < @to LIMIT @many)'
 const MANY = 2000
 const TERMS = `SELECT term AS key, term AS text, doc AS weight FROM fts_vocab
   WHERE term >= @from AND term < @to AND NOT EXISTS (SELECT 1 FROM suggestions WHERE folded = term)
-    AND NOT EXISTS (SELECT 1 FROM queries WHERE query = term AND hits > 0)
+    AND NOT EXISTS (SELECT 1 FROM searches WHERE query = term AND ${SUGGESTED})
   ORDER BY 3 DESC, 1 LIMIT @wanted`
 
 /**
@@ -134,9 +146,9 @@ const TERMS = `SELECT term AS key, term AS text, doc AS weight FROM fts_vocab
  * no completion (a search would leave it out): each part reads as many more as there are stop words
  * starting with the prefix, which are then dropped.
  */
-function completions (prepare: Prepare, prefix: string, typos: number, wanted: number, stopWords: ReadonlySet<string>): Completion[] {
+function completions (prepare: Prepare, prefix: string, typos: number, wanted: number, stopWords: ReadonlySet<string>, suggested: { min: number, excluded: string }): Completion[] {
   const skipped = stopWords.size === 0 ? [] : [...stopWords].filter((word) => word.startsWith(prefix))
-  const params = { from: prefix, to: prefix + '\uffff', wanted: wanted + skipped.length }
+  const params = { from: prefix, to: prefix + '\uffff', wanted: wanted + skipped.length, ...suggested }
   const searches = prepare(BEGUN).pluck().get({ ...params, many: MANY }) as number < MANY ? SEARCHES : MANY_SEARCHES
   // Indexed terms are single words.
   const rows = (prefix.includes(' ') ? [PHRASES, searches] : [PHRASES, searches, TERMS])

@@ -57,7 +57,7 @@ async function answer (request: Exclude<WriteRequest, { kind: 'vectors' }>): Pro
     let result: IngestResult | undefined
     if (request.kind === 'record') {
       // Checkpointed by SQLite itself past its threshold, on this thread.
-      await index.recordQuery(request.query, request.hits)
+      await index.recordQuery(request.query, request.search)
       return { id, kind: 'done' }
     }
     if (request.kind === 'upsert') {

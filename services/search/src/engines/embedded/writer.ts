@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import type { EmbedTexts, IngestResult, PreparedDocument, RawBatch } from '../../engine/port.js'
+import type { EmbedTexts, IngestResult, PreparedDocument, RawBatch, RecordedSearch } from '../../engine/port.js'
 import { BatchError } from '../../ingest/batch.js'
 import { threadEntry } from '../../thread-entry.js'
 
@@ -7,7 +7,7 @@ import { threadEntry } from '../../thread-entry.js'
 export type WriteRequest =
   | { id: number, kind: 'upsert', file: string, documents: PreparedDocument[] }
   | { id: number, kind: 'ingest', file: string, raw: RawBatch, embed: boolean, maxItems: number }
-  | { id: number, kind: 'record', file: string, query: string, hits: number }
+  | { id: number, kind: 'record', file: string, query: string, search: RecordedSearch }
   | { id: number, kind: 'vectors', vectors?: Array<Float32Array | null>, error?: string }
 
 /** What it answers: a request's end, or, during an ingest, the texts whose vectors it needs. */
@@ -52,8 +52,8 @@ export class WriterThread {
    * commit past SQLite's checkpoint threshold and copy the write-ahead log into the file there: 30 to
    * 120 ms of the event loop, in a profile taken during a 50k import.
    */
-  async record (file: string, query: string, hits: number): Promise<void> {
-    await this.#ask((id) => ({ id, kind: 'record', file, query, hits }))
+  async record (file: string, query: string, search: RecordedSearch): Promise<void> {
+    await this.#ask((id) => ({ id, kind: 'record', file, query, search }))
   }
 
   /**

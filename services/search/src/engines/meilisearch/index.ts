@@ -1,13 +1,19 @@
-import type { Index, Meilisearch, RecordAny } from 'meilisearch'
+import type { DocumentsQuery, Index, Meilisearch, RecordAny } from 'meilisearch'
 import type { FacetHit } from '@chatsearch/contracts'
 import { documentHash } from '../../engine/hash.js'
 import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
-import type { Document, EngineIndex, FacetSearchQuery, IndexSettings, PreparedDocument, SearchQuery, SearchResult } from '../../engine/port.js'
-import { completeSettings, inferSettings } from '../../engine/settings.js'
+import type {
+  Document, EngineIndex, FacetSearchQuery, IndexSettings, PopularSearches, PreparedDocument, RecordedSearch, SearchQuery, SearchResult
+} from '../../engine/port.js'
+import { newSearcherKey, searcherHash } from '../../engine/searchers.js'
+import { appliedSettings, completeSettings, inferSettings, searchStatus, suggestionRules, type SuggestionRules } from '../../engine/settings.js'
 import { conditions, type FilterNode } from '../../filter/index.js'
+import { foldQuery } from '../../text.js'
 import { hasCode } from './errors.js'
 import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
-import { foldQuery, pageOfSuggestions, phraseChanges, suggestionId, suggestionSearch, withItems, withSearch, type Suggestion, type SuggestionHit } from './suggestions.js'
+import {
+  pageOfSuggestions, phraseChanges, popularSearchOf, suggestionId, suggestionSearch, weighed, withItems, withSearch, type Suggestion, type SuggestionHit
+} from './suggestions.js'
 import {
   BOOKKEEPING, catalogSettings, cleanDocument, documentsFetch, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash,
   SUGGESTIONS_SETTINGS, wordSettings
@@ -28,11 +34,17 @@ export interface IndexContext {
 
 /**
  * What Meilisearch cannot keep for us: the port's settings (Meilisearch has no "facetable", and it
- * returns filterable attributes sorted rather than as given) and which embedder's vectors the index
- * holds. Kept as one document of the suggestions index, which the suggestions never match (weight 0).
+ * returns filterable attributes sorted rather than as given), which embedder's vectors the index
+ * holds, and the catalog's key for its searchers' hashes (hex; absent until the first search is
+ * counted with its searcher). Kept as one document of the suggestions index, which the suggestions
+ * never match (weight 0).
  */
-interface Meta { settings: IndexSettings, embedder: string }
+interface Meta { settings: IndexSettings, embedder: string, searcherKey?: string }
 const META_ID = '_settings'
+/** Completions read and written at a time when they are all weighed again. */
+const REWEIGH_PAGE = 1000
+/** Completions that were searched for: what the console lists, and what a change of autocomplete's rules weighs again. */
+const SEARCHED = 'searches > 0'
 /** Documents fetched by id per request (the ids travel in the URL). */
 const FETCH_CHUNK = 100
 /**
@@ -50,9 +62,8 @@ export class MeilisearchIndex implements EngineIndex {
   readonly #catalog: Index
   readonly #suggestions: Index
   #meta: { value: Meta | undefined, at: number } | undefined
-  /** Writes of this index, one after the other: weights are read, changed and written back. */
-  /** Searches to count, each with the hits it had, written together by the next write. */
-  #searches = new Map<string, number[]>()
+  /** Searches to count, by folded query, written together by the next write. */
+  #searches = new Map<string, RecordedSearch[]>()
 
   constructor (context: IndexContext) {
     this.#context = context
@@ -65,13 +76,17 @@ export class MeilisearchIndex implements EngineIndex {
     return await this.#calls.call(async () => completeSettings((await this.#readMeta())?.settings ?? NO_SETTINGS()))
   }
 
+  /** Applies the settings; when autocomplete's rules change, the completions searched for are weighed again under them. */
   async updateSettings (settings: IndexSettings): Promise<IndexSettings> {
-    const complete = completeSettings(settings)
+    const applied = appliedSettings(settings)
     return await this.#calls.serial(async () => {
       const meta = await this.#readMeta()
-      await this.#configure(complete, meta === undefined)
-      await this.#writeMeta({ settings: complete, embedder: meta?.embedder ?? 'none' })
-      return complete
+      await this.#configure(applied, meta === undefined)
+      await this.#writeMeta({ ...meta, settings: applied, embedder: meta?.embedder ?? 'none' })
+      const [before, after] = [suggestionRules(meta?.settings ?? {}), suggestionRules(applied)]
+      const rulesChanged = before.minSearchers !== after.minSearchers || JSON.stringify(before.excluded) !== JSON.stringify(after.excluded)
+      if (meta !== undefined && rulesChanged) await this.#reweigh(after)
+      return applied
     })
   }
 
@@ -90,7 +105,7 @@ export class MeilisearchIndex implements EngineIndex {
       const before = await this.#fetch(this.#catalog, prepared.map((p) => p.document.id), ['id', ...PHRASE_ATTRIBUTES])
       const stored = prepared.map((p) => storedDocument(p.document, p.hash ?? documentHash(p.document), embedder, p.vector))
       await this.#calls.settle(this.#catalog.addDocuments(stored))
-      await this.#countPhrases(before, prepared.map((p) => p.document))
+      await this.#countPhrases(before, prepared.map((p) => p.document), async () => suggestionRules(meta.settings))
       return { indexed: prepared.length }
     })
   }
@@ -101,7 +116,7 @@ export class MeilisearchIndex implements EngineIndex {
       const before = await this.#fetch(this.#catalog, [id], ['id', ...PHRASE_ATTRIBUTES])
       if (before.length === 0) return false
       await this.#calls.settle(this.#catalog.deleteDocument(id))
-      await this.#countPhrases(before, [])
+      await this.#countPhrases(before, [], async () => suggestionRules((await this.#readMeta())?.settings ?? {}))
       return true
     })
   }
@@ -164,7 +179,11 @@ export class MeilisearchIndex implements EngineIndex {
       // keyword side alone answers, as the embedded engine's semantic side would find nothing.
       const vectors = meta.embedder === this.#context.embedder.id
       const params = searchParams(vectors ? query : { ...query, hybrid: undefined })
-      return searchResult(await this.#catalog.search(params.q, params), query)
+      const result = searchResult(await this.#catalog.search(params.q, params), query)
+      // Meilisearch tells nothing of a hybrid search's keyword side (#checkedHits looks it up later,
+      // when it matters); a hybrid query sent as a keyword search has only keyword hits.
+      if (query.hybrid !== undefined && params.hybrid === undefined) result.keywordHits = result.estimatedTotalHits
+      return result
     })
   }
 
@@ -200,40 +219,121 @@ export class MeilisearchIndex implements EngineIndex {
     return query
   }
 
-  async recordQuery (query: string, hits: number): Promise<void> {
+  async recordQuery (query: string, search: RecordedSearch): Promise<void> {
     const folded = foldQuery(query)
     if (folded === '') return
     const seen = this.#searches.get(folded)
-    if (seen === undefined) this.#searches.set(folded, [hits])
-    else seen.push(hits)
+    if (seen === undefined) this.#searches.set(folded, [search])
+    else seen.push(search)
     // The first write to run takes every search counted until then; the ones after find none.
     await this.#calls.serial(() => this.#writeSearches())
+  }
+
+  async popularSearches (limit: number, offset: number): Promise<PopularSearches> {
+    return await this.#calls.call(async () => {
+      if (await this.#readMeta() === undefined) return { searches: [], total: 0 }
+      const { results, total } = await this.#searched({ filter: SEARCHED, sort: ['searches:desc'], fields: ['text', 'searches', 'lastHits', 'searchers'], limit, offset })
+      // The filter's condition again: a document never searched for (the settings document) is no popular search.
+      return { searches: results.filter((s) => s.searches > 0).map(popularSearchOf), total }
+    })
   }
 
   async #writeSearches () {
     const searches = this.#searches
     this.#searches = new Map()
     // Before the first import there is no suggestions index to count into.
-    if (searches.size === 0 || await this.#readMeta() === undefined) return
+    const meta = await this.#readMeta()
+    if (searches.size === 0 || meta === undefined) return
+    const rules = suggestionRules(meta.settings)
+    const key = await this.#searcherKey(meta, rules)
     const current = await this.#suggestionsById([...searches.keys()].map(suggestionId))
-    const updated = [...searches].map(([folded, hitsList]) => {
+    const updated: Suggestion[] = []
+    for (const [folded, made] of searches) {
       let suggestion = current.get(suggestionId(folded))
-      for (const hits of hitsList) suggestion = withSearch(suggestion, folded, hits)
-      return suggestion!
-    })
+      for (const { keywordHits, searcher } of made) suggestion = withSearch(suggestion, folded, { keywordHits, searcher: searcherHash(key, searcher).toString('hex') }, rules)
+      updated.push(await this.#checkedHits(suggestion!, rules))
+    }
     await this.#calls.settle(this.#suggestions.addDocuments(updated))
   }
 
-  /** Items carrying each catalog phrase, after `before` documents became `after`. */
-  async #countPhrases (before: RecordAny[], after: Document[]) {
+  /**
+   * The catalog's key for its searchers' hashes, made the first time a search is counted with its
+   * searcher. Completions searched for before then were weighed without searchers: they are weighed
+   * again first, and no search counted by one searcher is still suggested. Two instances making the
+   * key at once may each count a few searchers under their own, which only counts them twice.
+   */
+  async #searcherKey (meta: Meta, rules: SuggestionRules): Promise<Buffer> {
+    if (meta.searcherKey !== undefined) return Buffer.from(meta.searcherKey, 'hex')
+    const key = newSearcherKey()
+    await this.#reweigh(rules)
+    await this.#writeMeta({ ...meta, searcherKey: key.toString('hex') })
+    return key
+  }
+
+  /**
+   * The completion with its keyword hits known when they decide whether it is suggested: a search
+   * made only as hybrid (whose keyword side Meilisearch does not count) that now has enough
+   * searchers and is not excluded is looked up once, by a keyword search of it for no hits (its
+   * total alone), without filter, with the default matching strategy.
+   */
+  async #checkedHits (suggestion: Suggestion, rules: SuggestionRules): Promise<Suggestion> {
+    const search = popularSearchOf(suggestion)
+    if (search.hits !== null || searchStatus(search, rules) === 'excluded' || search.searchers < rules.minSearchers) return suggestion
+    const query: SearchQuery = { q: search.query, filter: null, facets: [], limit: 0, offset: 0 }
+    const params = searchParams(query)
+    const { estimatedTotalHits } = searchResult(await this.#catalog.search(params.q, params), query)
+    return weighed({ ...suggestion, lastHits: estimatedTotalHits }, rules)
+  }
+
+  /**
+   * Weighs again every completion searched for under the catalog's rules (after they changed, or once
+   * for completions counted before searchers were), writing those whose weight changed.
+   */
+  async #reweigh (rules: SuggestionRules) {
+    for (let offset = 0; ; offset += REWEIGH_PAGE) {
+      const { results } = await this.#searched({ filter: SEARCHED, limit: REWEIGH_PAGE, offset })
+      // The filter already leaves out what was never searched for (the settings document among them).
+      const changed = results.filter((s) => s.searches > 0).map((s) => [s.weight, weighed(s, rules)] as const)
+        .filter(([before, after]) => before !== after.weight).map(([, after]) => after)
+      if (changed.length > 0) await this.#calls.settle(this.#suggestions.addDocuments(changed))
+      if (results.length < REWEIGH_PAGE) return
+    }
+  }
+
+  /**
+   * Completions read by a filter on `searches` (and sorted by it). A suggestions index made before
+   * that was possible refuses it: it is given SUGGESTIONS_SETTINGS (Meilisearch re-indexes it) and
+   * read again.
+   */
+  async #searched (query: DocumentsQuery<Suggestion>): Promise<{ results: Suggestion[], total: number }> {
+    const read = async () => {
+      const page = await this.#suggestions.getDocuments<Suggestion>(query)
+      return { results: page.results, total: page.total }
+    }
+    try {
+      return await read()
+    } catch (err) {
+      if (hasCode(err, 'index_not_found')) return { results: [], total: 0 }
+      if (!hasCode(err, 'invalid_document_filter') && !hasCode(err, 'invalid_document_sort')) throw err
+      await this.#calls.settle(this.#suggestions.updateSettings(SUGGESTIONS_SETTINGS))
+      return await read()
+    }
+  }
+
+  /**
+   * Items carrying each catalog phrase, after `before` documents became `after`. The catalog's rules
+   * weigh a phrase's searches: they are read only when one of the phrases was searched for.
+   */
+  async #countPhrases (before: RecordAny[], after: Document[], rulesOf: () => Promise<SuggestionRules>) {
     const changes = phraseChanges(before, after)
     if (changes.size === 0) return
     const current = await this.#suggestionsById([...changes.keys()].map(suggestionId))
+    const rules = [...current.values()].some((s) => s.searches > 0) ? await rulesOf() : suggestionRules({})
     const put: Suggestion[] = []
     const drop: string[] = []
     for (const [folded, { phrase, delta }] of changes) {
       const id = suggestionId(folded)
-      const next = withItems(current.get(id), folded, phrase, delta)
+      const next = withItems(current.get(id), folded, phrase, delta, rules)
       if (next !== null) put.push(next)
       else if (current.has(id)) drop.push(id)
     }
@@ -290,6 +390,7 @@ export class MeilisearchIndex implements EngineIndex {
     try {
       const stored = await this.#suggestions.getDocument(META_ID)
       value = { settings: stored.settings as IndexSettings, embedder: String(stored.embedder) }
+      if (typeof stored.searcherKey === 'string') value.searcherKey = stored.searcherKey
     } catch (err) {
       if (!hasCode(err, 'document_not_found') && !hasCode(err, 'index_not_found')) throw err
     }

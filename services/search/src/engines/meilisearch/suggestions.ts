@@ -2,14 +2,17 @@
  * Autocomplete on Meilisearch: a suggestions index per project with one document per completion,
  * keyed by its folded text. A completion is a catalog phrase (a title, brand or category, weighted by
  * how many items carry it), a popular search (weighted by how often it was asked, five times a
- * phrase, once it found something), or both. The weights are kept by read-modify-write: one writer
- * per index in this process (see MeilisearchIndex), and two service instances writing the same
- * completion at once may lose one count, which only nudges an order of suggestions.
+ * phrase, once it is suggested: keyword hits, enough distinct searchers, not excluded), or both.
+ * The weights are kept by read-modify-write: one writer per index in this process (see
+ * MeilisearchIndex), and two service instances writing the same completion at once may lose one
+ * count or one searcher, which only nudges an order of suggestions or delays one.
  */
 import { createHash } from 'node:crypto'
 import type { SearchParams } from 'meilisearch'
 import { compareCompletions, SEARCH_WEIGHT, suggestionPhrases, type Completion } from '../../engine/phrases.js'
-import { foldText } from '../../text.js'
+import type { PopularSearch } from '../../engine/port.js'
+import { searchStatus, type SuggestionRules } from '../../engine/settings.js'
+import { foldQuery, foldText } from '../../text.js'
 import { SUGGESTION_MATCHING } from './ranking.js'
 
 export interface Suggestion {
@@ -18,9 +21,16 @@ export interface Suggestion {
   text: string
   /** How many items carry the phrase. */
   items: number
-  /** How often the search was made, and how many hits it had the last time. */
+  /** How often the search was made. */
   searches: number
-  lastHits: number
+  /** The keyword hits of its last search whose keyword hits were known; null: none known yet. */
+  lastHits: number | null
+  /**
+   * The keyed hashes (hex, see engine/searchers.ts) of its distinct searchers, each added while
+   * there were fewer than the catalog's suggestionsMinSearchers. Absent from documents written
+   * before searchers were counted: none.
+   */
+  searchers?: string[]
   /** What the ranking sorts by; 0 is never suggested. */
   weight: number
 }
@@ -28,14 +38,17 @@ export interface Suggestion {
 /** Document ids allow only [A-Za-z0-9_-]: the folded text is hashed into one. */
 export const suggestionId = (folded: string) => 's' + createHash('sha256').update(folded).digest('base64url')
 
-/** A search as it is counted: folded, white space collapsed. */
-export const foldQuery = (query: string) => foldText(query).replace(/\s+/g, ' ').trim()
+/** The search side of a completion, as the console lists it and as it is judged (searchStatus). */
+export const popularSearchOf = (s: Pick<Suggestion, 'text' | 'searches' | 'lastHits' | 'searchers'>): PopularSearch =>
+  ({ query: foldQuery(s.text), count: s.searches, searchers: s.searchers?.length ?? 0, hits: s.lastHits })
 
-function weighed (s: Omit<Suggestion, 'weight'>): Suggestion {
-  return { ...s, weight: s.items + (s.lastHits > 0 ? s.searches * SEARCH_WEIGHT : 0) }
+/** The completion with its weight under the catalog's rules: its searches count once it is suggested. */
+export function weighed (s: Omit<Suggestion, 'weight'>, rules: SuggestionRules): Suggestion {
+  const suggested = s.searches > 0 && searchStatus(popularSearchOf(s), rules) === 'suggested'
+  return { ...s, weight: s.items + (suggested ? s.searches * SEARCH_WEIGHT : 0) }
 }
 
-const empty = (folded: string, text: string): Omit<Suggestion, 'weight'> => ({ id: suggestionId(folded), text, items: 0, searches: 0, lastHits: 0 })
+const empty = (folded: string, text: string): Omit<Suggestion, 'weight'> => ({ id: suggestionId(folded), text, items: 0, searches: 0, lastHits: null, searchers: [] })
 
 /** How the count of items carrying each phrase changes when `before` documents become `after`. */
 export function phraseChanges (before: Array<Record<string, unknown>>, after: Array<Record<string, unknown>>): Map<string, { phrase: string, delta: number }> {
@@ -57,18 +70,23 @@ export function phraseChanges (before: Array<Record<string, unknown>>, after: Ar
 }
 
 /** The completion after `delta` more items carry the phrase; null when nothing is left of it. */
-export function withItems (current: Suggestion | undefined, folded: string, phrase: string, delta: number): Suggestion | null {
+export function withItems (current: Suggestion | undefined, folded: string, phrase: string, delta: number, rules: SuggestionRules): Suggestion | null {
   const base = current ?? empty(folded, phrase)
   const items = Math.max(0, base.items + delta)
   if (items === 0 && base.searches === 0) return null
   // A phrase shows as an item wrote it; a search only when no item carries it.
-  return weighed({ ...base, items, text: items > 0 ? (delta > 0 ? phrase : base.text) : folded })
+  return weighed({ ...base, items, text: items > 0 ? (delta > 0 ? phrase : base.text) : folded }, rules)
 }
 
-/** The completion after one more search for it, which found `hits` items. */
-export function withSearch (current: Suggestion | undefined, folded: string, hits: number): Suggestion {
+/**
+ * The completion after one more search for it: its keyword hits when known (null leaves the last
+ * known), and its searcher's hash (hex) counted while it has fewer searchers than the rules ask.
+ */
+export function withSearch (current: Suggestion | undefined, folded: string, search: { keywordHits: number | null, searcher: string }, rules: SuggestionRules): Suggestion {
   const base = current ?? empty(folded, folded)
-  return weighed({ ...base, searches: base.searches + 1, lastHits: hits })
+  const searchers = base.searchers ?? []
+  const counted = searchers.length < rules.minSearchers && !searchers.includes(search.searcher) ? [...searchers, search.searcher] : searchers
+  return weighed({ ...base, searches: base.searches + 1, lastHits: search.keywordHits ?? base.lastHits, searchers: counted }, rules)
 }
 
 /** The most hits one search of the suggestions index can reach (Meilisearch's default maxTotalHits). */

@@ -68,13 +68,16 @@ export const embedderSettings = (dimensions: number): Embedders => ({ [EMBEDDER]
 /**
  * The suggestions index: one document per completion (see suggestions.ts). Every query word must
  * match, the last as a prefix, with Meilisearch's typo tolerance; exact matches come before typo
- * matches, then the most popular first. Set when the index is made; the catalog's synonyms and stop
- * words (wordSettings) are sent with each change of the catalog's settings.
+ * matches, then the most popular first. The completions searched for are read by `searches` (the
+ * console's list of popular searches, and weighing them again when autocomplete's rules change).
+ * Set when the index is made, and on an index made before `searches` was filterable the first time
+ * it is read so (see MeilisearchIndex); the catalog's synonyms and stop words (wordSettings) are
+ * sent with each change of the catalog's settings.
  */
 export const SUGGESTIONS_SETTINGS: Settings = {
   searchableAttributes: ['text'],
-  filterableAttributes: ['weight'],
-  sortableAttributes: ['weight'],
+  filterableAttributes: ['weight', 'searches'],
+  sortableAttributes: ['weight', 'searches'],
   rankingRules: SUGGESTION_RANKING_RULES
 }
 
