@@ -121,10 +121,29 @@ export type ChatAnalyticsResponse = Static<typeof ChatAnalyticsResponse>
 
 const QueryCount = Type.Object({ query: Type.String(), count: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
 
+/** A share of a day's searches; null when the day has none to share (rather than a 0 % that did not happen). */
+const Rate = (description: string) => Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description })
+
+/**
+ * One day of searches. The rates are those of the day's searches, whenever their events came:
+ * a click today on yesterday's search counts for yesterday.
+ */
+const SearchDay = Type.Object({
+  day: Day,
+  searches: Count,
+  autocompletes: Count,
+  no_result_rate: Rate('Searches that found nothing / searches (browsing included)'),
+  click_through_rate: Rate('Searches with at least one click (POST /events) / searches with a query_id (those recorded before query_id existed are left out)'),
+  conversion_rate: Rate('Searches with at least one conversion (POST /events) / searches with a query_id'),
+  average_click_position: Type.Union([Type.Number({ minimum: 1 }), Type.Null()], {
+    description: 'The mean position (1-based) of the clicks on the day\'s searches that gave one; null without such clicks'
+  })
+}, { additionalProperties: false })
+
 export const SearchAnalyticsResponse = Type.Object({
   days: Type.Integer({ minimum: 1 }),
-  searches_per_day: Type.Array(Type.Object({ day: Day, searches: Count, autocompletes: Count }, { additionalProperties: false }), {
-    description: 'Every day of the range, earliest first, zero when nothing happened'
+  searches_per_day: Type.Array(SearchDay, {
+    description: 'Every day of the range, earliest first; counts zero and rates null when nothing happened'
   }),
   top_queries: Type.Array(QueryCount, { description: 'The 20 most frequent search queries of the range, most frequent first' }),
   no_result_queries: Type.Array(QueryCount, { description: 'The 20 most frequent search queries of the range that found nothing' })

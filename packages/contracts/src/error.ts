@@ -23,6 +23,7 @@ export const errorCatalog = {
   chat_not_found: { status: 404, title: 'Chat Not Found', when: 'the chat does not exist or belongs to another project' },
   document_not_found: { status: 404, title: 'Document Not Found', when: 'no catalog item (or, under /knowledge, no knowledge document) has this id in the project' },
   task_not_found: { status: 404, title: 'Task Not Found', when: 'no task has this id in the project' },
+  query_not_found: { status: 404, title: 'Query Not Found', when: 'an event\'s query_id names no search of the project (searches made with the service token are not recorded, so theirs name none); nothing of the list was recorded' },
   project_not_found: { status: 404, title: 'Project Not Found', when: 'console: no project has this id, or the signed-in user is not a member of it' },
   user_not_found: { status: 404, title: 'User Not Found', when: 'console: no console user, or no member of the project, has this username' },
   credential_not_found: { status: 404, title: 'Credential Not Found', when: 'console: no credential has this id in the project' },

@@ -65,6 +65,11 @@ export const limits = {
    * searched (the least recently searched among equals) are forgotten, a thousand at a time.
    */
   popularSearchesMax: 100_000,
+  /**
+   * Events in one POST /events list: a shopper's session sent at once, or a client's queue of them;
+   * at about 1 KiB for the largest event, as many as the 1 MiB body holds.
+   */
+  clickEventsMax: 1000,
   /** A page of GET /suggestions/candidates. */
   candidatesLimitDefault: 20,
   candidatesLimitMax: 1000,

@@ -124,6 +124,12 @@ export const FacetDistribution = Type.Record(Type.String(), Type.Record(Type.Str
 export const SearchResponse = Type.Object({
   hits: Type.Array(SearchHit),
   query: Type.String({ description: 'The processed query that was executed' }),
+  query_id: Type.String({
+    format: 'uuid',
+    description: 'Extension: this answer\'s own id, new for every request (an answer served from the cache too). Send it with ' +
+      'POST /events when the shopper clicks a hit or converts. A search made with the service token is not recorded for ' +
+      'analytics, so POST /events refuses its query_id (404 query_not_found)'
+  }),
   processingTimeMs: Type.Integer({ minimum: 0 }),
   limit: Type.Integer({ minimum: 0 }),
   offset: Type.Integer({ minimum: 0 }),

@@ -2,8 +2,9 @@ import t from 'tap'
 import { Value } from 'typebox/value'
 import { readFile } from 'node:fs/promises'
 import {
-  CatalogSettings, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message, NewUserMessageBody, SearchBody, SearchHit,
-  SearchRule, SearchRulesBody, SearchRulesResponse, SuggestionCandidatesQuery, SuggestionCandidatesResponse, limits, matchingStrategyDefault
+  CatalogSettings, ClickEventsBody, ClickEventsResponse, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message,
+  NewUserMessageBody, SearchAnalyticsResponse, SearchBody, SearchHit, SearchResponse, SearchRule, SearchRulesBody, SearchRulesResponse, SuggestionCandidatesQuery, SuggestionCandidatesResponse,
+  limits, matchingStrategyDefault
 } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
@@ -223,6 +224,58 @@ t.test('the popular searches autocomplete may suggest: a page, each with its sta
   t.notOk(Value.Check(SuggestionCandidatesQuery, { status: 'suggested' }), 'no other parameter')
 })
 
+t.test('search answers carry a query_id; click and conversion events name it, one or a list, bounded', async (t) => {
+  const queryId = '0b6e4c1e-8f5a-4d7e-9a55-2f0b7d1c9e11'
+  const answer = { hits: [], query: 'boots', query_id: queryId, processingTimeMs: 1, limit: 20, offset: 0, estimatedTotalHits: 0 }
+  t.ok(Value.Check(SearchResponse, answer))
+  const { query_id: _, ...withoutId } = answer
+  t.notOk(Value.Check(SearchResponse, withoutId), 'every answer has one')
+
+  const click = { type: 'click', query_id: queryId, item_id: 'sku-1', position: 2, consumer_id: 'user-42' }
+  const without = (field: string) => Object.fromEntries(Object.entries(click).filter(([name]) => name !== field))
+  t.ok(Value.Check(ClickEventsBody, click), 'one event')
+  t.ok(Value.Check(ClickEventsBody, [click, { ...click, type: 'conversion' }]), 'or a list')
+  t.ok(Value.Check(ClickEventsBody, []), 'an empty list records nothing')
+  t.ok(Value.Check(ClickEventsBody, { type: 'conversion', query_id: 'not-a-uuid', item_id: 'sku-1' }),
+    'position and consumer_id may be left out; any query_id of the right length (an unknown one is the route\'s 404)')
+  t.ok(Value.Check(ClickEventsBody, { ...click, consumer_id: null }))
+  t.ok(Value.Check(ClickEventsBody, Array.from({ length: limits.clickEventsMax }, () => click)), 'up to the limit')
+  t.notOk(Value.Check(ClickEventsBody, Array.from({ length: limits.clickEventsMax + 1 }, () => click)))
+  const wrong: Array<Record<string, unknown>> = [
+    without('type'), without('query_id'), without('item_id'),
+    { ...click, type: 'view' },
+    { ...click, query_id: '' },
+    { ...click, query_id: 'x'.repeat(limits.idMaxChars + 1) },
+    { ...click, item_id: '' },
+    { ...click, item_id: '../keys' },
+    { ...click, item_id: 5 },
+    { ...click, position: 0 },
+    { ...click, position: 1.5 },
+    { ...click, position: limits.searchWindowMax + 1 },
+    { ...click, consumer_id: 'x'.repeat(limits.consumerIdMaxChars + 1) },
+    { ...click, extra: 1 }
+  ]
+  for (const event of wrong) {
+    t.notOk(Value.Check(ClickEventsBody, event), JSON.stringify(event).slice(0, 80))
+    t.notOk(Value.Check(ClickEventsBody, [click, event]), `in a list: ${JSON.stringify(event).slice(0, 80)}`)
+  }
+  t.notOk(Value.Check(ClickEventsBody, 'click'))
+  t.ok(Value.Check(ClickEventsResponse, { recorded: 2 }))
+})
+
+t.test('search analytics per day: counts, and rates that are null when there is nothing to count', async (t) => {
+  const day = { day: '2026-05-01', searches: 4, autocompletes: 1, no_result_rate: 0.25, click_through_rate: 0.5, conversion_rate: 0.25, average_click_position: 2.5 }
+  const report = (days: unknown[]) => ({ days: days.length, searches_per_day: days, top_queries: [], no_result_queries: [] })
+  t.ok(Value.Check(SearchAnalyticsResponse, report([day])))
+  const quiet = { day: '2026-05-02', searches: 0, autocompletes: 0, no_result_rate: null, click_through_rate: null, conversion_rate: null, average_click_position: null }
+  t.ok(Value.Check(SearchAnalyticsResponse, report([day, quiet])), 'a quiet day has no rates, not 0 %')
+  for (const extra of [{ click_through_rate: 1.5 }, { conversion_rate: -0.1 }, { no_result_rate: '50 %' }, { average_click_position: 0 }]) {
+    t.notOk(Value.Check(SearchAnalyticsResponse, report([{ ...day, ...extra }])), JSON.stringify(extra))
+  }
+  const { click_through_rate: _, ...withoutRate } = day
+  t.notOk(Value.Check(SearchAnalyticsResponse, report([withoutRate])), 'every day has every figure')
+})
+
 t.test('error body', async (t) => {
   t.ok(Value.Check(ErrorBody, { statusCode: 404, error: 'Chat Not Found', code: 'chat_not_found', message: 'no chat x' }))
   t.notOk(Value.Check(ErrorBody, { statusCode: 200, error: 'x', code: 'x', message: 'x' }))
@@ -237,6 +290,7 @@ t.test('the error catalog: one title per status code pair, and the README lists 
   }
   const rows = [...readme.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((m) => m[2])
   t.same(rows.filter((code) => !(code! in errorCatalog)), [], 'and nothing the catalog does not have')
+  t.match(errorCatalog.query_not_found, { status: 404, title: 'Query Not Found' }, 'an unknown query_id is refused as a missing resource is')
   const documented = errorResponses('chat_not_found')
   t.same(Object.keys(documented).map(Number), [400, 401, 404, 429, 500, 503], 'a route\'s statuses: the common ones and its own (413 and 415 only where a body is sent)')
   t.same((documented[404] as { properties: { code: { enum: string[] } } }).properties.code.enum, ['chat_not_found'], 'each status lists only its codes')

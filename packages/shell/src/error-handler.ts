@@ -21,9 +21,20 @@ function fieldName (item: ValidationItem, context: string | undefined): string {
 /** What a client whose request header fails its schema is told, by header name in lower case. */
 const headerRules: Record<string, string> = { 'idempotency-key': idempotencyKeyRule }
 
+/**
+ * The failure to tell. A body that may be one thing or a list of them (POST /events) fails each
+ * alternative of its `anyOf`; that it is not of the other alternative's type says least, so the
+ * first failure within the alternative of its type is told (a missing field of the one event, an
+ * event of the list), and the type only when it is of neither.
+ */
+function tellingFailure (items: ValidationItem[]): ValidationItem | undefined {
+  const otherAlternative = (item: ValidationItem) => item.instancePath === '' && /^#\/anyOf\/\d+\/type$/.test(item.schemaPath)
+  return items.find((item) => !otherAlternative(item) && item.keyword !== 'anyOf') ?? items[0]
+}
+
 /** Turns an AJV failure into our error: a missing field is `missing_parameters`, anything else `invalid_request`. */
 function fromValidation (error: FastifyError): ApiError {
-  const item = error.validation?.[0]
+  const item = tellingFailure(error.validation ?? [])
   const context = error.validationContext
   if (item === undefined) return new ApiError('invalid_request', error.message)
   const field = fieldName(item, context)

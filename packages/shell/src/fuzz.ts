@@ -72,12 +72,14 @@ function objectFor (schema: Schema, fields: Record<string, fc.Arbitrary<unknown>
     .map(([known, more]) => ({ ...known, ...(more ?? {}) }))
 }
 
+/** A body of the schema's shape: a list of items, an object, or either of a body that may be one or a list (anyOf). */
+function shapeOf (schema: Schema, fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
+  if (schema.anyOf !== undefined) return fc.oneof(...schema.anyOf.map((alternative) => shapeOf(alternative, fields)))
+  return schema.type === 'array' ? fc.array(valueFor(schema.items, 'item', fields), { maxLength: 4 }) : objectFor(schema, fields)
+}
+
 function bodyFor (schema: Schema | undefined, fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<string | undefined> {
-  const wellFormed = schema === undefined
-    ? fc.constant(undefined)
-    : schema.type === 'array'
-      ? fc.array(valueFor(schema.items, 'item', fields), { maxLength: 4 }).map((v) => JSON.stringify(v))
-      : objectFor(schema, fields).map((v) => JSON.stringify(v))
+  const wellFormed = schema === undefined ? fc.constant(undefined) : shapeOf(schema, fields).map((v) => JSON.stringify(v))
   return fc.oneof(
     { weight: 6, arbitrary: wellFormed },
     { weight: 1, arbitrary: anything.map((v) => JSON.stringify(v)) },

@@ -5,6 +5,7 @@ import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate,
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { suggestionRoutes } from './routes/suggestions.js'
+import { eventRoutes } from './routes/events.js'
 import { CATALOG_TASK_DEFAULT, documentRoutes } from './routes/documents.js'
 import { knowledgeRoutes } from './routes/knowledge.js'
 import { knowledgeFileRoutes } from './routes/knowledge-files.js'
@@ -65,7 +66,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
       { url: '/search', description: 'Through the gateway of docker-compose.yml, which serves the search API under /search' }
     ],
     tags: [
-      { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; search a facet\'s values; autocomplete a partial term, and review the popular searches it may suggest' },
+      { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; search a facet\'s values; autocomplete a partial term, and review the popular searches it may suggest; record shoppers\' clicks on hits and conversions, for the analytics' },
       { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
       { name: 'rules', description: 'The project\'s search rules: for the searches a rule\'s query matches, optionally between two dates, pin items to positions and hide items; the same on both engines' },
       { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
@@ -98,6 +99,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)
     await api.register(suggestionRoutes)
+    await api.register(eventRoutes)
     await api.register(documentRoutes, { catalogTask: config.catalogTask ?? CATALOG_TASK_DEFAULT })
     await api.register(ruleRoutes)
     await api.register(knowledgeRoutes)

@@ -51,7 +51,15 @@ t.test('search analytics for the console', async (t) => {
     const ours = await h.app.inject({ method: 'POST', url: '/search', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': fresh.projectId }, payload: { search_term: 'chat retrieval' } })
     t.equal(ours.statusCode, 200)
     const body = (await analytics({ days: '1' }, { authorization: `Bearer ${TOKEN}`, 'x-project-id': fresh.projectId })).json()
-    t.same(body.searches_per_day, [{ day: utcDay(new Date()), searches: 1, autocompletes: 0 }])
+    t.same(body.searches_per_day, [{
+      day: utcDay(new Date()),
+      searches: 1,
+      autocompletes: 0,
+      no_result_rate: 1,
+      click_through_rate: 0,
+      conversion_rate: 0,
+      average_click_position: null
+    }], 'the shop\'s one search, which found nothing and was not clicked')
     t.same(body.no_result_queries, [{ query: 'lantern', count: 1 }])
   })
 

@@ -17,7 +17,7 @@ t.test('search credentials', async (t) => {
   t.test('health and docs are public', async (t) => {
     t.same((await h.app.inject('/healthz')).json(), { status: 'ok', service: 'search' })
     const doc = (await h.app.inject('/openapi.json')).json()
-    for (const path of ['/search', '/autocomplete', '/facet-search', '/documents', '/documents/{id}', '/settings', '/rules']) t.ok(doc.paths[path], path)
+    for (const path of ['/search', '/autocomplete', '/facet-search', '/events', '/documents', '/documents/{id}', '/settings', '/rules']) t.ok(doc.paths[path], path)
   })
 
   t.test('every endpoint needs a search credential', async (t) => {
@@ -26,7 +26,7 @@ t.test('search credentials', async (t) => {
     t.equal(wrong.statusCode, 401)
     t.match(wrong.json().message, /search credential/)
     for (const [method, url] of [
-      ['POST', '/autocomplete'], ['POST', '/facet-search'], ['GET', '/suggestions/candidates'], ['POST', '/documents'], ['GET', '/documents/x'], ['DELETE', '/documents/x'],
+      ['POST', '/autocomplete'], ['POST', '/facet-search'], ['GET', '/suggestions/candidates'], ['POST', '/events'], ['POST', '/documents'], ['GET', '/documents/x'], ['DELETE', '/documents/x'],
       ['GET', '/settings'], ['PUT', '/settings'], ['GET', '/rules'], ['PUT', '/rules']
     ] as const) {
       t.equal((await h.app.inject({ method, url })).statusCode, 401, `${method} ${url}`)

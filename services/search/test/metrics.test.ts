@@ -60,7 +60,7 @@ t.test('GET /metrics: reader threads busy and idle, queries queued for them, ana
   t.equal(sample(await scrape(), 'memory_store_entries', { store: 'search_responses' }), 0, 'the response cache, empty (no cache TTL in this test)')
 
   await app.analytics.flush()
-  const event = { projectId: shop.projectId, kind: 'search' as const, consumerId: null, searcher: 'a:127.0.0.1', query: 'boots', hits: 2, keywordHits: 2, latencyMs: 1, at: new Date() }
+  const event = { projectId: shop.projectId, kind: 'search' as const, queryId: null, consumerId: null, searcher: 'a:127.0.0.1', query: 'boots', hits: 2, keywordHits: 2, latencyMs: 1, at: new Date() }
   for (let i = 0; i < 3; i++) app.analytics.record(event)
   t.equal(sample(await app.metrics.registry.metrics(), 'search_analytics_pending_events'), 3, 'three events wait for the next flush')
   const flushed = app.analytics.flush()

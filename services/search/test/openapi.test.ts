@@ -5,7 +5,7 @@ import { searchHarness } from './helpers.js'
 t.test('the OpenAPI document describes every route completely', async (t) => {
   const h = await searchHarness(t, false)
   t.same(await openApiProblems(h.app, {
-    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'PUT /rules', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}', 'POST /knowledge/crawl'],
+    idempotent: ['POST /documents', 'DELETE /documents/{id}', 'PUT /settings', 'PUT /rules', 'POST /events', 'POST /knowledge/documents', 'DELETE /knowledge/documents/{id}', 'POST /knowledge/crawl'],
     streams: []
   }), [])
 
@@ -17,6 +17,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'POST /autocomplete': 'autocomplete',
     'POST /facet-search': 'facetSearch',
     'GET /suggestions/candidates': 'listSuggestionCandidates',
+    'POST /events': 'recordEvents',
     'POST /documents': 'addOrReplaceDocuments',
     'GET /documents/{id}': 'getDocument',
     'DELETE /documents/{id}': 'deleteDocument',

@@ -8,7 +8,7 @@ const searchSuite = (engine: EngineKind) => async (t: Test) => {
 
   t.test('response fields per spec', async (t) => {
     const body = await search({ search_term: '  Hiking   boot ' })
-    t.same(Object.keys(body).sort(), ['estimatedTotalHits', 'hits', 'limit', 'offset', 'processingTimeMs', 'query'])
+    t.same(Object.keys(body).sort(), ['estimatedTotalHits', 'hits', 'limit', 'offset', 'processingTimeMs', 'query', 'query_id'])
     t.equal(body.query, 'Hiking boot', 'processed: trimmed, white space collapsed')
     t.equal(body.limit, 20)
     t.equal(body.offset, 0)

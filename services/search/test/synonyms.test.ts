@@ -78,7 +78,7 @@ const suite = (engine: EngineKind) => async (t: Test) => {
     ]
     const answers = async () => {
       const out = []
-      for (const body of requests) out.push({ ...await search(body), processingTimeMs: 0 })
+      for (const body of requests) out.push({ ...await search(body), processingTimeMs: 0, query_id: '' })
       return out
     }
     const completions = async () => {

@@ -130,7 +130,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
     schema: {
       operationId: 'getAnalytics',
       tags: ['analytics'],
-      summary: 'Chats, messages, classes and handoffs per day from the chat service, searches and top queries from the search service, over the last days',
+      summary: 'Chats, messages, classes and handoffs per day from the chat service; searches per day with their no-result, click-through and conversion rates and average click position, and the top queries, from the search service; over the last days',
       description: 'GET /admin/analytics of both services; the first refusal of either is passed on as it came.',
       params: ProjectParams,
       querystring: AnalyticsQuery,

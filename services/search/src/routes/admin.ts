@@ -20,8 +20,9 @@ export async function adminRoutes (app: FastifyInstance) {
     schema: {
       operationId: 'adminSearchAnalytics',
       tags: ['admin'],
-      summary: 'Searches and autocompletes per day, the most frequent queries and those that found nothing, over the last days',
-      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Days are UTC days, today included.',
+      summary: 'Searches and autocompletes per day with their no-result, click-through and conversion rates and average click position, the most frequent queries and those that found nothing, over the last days',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Days are UTC days, today included. ' +
+        'A day\'s rates are those of the searches made that day, with the events (POST /events) that named them, whenever they came.',
       querystring: AnalyticsQuery,
       headers: AdminHeaders,
       response: { 200: SearchAnalyticsResponse, ...errorResponses() }

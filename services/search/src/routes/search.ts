@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
@@ -98,13 +99,16 @@ export async function searchRoutes (app: FastifyInstance) {
   // Searches of the project's own clients only: those of our services (the chat's retrieval, the
   // console's playground and catalog browsing, on the service token) would count as shoppers' and
   // feed their queries to autocomplete. The searcher autocomplete counts is the consumer, or else
-  // the client address (request.ip: the proxy's own unless trustProxy names it).
+  // the client address (request.ip: the proxy's own unless trustProxy names it). Their answers
+  // still carry a query_id, the same field for every caller; POST /events refuses it, as it names
+  // no recorded search.
   const record = (request: FastifyRequest, kind: 'search' | 'autocomplete', consumerId: string | null | undefined, query: string, hits: number, latencyMs: number,
-    keywordHits: number | null = null) => {
+    keywordHits: number | null = null, queryId: string | null = null) => {
     if (request.principal.keyId === 'service') return
     app.analytics.record({
       projectId: request.principal.projectId,
       kind,
+      queryId,
       consumerId: consumerId ?? null,
       searcher: searcherOf(consumerId, request.ip),
       query,
@@ -122,12 +126,15 @@ export async function searchRoutes (app: FastifyInstance) {
       tags: ['search'],
       summary: 'Keyword or hybrid search of the project catalog',
       description: 'The project\'s search rules (GET /rules) that apply to the search_term are applied to the answer: ' +
-        'hidden items are left out, pinned items shown at their positions when they exist and the filters allow them.',
+        'hidden items are left out, pinned items shown at their positions when they exist and the filters allow them. ' +
+        'Each answer carries a query_id of its own, which POST /events names when the shopper clicks a hit or converts.',
       body: SearchBody,
       response: { 200: SearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
     }
   }, async (request): Promise<SearchResponse> => {
     const started = performance.now()
+    // Each answer is one search for POST /events, a cached one too: what the shopper then clicks is theirs.
+    const queryId = randomUUID()
     const body = request.body
     const page = pageOf(body.limit, body.offset, limits.searchLimitDefault)
     const query = processQuery(body.search_term)
@@ -138,10 +145,11 @@ export async function searchRoutes (app: FastifyInstance) {
     const cached = await app.searchCache.lookup(projectId, searchKey({ ...body, ...page, query, rules }))
     if (cached.value !== undefined) {
       const hit = JSON.parse(cached.value) as SearchResponse
+      hit.query_id = queryId
       hit.processingTimeMs = elapsedMs(started)
       // A cached hybrid answer holds no keyword count; the search that computed it recorded one.
       const keywordHits = keywordHitsOf(body.search_type === 'hybrid' ? undefined : hit.estimatedTotalHits, body.filters)
-      record(request, 'search', body.consumer_id, query, hit.estimatedTotalHits, hit.processingTimeMs, keywordHits)
+      record(request, 'search', body.consumer_id, query, hit.estimatedTotalHits, hit.processingTimeMs, keywordHits, queryId)
       return hit
     }
     const index = await app.engine.index(projectId)
@@ -182,10 +190,11 @@ export async function searchRoutes (app: FastifyInstance) {
       }))
     const processingTimeMs = elapsedMs(started)
     const keywordHits = keywordHitsOf(result.keywordHits ?? (hybrid === undefined ? result.estimatedTotalHits : undefined), body.filters)
-    record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs, keywordHits)
+    record(request, 'search', body.consumer_id, query, result.estimatedTotalHits, processingTimeMs, keywordHits, queryId)
     const response: SearchResponse = {
       hits,
       query,
+      query_id: queryId,
       processingTimeMs,
       ...page,
       estimatedTotalHits: result.estimatedTotalHits,

@@ -13,7 +13,8 @@ function palette () {
   return { text: read('--text-muted'), grid: read('--border'), series: [read('--chart-1'), read('--chart-2'), read('--chart-3')] }
 }
 
-export interface Series { label: string, values: number[] }
+/** A value of null is a gap in a line: a day with nothing to measure (a rate without searches). */
+export interface Series { label: string, values: Array<number | null> }
 
 interface Props {
   kind: 'line' | 'bar'

@@ -49,6 +49,44 @@ function QueryChart ({ id, title, rows, empty }: { id: string, title: string, ro
   )
 }
 
+/** A figure for a chart, to a tenth; null (nothing to measure that day) stays a gap in the line. */
+const tenth = (value: number | null) => value === null ? null : Math.round(value * 10) / 10
+const percent = (rate: number | null) => tenth(rate === null ? null : rate * 100)
+/** A figure for a table; '—' for a day with nothing to measure. */
+const shown = (value: number | null, format: (n: number) => string) => value === null ? '—' : format(value)
+const position = (n: number) => n.toFixed(1)
+
+/** What became of each day's searches: the rates of POST /search and POST /events, and where shoppers clicked. */
+function SearchOutcomes ({ days }: { days: Figures['search']['searches_per_day'] }) {
+  const labels = days.map((d) => d.day)
+  return (
+    <>
+      <Figure id='search-outcomes' title='Search outcomes per day'>
+        <ChartView
+          kind='line' labels={labels}
+          series={[
+            { label: 'Click-through rate (%)', values: days.map((d) => percent(d.click_through_rate)) },
+            { label: 'Conversion rate (%)', values: days.map((d) => percent(d.conversion_rate)) },
+            { label: 'No-result rate (%)', values: days.map((d) => percent(d.no_result_rate)) }
+          ]}
+        />
+        <p class='hint'>Clicks and conversions are those your shop's pages send to the search service's POST /events, counted on the day of their search.</p>
+        <DataTable
+          caption='Search outcomes per day' columns={['Day', 'Click-through rate', 'Conversion rate', 'No-result rate']}
+          rows={days.map((d) => [d.day, shown(d.click_through_rate, formatPercent), shown(d.conversion_rate, formatPercent), shown(d.no_result_rate, formatPercent)])}
+        />
+      </Figure>
+      <Figure id='click-position' title='Average click position per day'>
+        <ChartView
+          kind='line' labels={labels}
+          series={[{ label: 'Average click position', values: days.map((d) => tenth(d.average_click_position)) }]}
+        />
+        <DataTable caption='Average click position per day' columns={['Day', 'Average click position']} rows={days.map((d) => [d.day, shown(d.average_click_position, position)])} />
+      </Figure>
+    </>
+  )
+}
+
 function Charts ({ figures }: { figures: Figures }) {
   const { chat, search } = figures
   const classes = classifications.map((c) => ({ name: classLabels[c], count: chat.classifications[c] ?? 0 }))
@@ -65,6 +103,7 @@ function Charts ({ figures }: { figures: Figures }) {
         />
         <DataTable caption='Searches per day' columns={['Day', 'Searches', 'Autocompletes']} rows={search.searches_per_day.map((d) => [d.day, d.searches, d.autocompletes])} />
       </Figure>
+      <SearchOutcomes days={search.searches_per_day} />
       <Figure id='chats-per-day' title='Conversations per day'>
         <ChartView
           kind='line' labels={chat.chats_per_day.map((d) => d.day)}
