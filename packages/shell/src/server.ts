@@ -70,7 +70,10 @@ export function createServer (opts: ServerOptions): FastifyInstance {
     // Refused while closing by our own hook below, with the documented error body and a request id.
     return503OnClosing: false,
     // Closing cuts idle keep-alive connections only: requests and event streams in flight finish.
-    forceCloseConnections: 'idle'
+    forceCloseConnections: 'idle',
+    // Fastify gives each plugin 10 s to start; loading the bundled embedding model on a machine whose
+    // every core is busy (a deploy beside a running replica, a CI run) took longer and failed the start.
+    pluginTimeout: 60_000
   })
   installErrorHandler(app)
   // Every body is JSON: anything else is 415 rather than a string that fails validation.

@@ -50,7 +50,7 @@ t.test('catalog, search, settings, knowledge and tasks reach the search service 
   const candidates = await alice.request({ method: 'GET', url: `${base}/suggestions/candidates?limit=5` })
   t.equal(candidates.statusCode, 200, candidates.body)
   t.same(candidates.json(), { results: [], total: 0, limit: 5, offset: 0 }, 'the popular searches of the project\'s catalog, with the query passed on')
-  const excluded = await alice.request({ method: 'PUT', url: `${base}/settings`, payload: { ...settings.json(), suggestionsExcluded: ['Free  Money'] } })
+  const excluded = await alice.request({ method: 'PUT', url: `${base}/settings`, payload: { ...(settings.json() as object), suggestionsExcluded: ['Free  Money'] } })
   t.same(excluded.json().suggestionsExcluded, ['free money'], 'an exclusion saved with the settings, folded')
 
   const rules = [{ id: 'lamps-with-tents', query: 'tent', match: 'contains', pin: [{ item_id: 'l1', position: 1 }] }]

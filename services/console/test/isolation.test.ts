@@ -27,7 +27,7 @@ t.test('every /api/projects/:project_id route answers 404 project_not_found for 
   await h.project('Mallory shop', { mallory: 'owner' })
 
   const scoped = routesOf(app).filter(([, path]) => path.startsWith('/api/projects/:project_id'))
-  t.equal(scoped.length, 31, 'the route tree was read whole (update the count when a route is added)')
+  t.equal(scoped.length, 34, 'the route tree was read whole (update the count when a route is added)')
   const bodies: Record<string, unknown> = {
     '/api/projects/:project_id': { name: 'Taken over' },
     '/api/projects/:project_id/members': { username: 'mallory', role: 'owner' },
@@ -35,7 +35,8 @@ t.test('every /api/projects/:project_id route answers 404 project_not_found for 
     '/api/projects/:project_id/chats/:chat_id/answer': { content: 'hi' },
     '/api/projects/:project_id/playground/chat': { user_message: 'hi' },
     '/api/projects/:project_id/search': { search_term: 'x' },
-    '/api/projects/:project_id/facet-search': { facet_name: 'brand' }
+    '/api/projects/:project_id/facet-search': { facet_name: 'brand' },
+    '/api/projects/:project_id/rules': []
   }
   for (const [method, path] of scoped) {
     for (const projectId of [alicesProject, 'prj_doesnotexist']) {

@@ -21,6 +21,10 @@ const listOf = (text: string) => [...new Set(text.split(/[\n,]/).map((s) => s.tr
 const linesOf = (text: string) => [...new Set(text.split('\n').map((s) => s.trim()).filter((s) => s !== ''))]
 
 /** The index settings, one attribute (or stop word) per line, synonyms one key per line; saving re-indexes the catalog. */
+/** What decides how the catalog is indexed: every setting but autocomplete's rules. */
+const indexingOf = (s: CatalogSettings) =>
+  JSON.stringify([s.searchableAttributes, s.filterableAttributes, s.facetableAttributes, s.sortableAttributes ?? [], s.synonyms ?? {}, s.stopWords ?? []])
+
 export function CatalogSettingsForm ({ projectId, settings, onSaved }: { projectId: string, settings: CatalogSettings, onSaved: () => void }) {
   const action = useAction()
   return (
@@ -46,7 +50,9 @@ export function CatalogSettingsForm ({ projectId, settings, onSaved }: { project
             suggestionsMinSearchers: Number(data.get('suggestionsMinSearchers')),
             suggestionsExcluded: linesOf(String(data.get('suggestionsExcluded')))
           }
-          action.run(() => putSettings(projectId, next), 'Settings saved; the catalog is re-indexed with them (not when only autocomplete\'s changed).').then((saved) => {
+          // The search service re-indexes unless only autocomplete's rules changed (sameIndexing there).
+          const message = indexingOf(next) === indexingOf(settings) ? 'Settings saved.' : 'Settings saved; the catalog is re-indexed with them.'
+          action.run(() => putSettings(projectId, next), message).then((saved) => {
             if (saved !== undefined) onSaved()
           })
         }}

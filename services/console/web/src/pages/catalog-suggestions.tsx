@@ -71,7 +71,7 @@ export function CatalogSuggestions ({ projectId, settings, onChanged }: Props) {
               ))}
             </tbody>
           </table>
-          )}
+        )}
       <nav aria-label='Popular search pages' class='pager'>
         <button type='button' disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>
         <button type='button' disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>Next</button>
