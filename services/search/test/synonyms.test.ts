@@ -107,7 +107,7 @@ const suite = (engine: EngineKind) => async (t: Test) => {
 
   const changed = await put({ ...SETTINGS, ...WORDS })
   t.equal(changed.statusCode, 200)
-  t.same(changed.json(), { ...SETTINGS, sortableAttributes: [], ...WORDS }, 'kept as sent: keys and alternatives as written')
+  t.same(changed.json(), { ...SETTINGS, sortableAttributes: [], ...WORDS, suggestionsMinSearchers: 3, suggestionsExcluded: [] }, 'kept as sent: keys and alternatives as written')
   t.same((await send(h.app, shop.key, 'GET', '/settings')).json(), changed.json())
 
   await t.test('a synonym is one-way, and an answer cached before it is not served', async (t) => {
