@@ -3,10 +3,12 @@
 //     each) stored through ingestKnowledge, as POST /knowledge/documents stores them, in batches of
 //     BATCH pages: with the default embedder (USE-lite, on this process's event loop) at 1k chunks,
 //     and keyword-only (EMBEDDINGS=false) at 1k and 10k chunks. Pages/s and chunks/s.
-//  2. Search at 1k and 10k chunks: POST /knowledge/search over HTTP (one client, keep-alive), keyword
-//     and hybrid (the query embedded by the route), p50/p95; beside it, in the same run, the engine's
-//     own search with the same queries (the baseline the route adds to; hybrid given the query vector)
-//     and a bare Fastify route on the same client (the cost of HTTP itself).
+//  2. Search at 1k and 10k chunks, keyword and hybrid, p50/p95, each query in turn on three sides
+//     (so that a load coming and going weighs on all alike): the raw SQLite work the engine stands on
+//     (knowledge-raw.ts: its FTS5 statement, plus for hybrid an exact vector scan, on the same index
+//     file), the engine's own search (hybrid given the query vector), and POST /knowledge/search over
+//     HTTP (one client, keep-alive; hybrid includes embedding the query, timed apart), with the ratios
+//     engine/raw and HTTP/raw; and a bare Fastify route on the same client (the cost of HTTP itself).
 // The 10k hybrid index holds real vectors for its first chunks and those same vectors again for the
 // rest (embedding 10k chunks here takes minutes; the search's cost does not depend on the values):
 // BENCH_EMBED_ALL=1 embeds every chunk instead. Progress goes to stderr; the tables and, last, one
@@ -22,10 +24,12 @@ import { testDatabase } from '@chatsearch/shell/testing'
 import { buildApp } from '../src/app.js'
 import { readSearchEnv, searchConfig } from '../src/config.js'
 import type { KnowledgeIndex } from '../src/engine/port.js'
+import { CANDIDATES } from '../src/engines/embedded/knowledge-ranking.js'
 import { processQuery } from '../src/text.js'
 import { chunksOf, ingestKnowledge } from '../src/knowledge/ingest.js'
 import { validateKnowledgeBatch } from '../src/knowledge/validate.js'
 import { helpPages, helpQueries, type BenchPage } from './knowledge-corpus.js'
+import { rawKnowledge } from './knowledge-raw.js'
 import { percentile, round } from './workload.js'
 
 const SEED = 42
@@ -99,6 +103,25 @@ async function timed (runs: Array<() => Promise<unknown>>): Promise<{ p50: numbe
   return stats(ms)
 }
 
+/**
+ * Every side run on query 0, then every side on query 1, and so on (each query starting with the
+ * next side, so that none always runs first), after a warm-up of 20 queries: figures of one call
+ * compare with each other even when other work on the machine comes and goes.
+ */
+async function timedSides<K extends string> (count: number, sides: Record<K, (i: number) => unknown>): Promise<Record<K, { p50: number, p95: number }>> {
+  const names = Object.keys(sides) as K[]
+  for (let i = 0; i < Math.min(20, count); i++) for (const name of names) await sides[name](i)
+  const ms = new Map<K, number[]>(names.map((name) => [name, []]))
+  for (let i = 0; i < count; i++) {
+    for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)]) {
+      const started = performance.now()
+      await sides[name](i)
+      ms.get(name)!.push(performance.now() - started)
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, stats(ms.get(name)!)])) as Record<K, { p50: number, p95: number }>
+}
+
 async function main () {
   log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`)
   const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(async () => await fn()) } })
@@ -152,44 +175,57 @@ async function main () {
 
   const rows: Array<Record<string, string | number | null>> = []
   const bareRoute = await timed(queries.map(() => () => post(bareUrl, 'none', {})))
+  const embedQuery = await timed(queries.map((q) => () => embedder.embed([processQuery(q)])))
   for (const [size, target] of [['1k', small], ['10k', large]] as const) {
     const chunks = size === '1k' ? ingestions[2]!.chunks : large10k.chunks
+    const raw = rawKnowledge(join(dataDir, 'search', `${target.id}.knowledge.sqlite`), queries)
     for (const kind of ['keyword', 'hybrid'] as const) {
       log(`searching ${size} (${chunks} chunks), ${kind}`)
-      const search = (q: string, i: number) => target.index.search({ q: processQuery(q), limit: LIMIT, ...(kind === 'hybrid' ? { hybrid: { semanticRatio: 0.5, vector: vectors[i]! } } : {}) })
-      const engine = await timed(queries.map((q, i) => () => search(q, i)))
+      const hybrid = kind === 'hybrid'
+      const search = (i: number) => target.index.search({ q: processQuery(queries[i]!), limit: LIMIT, ...(hybrid ? { hybrid: { semanticRatio: 0.5, vector: vectors[i]! } } : {}) })
+      const times = await timedSides(queries.length, {
+        raw: (i) => { raw.keyword(i); if (hybrid) raw.vector(vectors[i]!) },
+        engine: search,
+        route: (i) => post(searchUrl, target.key, { query: queries[i], limit: LIMIT, search_type: kind })
+      })
       let found = 0
-      for (const [i, q] of queries.entries()) if ((await search(q, i)).length > 0) found++
-      const route = await timed(queries.map((query) => () => post(searchUrl, target.key, { query, limit: LIMIT, search_type: kind })))
+      for (const i of queries.keys()) if ((await search(i)).length > 0) found++
       rows.push({
         chunks,
         kind,
-        'engine p50 ms': round(engine.p50),
-        'engine p95 ms': round(engine.p95),
-        'POST /knowledge/search p50 ms': round(route.p50),
-        'p95 ms': round(route.p95),
-        'route − engine p50 ms': round(route.p50 - engine.p50),
+        'raw p50 ms': round(times.raw.p50),
+        'raw p95 ms': round(times.raw.p95),
+        'engine p50 ms': round(times.engine.p50),
+        'engine p95 ms': round(times.engine.p95),
+        'HTTP p50 ms': round(times.route.p50),
+        'HTTP p95 ms': round(times.route.p95),
+        'engine/raw p50': round(times.engine.p50 / times.raw.p50),
+        'HTTP/raw p50': round(times.route.p50 / times.raw.p50),
         'queries with a hit': `${Math.round(100 * found / queries.length)}%`
       })
     }
+    raw.close()
   }
 
   console.log(`\nKnowledge ingestion (ingestKnowledge, batches of ${BATCH} pages)`)
   console.table(ingestions.map((i) => ({ mode: i.label, pages: i.pages, chunks: i.chunks, seconds: round(i.seconds, 1), 'pages/s': round(i.pages / i.seconds, 1), 'chunks/s': round(i.chunks / i.seconds, 1) })))
   if (EMBED_ALL) console.table([{ mode: 'with the default embedder', pages: large10k.pages, chunks: large10k.chunks, 'pages/s': round(large10k.pages / large10k.seconds, 1), 'chunks/s': round(large10k.chunks / large10k.seconds, 1) }])
-  console.log(`\nKnowledge search: ${queries.length} queries, limit ${LIMIT}, one client; hybrid over HTTP includes embedding the query (engine: vector given)`)
+  console.log(`\nKnowledge search: ${queries.length} queries, limit ${LIMIT}, one client. raw: the engine's FTS5 statement (LIMIT ${CANDIDATES}), plus for hybrid`)
+  console.log(`an exact scan for the ${CANDIDATES} nearest vectors; engine: its search (hybrid given the vector); HTTP: POST /knowledge/search (hybrid embeds the query)`)
   console.table(rows)
   console.log(`bare Fastify route on the same client: p50 ${round(bareRoute.p50)} ms, p95 ${round(bareRoute.p95)} ms`)
+  console.log(`embedding one query (part of hybrid over HTTP): p50 ${round(embedQuery.p50)} ms, p95 ${round(embedQuery.p95)} ms`)
   for (const size of [1000, 10_000]) {
     const at = rows.filter((r) => Math.abs(Number(r.chunks) - size) < size / 2)
     const [kw, hy] = [at.find((r) => r.kind === 'keyword'), at.find((r) => r.kind === 'hybrid')]
-    if (kw !== undefined && hy !== undefined) console.log(`~${size} chunks: hybrid/keyword p50 over HTTP ${round(Number(hy['POST /knowledge/search p50 ms']) / Number(kw['POST /knowledge/search p50 ms']))}×`)
+    if (kw !== undefined && hy !== undefined) console.log(`~${size} chunks: hybrid/keyword p50 over HTTP ${round(Number(hy['HTTP p50 ms']) / Number(kw['HTTP p50 ms']))}×`)
   }
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(2)}`)
   console.log(JSON.stringify({
     ingestion: ingestions.map((i) => ({ mode: i.label, pages: i.pages, chunks: i.chunks, pagesPerSecond: round(i.pages / i.seconds, 1), chunksPerSecond: round(i.chunks / i.seconds, 1) })),
     search: rows,
-    bare: { p50: round(bareRoute.p50), p95: round(bareRoute.p95) }
+    bare: { p50: round(bareRoute.p50), p95: round(bareRoute.p95) },
+    embedQuery: { p50: round(embedQuery.p50), p95: round(embedQuery.p95) }
   }))
 }
 

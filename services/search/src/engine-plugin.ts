@@ -76,6 +76,7 @@ function queueGauges (metrics: Metrics, engine: SearchEngine, analytics: SearchA
   if (engine instanceof EmbeddedEngine) {
     metrics.store('search_open_indexes', () => ({ entries: engine.openIndexes }))
     metrics.store('search_writer_requests', () => ({ entries: engine.pendingWrites }))
+    metrics.store('search_knowledge_words', () => ({ entries: engine.keptKnowledgeWords }))
   }
   metrics.gauge({
     name: 'search_analytics_pending_events',

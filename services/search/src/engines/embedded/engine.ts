@@ -77,6 +77,13 @@ export class EmbeddedEngine implements SearchEngine {
     return this.#indexes.size + this.#knowledge.size
   }
 
+  /** Words of knowledge chunks kept between searches, over the open knowledge indexes. */
+  get keptKnowledgeWords (): number {
+    let words = 0
+    for (const index of this.#knowledge.values()) words += index.keptWords
+    return words
+  }
+
   /** Writes sent to the writer thread and not yet answered (0 without one). */
   get pendingWrites (): number {
     return this.#writer?.pending ?? 0

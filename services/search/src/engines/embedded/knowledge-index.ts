@@ -2,7 +2,8 @@ import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, Pr
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { statementCache, type Db, type Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
-import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, cosineAt, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate } from './knowledge-ranking.js'
+import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, chunkWords, cosineAt, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate, type ChunkWords } from './knowledge-ranking.js'
+import { KeptChunkWords } from './knowledge-words.js'
 import { Vocabulary } from './typo.js'
 
 interface DocumentRow { rowid: number, id: string, kind: KnowledgeKind, title: string, format: string | null, url: string | null, content: string, chunk_count: number, updated_at: string }
@@ -10,6 +11,9 @@ interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: stri
 
 /** Every stored chunk vector side by side, for an exact nearest-neighbour scan. */
 interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: number, /** Each rowid's place in `rowids`. */ at: Map<number, number> }
+
+/** The index's terms, for typos and prefixes, with the number of chunks holding each, for the query words' weights. */
+interface Terms { vocabulary: Vocabulary, chunksWith: Map<string, number> }
 
 const vectorBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
@@ -24,8 +28,11 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   readonly #embedder: string
   readonly #statements: (text: string) => Statement
   #dataVersion = -1
-  #vocabulary: Vocabulary | undefined
+  // Derived from the file, read when first needed and forgotten whenever it changes (#forgetDerived).
+  #termIndex: Terms | undefined
   #vectors: VectorMatrix | undefined
+  #chunkTotal: number | undefined
+  readonly #kept = new KeptChunkWords()
 
   constructor (file: string, embedder: string) {
     this.#db = openKnowledgeDatabase(file)
@@ -35,6 +42,11 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   close () {
     this.#db.close()
+  }
+
+  /** Words of chunks kept between searches (see knowledge-words.ts). */
+  get keptWords (): number {
+    return this.#kept.words
   }
 
   async upsert (documents: PreparedKnowledge[]): Promise<void> {
@@ -107,7 +119,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   #searchNow (query: KnowledgeQuery): KnowledgeHit[] {
-    const plan = planKnowledgeQuery(query.q, this.#vocab())
+    const terms = this.#terms()
+    const plan = planKnowledgeQuery(query.q, terms.vocabulary)
     if (plan === undefined || query.limit === 0) return []
     const keywordRows = this.#sql(`SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, ${COLUMN_WEIGHTS.join(', ')}), rowid LIMIT ?`)
       .pluck().all(plan.match, CANDIDATES) as number[]
@@ -115,25 +128,28 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     keywordRows.forEach((rowid, rank) => candidates.set(rowid, { rowid, bm25Rank: rank, keyword: 0, semantic: 0 }))
     const ratio = query.hybrid?.semanticRatio ?? 0
     if (query.hybrid !== undefined && ratio > 0) {
-      for (const [rowid, similarity] of this.#nearest(query.hybrid.vector, CANDIDATES)) {
+      const { nearest, similarities } = this.#nearest(query.hybrid.vector, CANDIDATES)
+      for (const [rowid, similarity] of nearest) {
         const known = candidates.get(rowid)
         if (known === undefined) candidates.set(rowid, { rowid, bm25Rank: Infinity, keyword: 0, semantic: similarity })
         else known.semantic = similarity
       }
-      // Keyword candidates beyond the nearest still have a similarity.
-      const matrix = this.#matrix()
+      // Keyword candidates beyond the nearest still have a similarity: the scan measured every chunk.
+      const { at } = this.#matrix()
       for (const c of candidates.values()) {
-        const i = matrix.at.get(c.rowid)
-        if (c.semantic === 0 && i !== undefined && matrix.dimensions === query.hybrid.vector.length) c.semantic = cosineAt(query.hybrid.vector, matrix.data, i * matrix.dimensions)
+        const i = at.get(c.rowid)
+        if (c.semantic === 0 && i !== undefined && similarities !== undefined) c.semantic = similarities[i]!
       }
     }
-    const chunks = this.#chunks([...candidates.keys()])
-    const weights = wordWeights(plan, (term) => this.#chunksWithTerm(term), this.#sql('SELECT count(*) FROM chunks').pluck().get() as number, (prefix) => this.#vocab().withPrefix(prefix, PREFIX_TERMS))
+    const weights = wordWeights(plan, (term) => terms.chunksWith.get(term) ?? 0, this.#chunkCount(), (prefix) => terms.vocabulary.withPrefix(prefix, PREFIX_TERMS))
+    const words = this.#wordsOf([...candidates.keys()])
     for (const c of candidates.values()) {
-      const chunk = chunks.get(c.rowid)
-      if (chunk !== undefined) c.keyword = keywordScore(plan, weights, `${chunk.title} ${chunk.section} ${chunk.text}`)
+      const chunk = words.get(c.rowid)
+      if (chunk !== undefined) c.keyword = keywordScore(plan, weights, chunk)
     }
-    return rankCandidates([...candidates.values()], ratio, query.limit).map(({ rowid, score }) => {
+    const ranked = rankCandidates([...candidates.values()], ratio, query.limit)
+    const chunks = this.#chunks(ranked.map(({ rowid }) => rowid))
+    return ranked.map(({ rowid, score }) => {
       const chunk = chunks.get(rowid)!
       return {
         documentId: chunk.document_id,
@@ -184,16 +200,31 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     return new Map(rows.map((r) => [r.rowid, r]))
   }
 
-  #chunksWithTerm (term: string): number {
-    return (this.#sql('SELECT doc FROM fts_vocab WHERE term = ?').pluck().get(term) as number | undefined) ?? 0
+  /** The words of these chunks (those found), kept from earlier searches or read and kept now. */
+  #wordsOf (rowids: number[]): Map<number, ChunkWords> {
+    const words = new Map<number, ChunkWords>()
+    const unread: number[] = []
+    for (const rowid of rowids) {
+      const kept = this.#kept.get(rowid)
+      if (kept === undefined) unread.push(rowid)
+      else words.set(rowid, kept)
+    }
+    if (unread.length === 0) return words
+    for (const c of this.#chunks(unread).values()) words.set(c.rowid, this.#kept.keep(c.rowid, chunkWords(`${c.title} ${c.section} ${c.text}`)))
+    return words
   }
 
-  /** The `k` chunks nearest to `vector`, with their similarity, by an exact scan. */
-  #nearest (vector: Float32Array, k: number): Array<[number, number]> {
+  /**
+   * The `k` chunks nearest to `vector`, best first (the lower rowid first among equals), with their
+   * similarity, by an exact scan; and the similarity of every chunk, at its place in the matrix
+   * (none when `vector` is not of the stored vectors' size).
+   */
+  #nearest (vector: Float32Array, k: number): { nearest: Array<[number, number]>, similarities?: Float64Array } {
     const matrix = this.#matrix()
-    if (matrix.dimensions !== vector.length) return []
-    const scored: Array<[number, number]> = matrix.rowids.map((rowid, i) => [rowid, cosineAt(vector, matrix.data, i * matrix.dimensions)])
-    return scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, k)
+    if (matrix.dimensions !== vector.length) return { nearest: [] }
+    const similarities = new Float64Array(matrix.rowids.length)
+    for (let i = 0; i < similarities.length; i++) similarities[i] = cosineAt(vector, matrix.data, i * matrix.dimensions)
+    return { nearest: highest(similarities, k).map((i) => [matrix.rowids[i]!, similarities[i]!]), similarities }
   }
 
   /** The vectors of the current embedder (those of another one, left from before a change, do not compare). */
@@ -209,26 +240,54 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     return this.#vectors
   }
 
-  #vocab (): Vocabulary {
-    this.#vocabulary ??= new Vocabulary(this.#sql('SELECT term FROM fts_vocab').pluck().all() as string[])
-    return this.#vocabulary
+  #terms (): Terms {
+    if (this.#termIndex === undefined) {
+      const rows = this.#sql('SELECT term, doc FROM fts_vocab').raw().all() as Array<[string, number]>
+      this.#termIndex = { vocabulary: new Vocabulary(rows.map(([term]) => term)), chunksWith: new Map(rows) }
+    }
+    return this.#termIndex
+  }
+
+  #chunkCount (): number {
+    this.#chunkTotal ??= this.#sql('SELECT count(*) FROM chunks').pluck().get() as number
+    return this.#chunkTotal
   }
 
   /** Another process (the admin CLI) may have written to the file: what is derived from it is then read again. */
   #refresh () {
-    const version = this.#db.pragma('data_version', { simple: true }) as number
+    const version = this.#sql('PRAGMA data_version').pluck().get() as number
     if (version === this.#dataVersion) return
     this.#dataVersion = version
     this.#forgetDerived()
   }
 
   #forgetDerived () {
-    this.#vocabulary = undefined
+    this.#termIndex = undefined
     this.#vectors = undefined
+    this.#chunkTotal = undefined
+    this.#kept.clear()
   }
 
   /** Statements are compiled once per SQL text. */
   #sql (text: string): Statement {
     return this.#statements(text)
   }
+}
+
+/**
+ * The places of the `k` highest scores, highest first, the earlier place first among equals: what
+ * sorting every place by score would give, without sorting them all (a place enters the list only
+ * when it beats the k-th).
+ */
+function highest (scores: Float64Array, k: number): number[] {
+  const places: number[] = []
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i]!
+    if (places.length === k && !(score > scores[places[k - 1]!]!)) continue
+    let at = places.length
+    while (at > 0 && scores[places[at - 1]!]! < score) at--
+    places.splice(at, 0, i)
+    if (places.length > k) places.pop()
+  }
+  return places
 }

@@ -51,11 +51,37 @@ export function planKnowledgeQuery (query: string, vocabulary: Vocabulary): Know
   return { words, match }
 }
 
+/**
+ * A chunk's words as its keyword score reads them: its title, section and text tokenized, each word
+ * once, in code-unit order, so that a word, or a word starting with a prefix, is found by a binary
+ * search (all the words starting with a prefix follow each other, from the first not below it).
+ */
+export type ChunkWords = readonly string[]
+
+export function chunkWords (text: string): ChunkWords {
+  return [...new Set(tokenize(text))].sort()
+}
+
+/** The place of the first of `words` not below `target` (`words.length` when none). */
+function firstNotBelow (words: ChunkWords, target: string): number {
+  let low = 0
+  let high = words.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (words[middle]! < target) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+const holds = (words: ChunkWords, term: string) => words[firstNotBelow(words, term)] === term
+const holdsPrefix = (words: ChunkWords, prefix: string) => words[firstNotBelow(words, prefix)]?.startsWith(prefix) === true
+
 /** How well a chunk's words match a query word: 1 exactly (or as a prefix), 0.1 less per typo, 0 not at all. */
-function wordMatch (word: QueryWord, tokens: Set<string>): number {
+function wordMatch (word: QueryWord, words: ChunkWords): number {
   let best = 0
-  for (const [term, distance] of word.variants) if (tokens.has(term)) best = Math.max(best, 1 - 0.1 * distance)
-  if (best < 1 && word.prefix) for (const token of tokens) if (token.startsWith(word.word)) return 1
+  for (const [term, distance] of word.variants) if (holds(words, term)) best = Math.max(best, 1 - 0.1 * distance)
+  if (best < 1 && word.prefix && holdsPrefix(words, word.word)) return 1
   return best
 }
 
@@ -74,13 +100,16 @@ export function wordWeights (plan: KnowledgePlan, chunksWithTerm: (term: string)
   })
 }
 
-/** The keyword score of a chunk whose title, section and text are `text`. */
-export function keywordScore (plan: KnowledgePlan, weights: number[], text: string): number {
+/**
+ * The keyword score of a chunk, given the text of its title, section and text, or its words
+ * (chunkWords: the engine keeps them between searches).
+ */
+export function keywordScore (plan: KnowledgePlan, weights: number[], chunk: string | ChunkWords): number {
   const total = weights.reduce((a, b) => a + b, 0)
   if (total === 0) return 0
-  const tokens = new Set(tokenize(text))
+  const words = typeof chunk === 'string' ? chunkWords(chunk) : chunk
   let matched = 0
-  plan.words.forEach((w, i) => { matched += weights[i]! * wordMatch(w, tokens) })
+  plan.words.forEach((w, i) => { matched += weights[i]! * wordMatch(w, words) })
   return matched / total
 }
 
