@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import type { ChunkWords } from './knowledge-ranking.js'
 
 /**
@@ -12,27 +13,21 @@ const MAX_SHARED_WORDS = 200_000
 /**
  * The words of the chunks searched lately (chunkWords), by chunk rowid, so that a search tokenizes
  * only the candidates it has not met before: tokenizing 200 to 400 candidates of 800 characters was
- * most of a search's own time. The least recently used chunk goes first past MAX_KEPT_WORDS; the
- * index empties it whenever its file changes (its own writes, or another process's).
+ * most of a search's own time. Past MAX_KEPT_WORDS the least recently used chunk goes first
+ * (lru-cache, sized in words); the index empties it whenever its file changes (its own writes, or
+ * another process's).
  */
 export class KeptChunkWords {
-  readonly #chunks = new Map<number, ChunkWords>()
+  readonly #chunks = new LRUCache<number, ChunkWords>({ maxSize: MAX_KEPT_WORDS, sizeCalculation: (words) => Math.max(1, words.length) })
   readonly #shared = new Map<string, string>()
-  #words = 0
 
-  /** Words kept, over all chunks (a word in two chunks counts twice). */
+  /** Words kept, over all chunks (a word in two chunks counts twice; a chunk without a word counts one). */
   get words (): number {
-    return this.#words
+    return this.#chunks.calculatedSize
   }
 
   get (rowid: number): ChunkWords | undefined {
-    const words = this.#chunks.get(rowid)
-    if (words !== undefined) {
-      // Map keeps insertion order: moved to the end, the chunk is the last to go.
-      this.#chunks.delete(rowid)
-      this.#chunks.set(rowid, words)
-    }
-    return words
+    return this.#chunks.get(rowid)
   }
 
   keep (rowid: number, words: ChunkWords): ChunkWords {
@@ -43,26 +38,12 @@ export class KeptChunkWords {
       this.#shared.set(word, word)
       return word
     })
-    this.#forget(rowid)
     this.#chunks.set(rowid, kept)
-    this.#words += kept.length
-    for (const oldest of this.#chunks.keys()) {
-      if (this.#words <= MAX_KEPT_WORDS || oldest === rowid) break
-      this.#forget(oldest)
-    }
     return kept
   }
 
   clear () {
     this.#chunks.clear()
     this.#shared.clear()
-    this.#words = 0
-  }
-
-  #forget (rowid: number) {
-    const words = this.#chunks.get(rowid)
-    if (words === undefined) return
-    this.#words -= words.length
-    this.#chunks.delete(rowid)
   }
 }
