@@ -41,9 +41,9 @@ t.test('MemoryRateLimitStore: at most maxKeys windows; ended windows swept', asy
   t.equal(short.size.entries, 1, 'ended windows are swept by a later new window')
 })
 
-t.test('MemoryIdempotencyStore: kept responses bounded by keys and characters; held keys never pushed out', async (t) => {
+t.test('MemoryIdempotencyStore: kept responses bounded by keys and bytes; held keys never pushed out', async (t) => {
   const store = new MemoryIdempotencyStore(100, 10_000)
-  // each kept record counts its key, its body and 128
+  // each kept record counts its key and body in UTF-8, and 400
   const held = await store.claim('held', 'f', 60_000)
   t.equal(held.state, 'new')
   const body = 'b'.repeat(200)
@@ -53,8 +53,8 @@ t.test('MemoryIdempotencyStore: kept responses bounded by keys and characters; h
     if (claim.state !== 'new') throw new Error('expected a new claim')
     await store.complete(key, claim.token, 'f', { status: 200, contentType: 'application/json', body }, 60_000)
   }
-  t.ok(store.size.bytes! <= 10_000, `${store.size.bytes} characters of responses kept, cap 10000`)
-  t.ok(store.size.entries <= 1 + 10_000 / (128 + 200), `${store.size.entries} keys: the held key and what fits in 10000`)
+  t.ok(store.size.bytes! <= 10_000, `${store.size.bytes} bytes of responses kept, cap 10000`)
+  t.ok(store.size.entries <= 1 + 10_000 / (400 + 200), `${store.size.entries} keys: the held key and what fits in 10000`)
   t.same(await store.claim('held', 'f', 60_000), { state: 'in_flight' }, 'the held key is still held')
   t.match(await store.claim('done:999', 'f', 60_000), { state: 'done', response: { body } }, 'the newest response replays')
   t.equal((await store.claim('done:0', 'f', 60_000)).state, 'new', 'the oldest was forgotten: the request runs again')
@@ -67,7 +67,18 @@ t.test('MemoryIdempotencyStore: kept responses bounded by keys and characters; h
     const claim = await small.claim(`k:${i}`, 'f', 60_000)
     if (claim.state === 'new') await small.complete(`k:${i}`, claim.token, 'f', { status: 200, contentType: 'text/plain', body: '' }, 60_000)
   }
-  t.ok(small.size.entries <= 10_000 / 128, `${small.size.entries} kept records of empty bodies: each counts at least 128`)
+  t.ok(small.size.entries <= 10_000 / 400, `${small.size.entries} kept records of empty bodies: each counts at least 400`)
+
+  // Counted in UTF-8 bytes, and replayed as sent: "—" and "•" are three bytes each.
+  const wide = new MemoryIdempotencyStore(100, 10_000_000)
+  const reply = '• Trailmark Boot — $129\n'.repeat(10)
+  const claim = await wide.claim('wide', 'f', 60_000)
+  if (claim.state !== 'new') throw new Error('expected a new claim')
+  await wide.complete('wide', claim.token, 'f', { status: 200, contentType: 'application/json', body: reply }, 60_000)
+  t.equal(wide.size.bytes, 400 + 'wide'.length + Buffer.byteLength(reply), 'key, body bytes and the record')
+  t.ok(Buffer.byteLength(reply) > reply.length, 'more bytes than characters')
+  t.same(await wide.claim('wide', 'f', 60_000), { state: 'done', response: { status: 200, contentType: 'application/json', body: reply } }, 'replayed character for character')
+  t.same(await wide.claim('wide', 'g', 60_000), { state: 'mismatch' }, 'another body under the key is refused')
 })
 
 t.test('memory_store_entries and memory_store_bytes report each registered store', async (t) => {

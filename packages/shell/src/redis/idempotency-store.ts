@@ -103,11 +103,14 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 }
 
-/** The default caps of a MemoryIdempotencyStore: keys held by running requests, characters of what is kept. */
+/** The default caps of a MemoryIdempotencyStore: keys held by running requests, bytes of what is kept. */
 export const MEMORY_IDEMPOTENCY_MAX_KEYS = 100_000
 export const MEMORY_IDEMPOTENCY_MAX_BYTES = 16 * 1024 * 1024
-/** What a kept record counts for besides its key and body: its object, fingerprint and map slot. */
-const RECORD_OVERHEAD = 128
+/**
+ * What a kept record counts for besides its key and body: its objects, fingerprint, content type,
+ * the Buffer around its body and its map slot, as V8 lays them out on 64 bits (about 350-400 bytes).
+ */
+const RECORD_OVERHEAD = 400
 
 interface Entry {
   record: IdempotencyRecord
@@ -115,9 +118,28 @@ interface Entry {
 }
 
 /**
+ * A kept response: its body as UTF-8 bytes, outside the V8 heap. Kept as a string, a reply with one
+ * character beyond Latin-1 (the assistant's "—" and "•") cost two bytes per character of heap, twice
+ * what the cap counted, for as long as the retention time.
+ */
+interface KeptEntry {
+  fingerprint: string
+  status: number
+  contentType: string
+  body: Buffer
+  expires: number
+}
+
+const keptOf = (fingerprint: string, response: StoredResponse, expires: number): KeptEntry =>
+  ({ fingerprint, status: response.status, contentType: response.contentType, body: Buffer.from(response.body, 'utf8'), expires })
+
+const recordOf = (kept: KeptEntry): IdempotencyRecord =>
+  ({ fingerprint: kept.fingerprint, response: { status: kept.status, contentType: kept.contentType, body: kept.body.toString('utf8') } })
+
+/**
  * Records of this process alone: one node without Redis. Keys held by running requests and keys
  * with a kept response are two stores: a response kept longest unused goes first once `maxBytes`
- * characters are kept (its key, body and RECORD_OVERHEAD each; a retry after that runs the request
+ * bytes are kept (its key and body in UTF-8, and RECORD_OVERHEAD each; a retry after that runs the request
  * again, as it would after the retention time; Redis keeps every one), and a held key is never
  * pushed out by kept responses; at most `maxKeys` keys are held. Either store drops what has expired
  * as it is written (at most once a second). Both are capped by size alone: lru-cache allocates its
@@ -125,7 +147,7 @@ interface Entry {
  */
 export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #held: LRUCache<string, Entry>
-  readonly #done: LRUCache<string, Entry>
+  readonly #done: LRUCache<string, KeptEntry>
   readonly #sweepHeld: (now?: number) => void
   readonly #sweepDone: (now?: number) => void
 
@@ -133,15 +155,17 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     this.#held = new LRUCache({ maxSize: maxKeys, sizeCalculation: () => 1 })
     this.#done = new LRUCache({
       maxSize: maxBytes,
-      sizeCalculation: (entry, key) => RECORD_OVERHEAD + key.length + (entry.record.response?.body.length ?? 0)
+      sizeCalculation: (entry, key) => RECORD_OVERHEAD + Buffer.byteLength(key) + entry.body.byteLength
     })
     this.#sweepHeld = staleSweeper(this.#held)
     this.#sweepDone = staleSweeper(this.#done)
   }
 
   async claim (key: string, fingerprint: string, leaseMs: number, now = Date.now()): Promise<Claim> {
-    const existing = this.#live(this.#done, key, now) ?? this.#live(this.#held, key, now)
-    if (existing !== undefined) return claimOf(existing.record, fingerprint)
+    const kept = this.#live(this.#done, key, now)
+    if (kept !== undefined) return claimOf(recordOf(kept), fingerprint)
+    const held = this.#live(this.#held, key, now)
+    if (held !== undefined) return claimOf(held.record, fingerprint)
     this.#sweepHeld(now)
     const token = randomUUID()
     this.#held.set(key, { record: { fingerprint, token }, expires: now + leaseMs }, { ttl: leaseMs })
@@ -157,19 +181,19 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     if (this.#holding(key, token) === undefined) return
     this.#held.delete(key)
     this.#sweepDone()
-    this.#done.set(key, { record: { fingerprint, response }, expires: Date.now() + keepMs }, { ttl: keepMs })
+    this.#done.set(key, keptOf(fingerprint, response, Date.now() + keepMs), { ttl: keepMs })
   }
 
   async release (key: string, token: string) {
     if (this.#holding(key, token) !== undefined) this.#held.delete(key)
   }
 
-  /** For `memory_store_entries` / `memory_store_bytes`: both stores' keys, the kept responses' characters. */
+  /** For `memory_store_entries` / `memory_store_bytes`: both stores' keys, the kept responses' bytes (as counted against the cap). */
   get size (): StoreSize {
     return { entries: this.#held.size + this.#done.size, bytes: this.#done.calculatedSize }
   }
 
-  #live (store: LRUCache<string, Entry>, key: string, now: number) {
+  #live<E extends { expires: number }> (store: LRUCache<string, E>, key: string, now: number): E | undefined {
     const entry = store.get(key)
     if (entry === undefined || entry.expires > now) return entry
     store.delete(key)
