@@ -1,7 +1,7 @@
 import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { MemoryCacheStore } from '../src/redis/cache-store.js'
-import { MemoryIdempotencyStore } from '../src/redis/idempotency-store.js'
+import { keptOf, MemoryIdempotencyStore } from '../src/redis/idempotency-store.js'
 import { MemoryRateLimitStore } from '../src/redis/rate-limit-store.js'
 import { Metrics } from '../src/metrics.js'
 import { metricSample } from '../src/testing.js'
@@ -79,6 +79,10 @@ t.test('MemoryIdempotencyStore: kept responses bounded by keys and bytes; held k
   t.ok(Buffer.byteLength(reply) > reply.length, 'more bytes than characters')
   t.same(await wide.claim('wide', 'f', 60_000), { state: 'done', response: { status: 200, contentType: 'application/json', body: reply } }, 'replayed character for character')
   t.same(await wide.claim('wide', 'g', 60_000), { state: 'mismatch' }, 'another body under the key is refused')
+  // Each kept body has memory of its own size: a slice of Node's shared buffer pool would keep a whole 8 KiB slab alive for a day.
+  const { body: bytes } = keptOf('f', { status: 200, contentType: 'application/json', body: '{"ok":true}' }, 0)
+  t.equal(bytes.buffer.byteLength, bytes.byteLength, 'a short body is not a slice of a shared buffer')
+  t.notOk(Buffer.from('{"ok":true}').buffer.byteLength === 11, 'as Buffer.from would have made it')
 })
 
 t.test('memory_store_entries and memory_store_bytes report each registered store', async (t) => {

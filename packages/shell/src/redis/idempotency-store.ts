@@ -108,7 +108,7 @@ export const MEMORY_IDEMPOTENCY_MAX_KEYS = 100_000
 export const MEMORY_IDEMPOTENCY_MAX_BYTES = 16 * 1024 * 1024
 /**
  * What a kept record counts for besides its key and body: its objects, fingerprint, content type,
- * the Buffer around its body and its map slot, as V8 lays them out on 64 bits (about 350-400 bytes).
+ * the typed array around its body and its map slot, as V8 lays them out on 64 bits (about 350-400 bytes).
  */
 const RECORD_OVERHEAD = 400
 
@@ -126,15 +126,22 @@ interface KeptEntry {
   fingerprint: string
   status: number
   contentType: string
-  body: Buffer
+  body: Uint8Array
   expires: number
 }
 
-const keptOf = (fingerprint: string, response: StoredResponse, expires: number): KeptEntry =>
-  ({ fingerprint, status: response.status, contentType: response.contentType, body: Buffer.from(response.body, 'utf8'), expires })
+// Not Buffer.from(string): a short body would be a slice of Node's shared 8 KiB buffer pool, and
+// each one kept for a day would keep a whole slab of it alive. TextEncoder gives the body its own
+// memory, of its own size.
+const utf8 = new TextEncoder()
+const fromUtf8 = new TextDecoder()
+
+/** A response as the memory store keeps it (exported for its test). */
+export const keptOf = (fingerprint: string, response: StoredResponse, expires: number): KeptEntry =>
+  ({ fingerprint, status: response.status, contentType: response.contentType, body: utf8.encode(response.body), expires })
 
 const recordOf = (kept: KeptEntry): IdempotencyRecord =>
-  ({ fingerprint: kept.fingerprint, response: { status: kept.status, contentType: kept.contentType, body: kept.body.toString('utf8') } })
+  ({ fingerprint: kept.fingerprint, response: { status: kept.status, contentType: kept.contentType, body: fromUtf8.decode(kept.body) } })
 
 /**
  * Records of this process alone: one node without Redis. Keys held by running requests and keys
