@@ -3,7 +3,7 @@ import { buildApp as buildChat, chatConfig, ChatEnvSchema } from '@chatsearch/ch
 import { buildApp as buildConsole, consoleConfig, ConsoleEnvSchema } from '@chatsearch/console'
 import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, inferSettings, ingestDocuments, ingestKnowledge, searchConfig, SearchEnvSchema } from '@chatsearch/search'
 import { readFile } from 'node:fs/promises'
-import { closeOnSignal, createPool, exitOnConfigError, loadConfig, resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, createPool, exitOnConfigError, limitHeapGrowth, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
 import { banner, ensureDemoProject, ensureDemoUser } from './demo.js'
 
@@ -25,6 +25,7 @@ const env = exitOnConfigError(() => {
   chatConfig(withToken, '')
   return withToken
 })
+limitHeapGrowth(env.HEAP_GROWTH_PERCENT)
 const log = (line: string) => process.stderr.write(line.endsWith('\n') ? line : line + '\n')
 if (env.DATABASE_URL === undefined) log(`starting embedded PostgreSQL in ${env.DATA_DIR} on port ${env.PG_PORT}…`)
 const database = await resolveDatabase(env)

@@ -109,7 +109,9 @@ export const commonEnv = {
   /** How long requests and event streams in flight may take to finish once SIGTERM comes. */
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
   /** When set, GET /metrics asks for `Authorization: Bearer <METRICS_TOKEN>`. */
-  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 }))
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** How far the V8 heap grows past its live size between full collections, in percent (see heap-growth.ts); 0: V8's own choice. */
+  HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 300, default: 100 })
 }
 
 /** A per-minute request limit per credential; 0 switches it off. */

@@ -1,8 +1,9 @@
-import { closeOnSignal, exitOnConfigError, resolveDatabase } from '@chatsearch/shell'
+import { closeOnSignal, exitOnConfigError, limitHeapGrowth, resolveDatabase } from '@chatsearch/shell'
 import { buildApp } from './app.js'
 import { consoleConfig, readConsoleEnv } from './config.js'
 
 const env = exitOnConfigError(() => readConsoleEnv())
+limitHeapGrowth(env.HEAP_GROWTH_PERCENT)
 const database = await resolveDatabase(env)
 const app = await buildApp(consoleConfig(env, database.url))
 
