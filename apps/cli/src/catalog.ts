@@ -8,6 +8,7 @@ import { readCatalogFile } from './catalog-file.js'
 import { EMBED_STEP, embedInSteps } from './embed-steps.js'
 import { withEngine } from './engine.js'
 import { CommandError } from './errors.js'
+import { SETTINGS_SHAPE } from './settings-shape.js'
 
 /** Where catalogs live and how items are embedded: the search service's own settings. */
 export type CatalogEnv = SearchConfig
@@ -71,9 +72,6 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
 }
 
 /** What `catalog settings --set` reads, as its help and its refusals say it. */
-export const SETTINGS_SHAPE = '{"searchableAttributes":[…],"filterableAttributes":[…],"facetableAttributes":[…],"sortableAttributes"?:[…],"synonyms"?:{"word":["alternative",…]},"stopWords"?:[…],' +
-  '"suggestionsMinSearchers"?:3,"suggestionsExcluded"?:[…]}'
-
 /** Shows a project's index settings, or replaces them from a JSON file (the catalog is re-indexed). */
 export async function catalogSettings (env: NodeJS.ProcessEnv, config: CatalogEnv, projectId: string, setFile: string | undefined): Promise<IndexSettings> {
   await ensureProject(env, projectId)

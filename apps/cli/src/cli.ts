@@ -9,7 +9,11 @@ import { taskCommands } from './commands/tasks.js'
 import { userCommands } from './commands/user.js'
 import { UsageError } from './errors.js'
 
-/** Each group of commands adds itself to the program; a new group is one more file and one more entry. */
+/**
+ * Each group of commands adds itself to the program; a new group is one more file and one more entry.
+ * A command loads what it runs (the database, the engines, the services' stores) in its action, when it
+ * runs: help and usage errors then answer in well under a second instead of after loading every service.
+ */
 const groups = [projectCommands, keyCommands, userCommands, catalogCommands, knowledgeCommands, taskCommands]
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }

@@ -70,6 +70,7 @@ export const MemberParams = Type.Object({
 export type MemberParams = Static<typeof MemberParams>
 
 export const CredentialService = Type.Union([Type.Literal('chat'), Type.Literal('search')])
+export type CredentialService = Static<typeof CredentialService>
 
 export const Credential = Type.Object({
   id: Type.String(),

@@ -1,8 +1,7 @@
 import type { Command } from 'commander'
-import { catalogSettings, importCatalog, SETTINGS_SHAPE } from '../catalog.js'
-import { searchSettings } from '../engine.js'
 import { plural } from '../plural.js'
 import { Progress } from '../progress.js'
+import { SETTINGS_SHAPE } from '../settings-shape.js'
 import type { CommandContext } from './context.js'
 
 /** A setting on one line: a number, a list, or synonyms as `phone → smartphone, mobile; …`. */
@@ -20,6 +19,8 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
     .argument('<projectId>', 'the project')
     .argument('<file>', 'a .json array, .jsonl (or .ndjson) lines, or .csv with a header row')
     .action(async (projectId: string, file: string) => {
+      const { importCatalog } = await import('../catalog.js')
+      const { searchSettings } = await import('../engine.js')
       const bar = new Progress('importing')
       try {
         const result = await importCatalog(env, searchSettings(env), projectId, file, (done, total) => { bar.update(done, total) })
@@ -34,6 +35,8 @@ export function catalogCommands (program: Command, { env, print }: CommandContex
     .argument('<projectId>', 'the project')
     .option('--set <file>', `a JSON file: ${SETTINGS_SHAPE}`)
     .action(async (projectId: string, options: { set?: string }) => {
+      const { catalogSettings } = await import('../catalog.js')
+      const { searchSettings } = await import('../engine.js')
       const settings = await catalogSettings(env, searchSettings(env), projectId, options.set)
       print(settings, Object.entries(settings).map(([k, v]) => `${k}: ${shown(v as number | string[] | Record<string, string[]>) || '(none)'}`).join('\n'))
     })

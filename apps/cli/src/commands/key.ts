@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander'
-import { createKey, listKeys, revokeKey, services, type Service } from '@chatsearch/auth'
-import { announceRevocation, requireProject, withDatabase } from '../database.js'
+import { CredentialService } from '@chatsearch/contracts'
 import { CommandError, UsageError } from '../errors.js'
 import type { CommandContext } from './context.js'
 
@@ -12,11 +11,13 @@ export function keyCommands (program: Command, { env, print }: CommandContext) {
   key.command('create')
     .description('issue a credential (the secret is shown only once)')
     .argument('<projectId>', 'the project it belongs to')
-    .addOption(new Option('--service <service>', 'the service it works on').choices(services).makeOptionMandatory())
+    .addOption(new Option('--service <service>', 'the service it works on').choices(CredentialService.anyOf.map((s) => s.const)).makeOptionMandatory())
     .option('--username <name>', `who uses it (1 to ${USERNAME_MAX} characters)`, 'admin')
-    .action(async (projectId: string, options: { service: Service, username: string }) => {
+    .action(async (projectId: string, options: { service: CredentialService, username: string }) => {
       const { service, username } = options
       if (username.trim() === '' || username.length > USERNAME_MAX) throw new UsageError(`--username must have 1 to ${USERNAME_MAX} characters`)
+      const { createKey } = await import('@chatsearch/auth')
+      const { requireProject, withDatabase } = await import('../database.js')
       const created = await withDatabase(env, async (db) => {
         await requireProject(db, projectId)
         return await createKey(db, projectId, service, username)
@@ -28,6 +29,8 @@ export function keyCommands (program: Command, { env, print }: CommandContext) {
     .description("list a project's credentials (no secrets)")
     .argument('<projectId>', 'the project')
     .action(async (projectId: string) => {
+      const { listKeys } = await import('@chatsearch/auth')
+      const { requireProject, withDatabase } = await import('../database.js')
       const keys = await withDatabase(env, async (db) => {
         await requireProject(db, projectId)
         return await listKeys(db, projectId)
@@ -41,6 +44,8 @@ export function keyCommands (program: Command, { env, print }: CommandContext) {
     .description('revoke a credential; every running service stops accepting it')
     .argument('<keyId>', 'the credential (key_…)')
     .action(async (keyId: string) => {
+      const { revokeKey } = await import('@chatsearch/auth')
+      const { announceRevocation, withDatabase } = await import('../database.js')
       const revoked = await withDatabase(env, (db) => revokeKey(db, keyId))
       if (!revoked) throw new CommandError(`no key ${keyId}`)
       const announced = await announceRevocation(env, keyId)

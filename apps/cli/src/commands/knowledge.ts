@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander'
 import { Value } from 'typebox/value'
 import { KnowledgeCrawlBody, KnowledgeKind, knowledgeLimits } from '@chatsearch/contracts'
-import { searchSettings } from '../engine.js'
 import { UsageError } from '../errors.js'
-import { deleteKnowledge, listKnowledge, type KnowledgePage } from '../knowledge.js'
+import type { KnowledgePage } from '../knowledge.js'
 import type { KnowledgeWork } from '../knowledge-add.js'
 import { plural } from '../plural.js'
 import type { CommandContext } from './context.js'
@@ -49,6 +48,7 @@ export function knowledgeCommands (program: Command, { env, print }: CommandCont
     .action(async (projectId: string, sources: string[], options: AddOptions) => {
       const work = await workOf(sources, options)
       const { addKnowledge } = await import('../knowledge-add.js')
+      const { searchSettings } = await import('../engine.js')
       if (!options.wait) {
         const task = await addKnowledge(env, searchSettings(env), projectId, work, { wait: false, progress: () => {} })
         print({ task_id: task.id }, `queued ${task.type} task ${task.id}; follow it with \`pnpm -s cli tasks ${projectId} ${task.id} --wait\``)
@@ -64,6 +64,8 @@ export function knowledgeCommands (program: Command, { env, print }: CommandCont
     .option('--limit <n>', `documents at most (up to ${knowledgeLimits.listLimitMax})`, integer(0, knowledgeLimits.listLimitMax), knowledgeLimits.listLimitDefault)
     .option('--offset <n>', 'documents to skip', integer(0, Number.MAX_SAFE_INTEGER), 0)
     .action(async (projectId: string, options: KnowledgePage) => {
+      const { listKnowledge } = await import('../knowledge.js')
+      const { searchSettings } = await import('../engine.js')
       const page = await listKnowledge(env, searchSettings(env), projectId, options)
       const lines = page.results.map((d) => `${d.id}  ${d.kind.padEnd(4)}  ${plural(d.chunks, 'chunk').padStart(10)}  ${d.title}${d.url === null ? '' : `  ${d.url}`}`)
       print(page, pageText(lines, page, 'document'))
@@ -74,6 +76,8 @@ export function knowledgeCommands (program: Command, { env, print }: CommandCont
     .argument('<projectId>', 'the project')
     .argument('<documentId>', 'the document (see knowledge list)')
     .action(async (projectId: string, documentId: string) => {
+      const { deleteKnowledge } = await import('../knowledge.js')
+      const { searchSettings } = await import('../engine.js')
       const deleted = await deleteKnowledge(env, searchSettings(env), projectId, documentId)
       print(deleted, `deleted ${documentId} from ${projectId}`)
     })

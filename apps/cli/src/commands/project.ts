@@ -1,10 +1,6 @@
 import { Option, type Command } from 'commander'
-import { createProject, listProjects } from '@chatsearch/auth'
-import { addMember } from '@chatsearch/console'
-import { requireProject, withDatabase } from '../database.js'
 import { CommandError, UsageError } from '../errors.js'
 import type { CommandContext } from './context.js'
-import { withConsoleDatabase } from './user.js'
 
 const NAME_MAX = 200
 
@@ -17,6 +13,8 @@ export function projectCommands (program: Command, { env, print }: CommandContex
     .action(async (name: string) => {
       if (name.trim() === '') throw new UsageError('<name> must not be blank')
       if (name.length > NAME_MAX) throw new UsageError(`a project name has at most ${NAME_MAX} characters`)
+      const { createProject } = await import('@chatsearch/auth')
+      const { withDatabase } = await import('../database.js')
       const created = await withDatabase(env, (db) => createProject(db, name))
       print(created, `created project ${created.id} (${created.name})`)
     })
@@ -24,6 +22,8 @@ export function projectCommands (program: Command, { env, print }: CommandContex
   project.command('list')
     .description('list projects')
     .action(async () => {
+      const { listProjects } = await import('@chatsearch/auth')
+      const { withDatabase } = await import('../database.js')
       const projects = await withDatabase(env, listProjects)
       print(projects, projects.length === 0 ? 'no projects' : projects.map((p) => `${p.id}  ${p.created_at}  ${p.name}`).join('\n'))
     })
@@ -34,6 +34,7 @@ export function projectCommands (program: Command, { env, print }: CommandContex
     .argument('<username>', 'the console user (pnpm cli user create)')
     .addOption(new Option('--role <role>', 'owners also manage members and rename the project').choices(['owner', 'member']).default('member'))
     .action(async (projectId: string, username: string, options: { role: 'owner' | 'member' }) => {
+      const { addMember, requireProject, withConsoleDatabase } = await import('../console-database.js')
       const added = await withConsoleDatabase(env, async (db) => {
         await requireProject(db, projectId)
         return await addMember(db, projectId, username, options.role)

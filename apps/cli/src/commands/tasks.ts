@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander'
 import { limits, TaskStatus, TaskType } from '@chatsearch/contracts'
-import { searchSettings } from '../engine.js'
 import { UsageError } from '../errors.js'
 import { describeTask, taskLine } from '../task-text.js'
 import type { TaskQuery } from '../tasks.js'
@@ -23,6 +22,7 @@ export function taskCommands (program: Command, { env, print }: CommandContext) 
     .option('--wait', 'with a task id: follow it to its end, progress on stderr; a crawl or files task still queued runs here')
     .action(async (projectId: string, taskId: string | undefined, options: TasksOptions) => {
       const { listTasks, showTask } = await import('../tasks.js')
+      const { searchSettings } = await import('../engine.js')
       if (taskId === undefined) {
         if (options.wait === true) throw new UsageError('--wait follows one task: give its id')
         const list = await listTasks(env, searchSettings(env), projectId, options)

@@ -1,21 +1,9 @@
 import type { Command } from 'commander'
-import type pg from 'pg'
 import { passwordLimits, usernamePattern } from '@chatsearch/contracts'
-import { consoleMigrations, createUser, deleteUser, listUsers, setPassword } from '@chatsearch/console'
-import { randomBase62 } from '@chatsearch/auth'
-import { migrate } from '@chatsearch/shell'
-import { withDatabase } from '../database.js'
 import { CommandError, UsageError } from '../errors.js'
 import type { CommandContext } from './context.js'
 
 const USERNAME = new RegExp(usernamePattern)
-
-/** withDatabase, with the console's tables there too. */
-export const withConsoleDatabase = <T>(env: NodeJS.ProcessEnv, work: (db: pg.Pool) => Promise<T>) =>
-  withDatabase(env, async (db) => {
-    await migrate(db, 'console', consoleMigrations)
-    return await work(db)
-  })
 
 function checkUsername (username: string) {
   if (!USERNAME.test(username)) throw new UsageError('<username> must be 1 to 64 letters, digits, ".", "_", "@" or "-"')
@@ -23,7 +11,7 @@ function checkUsername (username: string) {
 
 /** The password piped in (one trailing line break dropped), or a new random one to print. */
 async function passwordOf (fromStdin: boolean): Promise<{ password: string, generated: boolean }> {
-  if (!fromStdin) return { password: randomBase62(20), generated: true }
+  if (!fromStdin) return { password: (await import('@chatsearch/auth')).randomBase62(20), generated: true }
   let text = ''
   for await (const chunk of process.stdin) text += String(chunk)
   const password = text.replace(/\r?\n$/, '')
@@ -44,6 +32,7 @@ export function userCommands (program: Command, { env, print }: CommandContext) 
     .action(async (username: string, options: { passwordStdin?: boolean }) => {
       checkUsername(username)
       const { password, generated } = await passwordOf(options.passwordStdin === true)
+      const { createUser, withConsoleDatabase } = await import('../console-database.js')
       const created = await withConsoleDatabase(env, (db) => createUser(db, username, password))
       if (created === undefined) throw new CommandError(`a user ${username} exists already`)
       const value = { username: created.username, created_at: created.created_at, ...(generated ? { password } : {}) }
@@ -53,6 +42,7 @@ export function userCommands (program: Command, { env, print }: CommandContext) 
   user.command('list')
     .description('list console users')
     .action(async () => {
+      const { listUsers, withConsoleDatabase } = await import('../console-database.js')
       const users = await withConsoleDatabase(env, listUsers)
       print(users.map((u) => ({ username: u.username, created_at: u.created_at })),
         users.length === 0 ? 'no users' : users.map((u) => `${u.username}  ${u.created_at}`).join('\n'))
@@ -62,6 +52,7 @@ export function userCommands (program: Command, { env, print }: CommandContext) 
     .description('delete a console user, with their memberships and sessions')
     .argument('<username>', 'the user')
     .action(async (username: string) => {
+      const { deleteUser, withConsoleDatabase } = await import('../console-database.js')
       if (!await withConsoleDatabase(env, (db) => deleteUser(db, username))) throw new CommandError(`no user ${username}`)
       print({ username, deleted: true }, `deleted user ${username}`)
     })
@@ -72,6 +63,7 @@ export function userCommands (program: Command, { env, print }: CommandContext) 
     .option('--password-stdin', stdinHelp)
     .action(async (username: string, options: { passwordStdin?: boolean }) => {
       const { password, generated } = await passwordOf(options.passwordStdin === true)
+      const { setPassword, withConsoleDatabase } = await import('../console-database.js')
       if (!await withConsoleDatabase(env, (db) => setPassword(db, username, password))) throw new CommandError(`no user ${username}`)
       print({ username, ...(generated ? { password } : {}) }, `new password for ${username}${generated ? `\n\n  password: ${password}\n\nStore it now: it is not shown again.` : ''}`)
     })
