@@ -69,3 +69,26 @@ t.test('a typo on the first letter counts as two', async (t) => {
     { term: 'waterproof', distance: 1 }
   ], 'with two typos allowed, a term one edit away that starts with another letter costs two')
 })
+
+t.test('removing terms frees their nodes: words that come and go do not grow the trie', async (t) => {
+  const kept = ['headphones', 'headset', 'hiking', '日本語']
+  const vocabulary = new Vocabulary(kept)
+  const base = vocabulary.nodes
+  t.equal(base, new Set(kept.flatMap((term) => Array.from({ length: [...term].length }, (_, i) => [...term].slice(0, i + 1).join('')))).size, 'one node per distinct prefix')
+  for (let round = 0; round < 50; round++) {
+    const passing = Array.from({ length: 20 }, (_, i) => `head${round}x${i}`).concat(`hik${round}`, `naïve${round}`)
+    for (const term of passing) vocabulary.add(term)
+    if (round === 0) t.ok(vocabulary.nodes > base + 20, `22 added terms add ${vocabulary.nodes - base} nodes`)
+    for (const term of passing) vocabulary.remove(term)
+  }
+  t.equal(vocabulary.nodes, base, 'back to the nodes of the kept terms after 50 rounds of 22 words added and removed')
+  t.equal(vocabulary.size, kept.length)
+  vocabulary.remove('head')
+  t.equal(vocabulary.nodes, base, 'removing a prefix that is not a term changes nothing')
+  vocabulary.remove('headset')
+  t.equal(vocabulary.nodes, base - 3, 'a removed term drops the nodes only it used: "s", "e", "t" after the shared "head"')
+  t.same(vocabulary.withPrefix('head', 10), ['headphones'])
+  t.same(vocabulary.fuzzy('hedphones', 1), [{ term: 'headphones', distance: 1 }], 'what remains is still found, typos included')
+  vocabulary.add('headset')
+  t.same(vocabulary.withPrefix('head', 10), ['headset', 'headphones'], 'a term added again is found again')
+})

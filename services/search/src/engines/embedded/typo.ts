@@ -66,13 +66,38 @@ export class Vocabulary {
     node.term = term
   }
 
-  /** Forgets a term (its trie nodes stay: an empty branch only costs a few steps of a walk). */
+  /**
+   * Forgets a term, and the trie nodes that led only to it: a catalog whose words keep changing holds
+   * the nodes of the words it has, not of every word it ever had.
+   */
   remove (term: string) {
-    const node = this.#find(term)
-    if (node?.term === undefined) return
+    const path: TrieNode[] = [this.#root]
+    for (const ch of term) {
+      const next = path[path.length - 1]!.children.get(ch)
+      if (next === undefined) return
+      path.push(next)
+    }
+    const node = path[path.length - 1]!
+    if (node.term === undefined) return
     delete node.term
     this.#size--
     this.#version++
+    for (let depth = path.length - 1; depth > 0; depth--) {
+      const leaf = path[depth]!
+      if (leaf.term !== undefined || leaf.children.size > 0) break
+      path[depth - 1]!.children.delete(String.fromCodePoint(leaf.code))
+    }
+  }
+
+  /** Trie nodes below the root: what the vocabulary holds in memory, about one per letter of its distinct prefixes. */
+  get nodes (): number {
+    let count = 0
+    const stack = [...this.#root.children.values()]
+    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+      count++
+      for (const child of node.children.values()) stack.push(child)
+    }
+    return count
   }
 
   has (term: string): boolean {
