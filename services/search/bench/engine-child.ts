@@ -13,9 +13,8 @@ import * as sqliteVec from 'sqlite-vec'
 import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { productsOf, type Product } from '../catalog/generate.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
-import type { EmbeddedIndex } from '../src/engines/embedded/index.js'
 import { storeVector } from '../src/engines/embedded/vector-codes.js'
-import type { SearchQuery } from '../src/engine/port.js'
+import type { EngineIndex, SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '../src/filter/index.js'
 import { processQuery } from '../src/text.js'
@@ -239,7 +238,7 @@ async function query (root: string, size: number, cases: CaseName[]) {
   }
   let started = performance.now()
   const engine = new EmbeddedEngine(f.index(size), EMBEDDER)
-  const index: EmbeddedIndex = await engine.index(PROJECT)
+  const index: EngineIndex = await engine.index(PROJECT)
   const openMs = performance.now() - started
   started = performance.now()
   // The first query reads the whole vocabulary into the typo trie.

@@ -9,10 +9,9 @@ import * as sqliteVec from 'sqlite-vec'
 import type { Embedder } from '@chatsearch/embeddings'
 import { mulberry32, productsOf, type Product } from '../catalog/generate.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
-import type { EmbeddedIndex } from '../src/engines/embedded/index.js'
 import { planKeyword } from '../src/engines/embedded/keyword.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
-import type { SearchQuery } from '../src/engine/port.js'
+import type { EngineIndex, SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '../src/filter/index.js'
 import { processQuery, tokenize } from '../src/text.js'
@@ -193,7 +192,7 @@ function warmFileCache (file: string) {
 async function measure (dir: string, size: number) {
   warmFileCache(join(dir, `${PROJECT}.sqlite`))
   const engine = new EmbeddedEngine(dir, EMBEDDER)
-  const index: EmbeddedIndex = await engine.index(PROJECT)
+  const index: EngineIndex = await engine.index(PROJECT)
   const db = new Database(join(dir, `${PROJECT}.sqlite`), { readonly: true })
   sqliteVec.load(db)
   db.pragma('cache_size = -65536')

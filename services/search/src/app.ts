@@ -79,6 +79,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     embeddings: config.embeddings,
     readers: config.readers,
     ...(config.threadNice === undefined ? {} : { threadNice: config.threadNice }),
+    ...(config.openIndexes === undefined ? {} : { openIndexes: config.openIndexes }),
     ...(config.embedThreads === undefined ? {} : { embedThreads: config.embedThreads }),
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
+import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
 import { TASK_DEFAULTS, type TaskQueueOptions } from './tasks/queue.js'
 
@@ -12,6 +13,8 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
   /** How much lower than the event loop the embedded engine's reader and writer threads run (Linux nice steps; 0: the same). */
   SEARCH_THREAD_NICE: Type.Integer({ minimum: 0, maximum: 19, default: 5 }),
+  /** Index files (a project's catalog, its knowledge) the embedded engine keeps open at most; the least recently used free one closes first. */
+  SEARCH_OPEN_INDEXES: Type.Integer({ minimum: 1, maximum: 100_000, default: OPEN_INDEXES_DEFAULT }),
   /** Worker threads that embed with the bundled model, batching concurrent texts (0: on the event loop). */
   EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -54,6 +57,8 @@ export interface SearchConfig {
   readers: number
   /** How much lower than the event loop the reader and writer threads run (Linux nice steps); absent: 0. */
   threadNice?: number
+  /** Index files the embedded engine keeps open at most (see OpenIndexes); absent: OPEN_INDEXES_DEFAULT. */
+  openIndexes?: number
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
   /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
@@ -117,6 +122,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     embeddings: env.EMBEDDINGS,
     readers: env.SEARCH_READERS,
     threadNice: env.SEARCH_THREAD_NICE,
+    openIndexes: env.SEARCH_OPEN_INDEXES,
     embedThreads: env.EMBED_THREADS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { Metrics } from '@chatsearch/shell'
 import { loadEmbedder, openAiEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from './engines/embedded/engine.js'
+import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 import type { SearchEngine } from './engine/port.js'
 import { SearchAnalytics } from './analytics.js'
@@ -25,6 +26,8 @@ export interface EngineOptions {
   readers: number
   /** How much lower than the event loop the embedded engine's reader and writer threads run (Linux nice steps). */
   threadNice?: number
+  /** Index files the embedded engine keeps open at most (SEARCH_OPEN_INDEXES); absent: OPEN_INDEXES_DEFAULT. */
+  openIndexes?: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
   /** Meilisearch instead of the embedded engine. */
@@ -46,11 +49,12 @@ interface Log { warn: (obj: object, message: string) => void }
 
 /**
  * The configured engine, storing vectors of the embedder named `embedder.id`: Meilisearch when its
- * options are given, else the embedded engine under `dataDir` (with `readers` reader threads).
+ * options are given, else the embedded engine under `dataDir` (with `readers` reader threads and at
+ * most `openIndexes` index files open).
  */
-export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'threadNice' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log): SearchEngine {
+export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'threadNice' | 'openIndexes' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log): SearchEngine {
   if (opts.meilisearch !== undefined) return new MeilisearchEngine(opts.meilisearch, embedder, log)
-  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers, opts.threadNice ?? 0)
+  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers, opts.threadNice ?? 0, opts.openIndexes ?? OPEN_INDEXES_DEFAULT)
 }
 
 /** The work waiting inside the service, read when Prometheus scrapes. */

@@ -35,3 +35,11 @@ t.test('SEARCH_THREAD_NICE lowers the engine threads: 5 by default, 0 to 19, any
   t.throws(() => readSearchEnv({ SEARCH_THREAD_NICE: '20' }), /SEARCH_THREAD_NICE/)
   t.throws(() => readSearchEnv({ SEARCH_THREAD_NICE: '-5' }), /SEARCH_THREAD_NICE/)
 })
+
+t.test('SEARCH_OPEN_INDEXES caps the open index files: 100 by default, at least 1, anything else stops the start', async (t) => {
+  t.equal(configOf({}).openIndexes, 100)
+  t.equal(configOf({ SEARCH_OPEN_INDEXES: '1' }).openIndexes, 1)
+  t.equal(configOf({ SEARCH_OPEN_INDEXES: '5000' }).openIndexes, 5000)
+  t.throws(() => readSearchEnv({ SEARCH_OPEN_INDEXES: '0' }), /SEARCH_OPEN_INDEXES/)
+  t.throws(() => readSearchEnv({ SEARCH_OPEN_INDEXES: 'all' }), /SEARCH_OPEN_INDEXES/)
+})

@@ -1,9 +1,11 @@
 import { constants, mkdirSync } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { SearchEngine } from '../../engine/port.js'
+import type { EngineIndex, KnowledgeIndex, SearchEngine } from '../../engine/port.js'
+import { catalogHandle, knowledgeHandle } from './handles.js'
 import { EmbeddedIndex } from './index.js'
 import { EmbeddedKnowledgeIndex } from './knowledge-index.js'
+import { OPEN_INDEXES_DEFAULT, OpenIndexes } from './open-indexes.js'
 import { ReaderPool, type ReaderLoad } from './readers.js'
 import { rebuildOnThread } from './rebuild.js'
 import { WriterThread } from './writer.js'
@@ -15,12 +17,15 @@ function checkProjectId (projectId: string) {
   if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index file: ${projectId}`)
 }
 
-/** The default engine: one SQLite index file per project under `dir`, opened on first use. */
+/**
+ * The default engine: one SQLite index file per project under `dir`, a catalog and a knowledge file,
+ * opened on first use and kept open, at most `openIndexes` files, the least recently used closed
+ * first (see OpenIndexes); a project's next call opens its file again.
+ */
 export class EmbeddedEngine implements SearchEngine {
   readonly #dir: string
   readonly #embedder: { id: string, dimensions: number }
-  readonly #indexes = new Map<string, EmbeddedIndex>()
-  readonly #knowledge = new Map<string, EmbeddedKnowledgeIndex>()
+  readonly #open: OpenIndexes
   readonly #readers: ReaderPool | undefined
   readonly #writer: WriterThread | undefined
 
@@ -29,58 +34,64 @@ export class EmbeddedEngine implements SearchEngine {
    * `readers` > 0, searches and suggestions run on that many reader threads and batches of documents
    * are written on a writer thread; removals stay here. The re-indexing for new settings runs on a
    * thread of its own. `threadNice` lowers the reader and writer threads' priority (SEARCH_THREAD_NICE).
+   * `openIndexes` bounds the files open at once (SEARCH_OPEN_INDEXES); the reader and writer threads
+   * close a catalog file when it is closed here, so they hold no more.
    */
-  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0, threadNice = 0) {
+  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0, threadNice = 0, openIndexes = OPEN_INDEXES_DEFAULT) {
     this.#dir = dir
     this.#embedder = embedder
     mkdirSync(dir, { recursive: true })
     this.#readers = readers > 0 ? new ReaderPool(readers, embedder, threadNice) : undefined
     this.#writer = readers > 0 ? new WriterThread(embedder, threadNice) : undefined
+    this.#open = new OpenIndexes(openIndexes, (file, index) => {
+      if (!(index instanceof EmbeddedIndex)) return
+      this.#readers?.closeFile(file)
+      this.#writer?.closeFile(file)
+    })
   }
 
-  async index (projectId: string): Promise<EmbeddedIndex> {
+  /** The project's catalog, opened now (timed as `open`) unless it is open already. */
+  async index (projectId: string): Promise<EngineIndex> {
     checkProjectId(projectId)
-    let index = this.#indexes.get(projectId)
-    if (index === undefined) {
-      const file = join(this.#dir, `${projectId}.sqlite`)
-      const embedder = this.#embedder
-      const writer = this.#writer
-      index = new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }),
-        writer === undefined
-          ? undefined
-          : {
-              upsert: (documents) => writer.upsert(file, documents),
-              record: (query, search) => writer.record(file, query, search),
-              ingest: (raw, embed, maxItems) => writer.ingest(file, raw, embed, maxItems)
-            })
-      this.#indexes.set(projectId, index)
-    }
-    return index
+    const file = join(this.#dir, `${projectId}.sqlite`)
+    const open = () => this.#openCatalog(file)
+    const handle = catalogHandle((work) => this.#open.use(file, open, work), this.#writer !== undefined)
+    await this.#open.use(file, open, async () => {})
+    return handle
+  }
+
+  #openCatalog (file: string): EmbeddedIndex {
+    const embedder = this.#embedder
+    const writer = this.#writer
+    return new EmbeddedIndex(file, embedder, this.#readers, (settings) => rebuildOnThread({ file, embedder, settings }),
+      writer === undefined
+        ? undefined
+        : {
+            upsert: (documents) => writer.upsert(file, documents),
+            record: (query, search) => writer.record(file, query, search),
+            ingest: (raw, embed, maxItems) => writer.ingest(file, raw, embed, maxItems)
+          })
   }
 
   /** The project's knowledge, in `<project>.knowledge.sqlite` beside its catalog. */
-  async knowledge (projectId: string): Promise<EmbeddedKnowledgeIndex> {
+  async knowledge (projectId: string): Promise<KnowledgeIndex> {
     checkProjectId(projectId)
-    let index = this.#knowledge.get(projectId)
-    if (index === undefined) {
-      index = new EmbeddedKnowledgeIndex(join(this.#dir, `${projectId}.knowledge.sqlite`), this.#embedder.id)
-      this.#knowledge.set(projectId, index)
-    }
-    return index
+    const file = join(this.#dir, `${projectId}.knowledge.sqlite`)
+    const open = () => new EmbeddedKnowledgeIndex(file, this.#embedder.id)
+    const handle = knowledgeHandle((work) => this.#open.use(file, open, work))
+    await this.#open.use(file, open, async () => {})
+    return handle
   }
 
-  /**
-   * Index files open in this process, catalogs and knowledge: one of each per project used since the
-   * start, kept open (their derived indexes with them) for the life of the process.
-   */
+  /** Index files open in this process, catalogs and knowledge, with their derived indexes: at most the cap. */
   get openIndexes (): number {
-    return this.#indexes.size + this.#knowledge.size
+    return this.#open.size
   }
 
   /** Words of knowledge chunks kept between searches, over the open knowledge indexes. */
   get keptKnowledgeWords (): number {
     let words = 0
-    for (const index of this.#knowledge.values()) words += index.keptWords
+    for (const index of this.#open.indexes()) if (index instanceof EmbeddedKnowledgeIndex) words += index.keptWords
     return words
   }
 
@@ -102,8 +113,6 @@ export class EmbeddedEngine implements SearchEngine {
   async close () {
     await this.#readers?.close()
     await this.#writer?.close()
-    for (const index of [...this.#indexes.values(), ...this.#knowledge.values()]) index.close()
-    this.#indexes.clear()
-    this.#knowledge.clear()
+    this.#open.closeAll()
   }
 }

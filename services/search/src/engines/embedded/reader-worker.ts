@@ -1,21 +1,27 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { EmbeddedIndex } from './index.js'
 import { lowerThisThread } from './thread-priority.js'
-import type { ReaderRequest, ReaderResponse } from './readers.js'
+import type { ReaderClose, ReaderRequest, ReaderResponse } from './readers.js'
 
 /**
  * A reader thread: answers searches, facet searches, suggestions and filtered reads by id (a search
  * rule's pinned items) from its own SQLite connections, so a long query never blocks the service's
  * event loop. SQLite's WAL mode lets it read while the main thread writes; the index notices those
- * writes through data_version.
+ * writes through data_version. It keeps an index per catalog file the engine has open and closes it
+ * when the engine closes the file (see OpenIndexes): it never holds more than the engine's cap.
  */
 const indexes = new Map<string, EmbeddedIndex>()
 const { embedder, nice } = workerData as { embedder: { id: string, dimensions: number }, nice: number }
 lowerThisThread(nice)
 
 // answer() never rejects: failures travel back as { error }.
-parentPort!.on('message', (request: ReaderRequest) => {
-  answer(request).then((response) => parentPort!.postMessage(response), () => {})
+parentPort!.on('message', (message: ReaderRequest | ReaderClose) => {
+  if (message.method === 'close') {
+    indexes.get(message.file)?.close()
+    indexes.delete(message.file)
+    return
+  }
+  answer(message).then((response) => parentPort!.postMessage(response), () => {})
 })
 
 async function answer ({ id, file, method, args }: ReaderRequest): Promise<ReaderResponse> {

@@ -9,6 +9,8 @@ export type ReaderRequest =
   | { id: number, file: string, method: 'facetSearch', args: [FacetSearchQuery] }
   | { id: number, file: string, method: 'suggest', args: [string, number, number] }
   | { id: number, file: string, method: 'getMany', args: [string[], FilterNode | null] }
+/** Sent to every reader when the engine closes a catalog file: the reader closes its own index of it. */
+export interface ReaderClose { method: 'close', file: string }
 export interface ReaderResponse { id: number, result?: unknown, error?: string }
 
 interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
@@ -50,6 +52,15 @@ export class ReaderPool {
 
   getMany (file: string, ids: string[], filter: FilterNode | null): Promise<Document[]> {
     return this.#send({ id: this.#nextId++, file, method: 'getMany', args: [ids, filter] }) as Promise<Document[]>
+  }
+
+  /**
+   * Each reader closes its index of `file`. The engine closes a file only when no call on it is
+   * running, so no request of it is in flight; a later one, sent after this, opens it again.
+   */
+  closeFile (file: string) {
+    if (this.#closed) return
+    for (const reader of this.#readers) reader.worker.postMessage({ method: 'close', file } satisfies ReaderClose)
   }
 
   load (): ReaderLoad {

@@ -10,7 +10,8 @@ import type { WriteRequest, WriteResponse } from './writer.js'
 /**
  * The writer thread: writes batches of documents to the catalog files on its own SQLite connections
  * (see writer.ts), one request after the other. Each index notices the commit through data_version
- * and patches its derived data from the change log.
+ * and patches its derived data from the change log. An index is kept per catalog file the engine
+ * has open and closed when the engine closes the file (see OpenIndexes): no more than the engine's cap.
  */
 const indexes = new Map<string, EmbeddedIndex>()
 const { embedder, nice } = workerData as { embedder: { id: string, dimensions: number }, nice: number }
@@ -29,6 +30,11 @@ parentPort!.on('message', (request: WriteRequest) => {
     vectorsFor.delete(request.id)
     if (request.error !== undefined) waiting?.reject(new Error(request.error))
     else waiting?.resolve(request.vectors ?? [])
+    return
+  }
+  if (request.kind === 'close') {
+    indexes.get(request.file)?.close()
+    indexes.delete(request.file)
     return
   }
   // answer() never rejects: failures travel back in the response.
@@ -50,7 +56,7 @@ const embedFor = (id: number): EmbedTexts => (texts) => new Promise((resolve, re
   post({ id, kind: 'embed', texts })
 })
 
-async function answer (request: Exclude<WriteRequest, { kind: 'vectors' }>): Promise<WriteResponse> {
+async function answer (request: Exclude<WriteRequest, { kind: 'vectors' | 'close' }>): Promise<WriteResponse> {
   const { id } = request
   try {
     const index = indexOf(request.file)

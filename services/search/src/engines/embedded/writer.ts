@@ -9,6 +9,8 @@ export type WriteRequest =
   | { id: number, kind: 'ingest', file: string, raw: RawBatch, embed: boolean, maxItems: number }
   | { id: number, kind: 'record', file: string, query: string, search: RecordedSearch }
   | { id: number, kind: 'vectors', vectors?: Array<Float32Array | null>, error?: string }
+  /** The engine closed `file` (see OpenIndexes): the thread closes its index of it. */
+  | { kind: 'close', file: string }
 
 /** What it answers: a request's end, or, during an ingest, the texts whose vectors it needs. */
 export type WriteResponse =
@@ -62,6 +64,14 @@ export class WriterThread {
    */
   ingest (file: string, raw: RawBatch, embed: EmbedTexts | undefined, maxItems: number): Promise<IngestResult | undefined> {
     return this.#ask((id) => ({ id, kind: 'ingest', file, raw, embed: embed !== undefined, maxItems }), embed)
+  }
+
+  /**
+   * The thread closes its index of `file`. The engine closes a file only when no call on it is
+   * running, so no write of it is in flight; a later one, sent after this, opens it again.
+   */
+  closeFile (file: string) {
+    this.#worker?.postMessage({ kind: 'close', file } satisfies WriteRequest)
   }
 
   /** Requests sent and not yet answered. */
