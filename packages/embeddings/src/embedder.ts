@@ -30,3 +30,23 @@ export async function embedNonBlank (texts: string[], dimensions: number, embed:
   positions.forEach((position, k) => { out[position] = vectors[k]! })
   return out
 }
+
+/**
+ * `embed` given each distinct text once, shortest first; every caller's text gets its own vector, in
+ * order. USE-lite pads each text of a batch to the longest one's tokens: a batch of texts of like
+ * length does less work than a batch of mixed ones: about a tenth less for product texts cut at 300 characters (most of them 200 to 300 long; the cost grows with the length, about 0.2 ms a character on one thread).
+ */
+export async function embedByLength (texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
+  const distinct = [...new Set(texts)].sort((a, b) => a.length - b.length)
+  const vectors = await embed(distinct)
+  if (vectors.length !== distinct.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${distinct.length} texts`)
+  const vectorOf = new Map(distinct.map((text, i) => [text, vectors[i]!]))
+  const given = new Set<string>()
+  return texts.map((text) => {
+    const vector = vectorOf.get(text)!
+    // A repeated text gets a copy: no two callers' vectors share memory.
+    if (given.has(text)) return vector.slice()
+    given.add(text)
+    return vector
+  })
+}

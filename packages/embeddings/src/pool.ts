@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina'
 import { Batcher, type BatchStats } from './batcher.js'
-import { embedNonBlank, type Embedder } from './embedder.js'
+import { embedByLength, embedNonBlank, type Embedder } from './embedder.js'
 import { USE_LITE_BATCH, USE_LITE_DIMENSIONS } from './use-lite-model.js'
 
 /** USE-lite embedding on worker threads, so that no model work runs on the caller's event loop. */
@@ -48,7 +48,7 @@ export async function createPooledEmbedder (threads: number): Promise<PooledEmbe
   const batcher = new Batcher(run, { maxBatch: USE_LITE_BATCH, concurrency: threads })
   return {
     dimensions: USE_LITE_DIMENSIONS,
-    embed: (texts) => embedNonBlank(texts, USE_LITE_DIMENSIONS, (some) => batcher.embed(some)),
+    embed: (texts) => embedNonBlank(texts, USE_LITE_DIMENSIONS, (some) => embedByLength(some, (sorted) => batcher.embed(sorted))),
     get stats () { return batcher.stats },
     async close () {
       batcher.close(new Error('the embedder is closed'))

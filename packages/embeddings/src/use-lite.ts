@@ -1,4 +1,4 @@
-import { embedNonBlank, type Embedder } from './embedder.js'
+import { embedByLength, embedNonBlank, type Embedder } from './embedder.js'
 import { createPooledEmbedder } from './pool.js'
 import { loadUseLite, USE_LITE_DIMENSIONS } from './use-lite-model.js'
 
@@ -31,5 +31,5 @@ export function loadEmbedder (options: LoadEmbedderOptions = {}): Promise<Embedd
 /** USE-lite on the calling thread: each call's texts in batches of their own, on the event loop. */
 export async function inThreadEmbedder (): Promise<Embedder> {
   const embed = await loadUseLite()
-  return { dimensions: USE_LITE_DIMENSIONS, embed: (texts) => embedNonBlank(texts, USE_LITE_DIMENSIONS, embed) }
+  return { dimensions: USE_LITE_DIMENSIONS, embed: (texts) => embedNonBlank(texts, USE_LITE_DIMENSIONS, (some) => embedByLength(some, embed)) }
 }

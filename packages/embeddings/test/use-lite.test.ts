@@ -48,3 +48,29 @@ t.test('isUsableVector tells a vector that stands for a text from a zero or brok
   t.notOk(isUsableVector(Float32Array.from([Infinity, 0])), 'infinite')
   t.notOk(isUsableVector(undefined), 'missing')
 })
+
+t.test('embedByLength sends each distinct text once, shortest first, and gives every caller its own vector', async (t) => {
+  const { embedByLength } = await import('../src/embedder.js')
+  const sent: string[][] = []
+  const vectorsOf = async (texts: string[]) => {
+    sent.push(texts)
+    return texts.map((text) => Float32Array.from([text.length, text.charCodeAt(0)]))
+  }
+  const texts = ['a longer text', 'b', 'a longer text', 'mid text', 'b']
+  const vectors = await embedByLength(texts, vectorsOf)
+  t.same(sent, [['b', 'mid text', 'a longer text']], 'one call, distinct texts, by length')
+  t.same(vectors.map((v) => Array.from(v)), texts.map((text) => [text.length, text.charCodeAt(0)]), 'each text its own vector, in order')
+  t.not(vectors[0], vectors[2], 'a repeated text gets a copy, not the same array')
+  t.same(await embedByLength([], vectorsOf), [])
+  await t.rejects(embedByLength(['x', 'y'], async () => [new Float32Array(2)]), /returned 1 vectors for 2 texts/)
+})
+
+t.test('the pool embeds a catalog slice by length and returns the vectors as embedded one by one', async (t) => {
+  const embedder = await loadEmbedder()
+  const texts = ['a stainless steel frying pan with a glass lid, oven safe', 'boots', 'waterproof hiking boots for muddy trails', 'boots']
+  const vectors = await embedder.embed(texts)
+  for (const [i, text] of texts.entries()) {
+    const [alone] = await embedder.embed([text])
+    t.ok(dot(vectors[i]!, alone!) > 0.9999, `${text}: the same vector as alone`)
+  }
+})
