@@ -9,6 +9,10 @@ import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { testDatabase } from '@chatsearch/shell/testing'
 import { cli, exited, packageDir } from './run.js'
 
+// About 45 commands, each a process of its own, with crawls and tasks: 190 s in CI alone, and past the
+// package's 300 s when the machine is shared, although each step was answered.
+t.setTimeout(600_000)
+
 interface TestLike { teardown: (fn: () => unknown) => void }
 
 /** A help site on 127.0.0.1: three pages linked from the home page, and a link to a page that is missing. */
