@@ -1,3 +1,4 @@
+import { useRef } from 'preact/hooks'
 import { getRules, putRules } from '../api/catalog.js'
 import type { SearchRule } from '../api/types.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
@@ -58,6 +59,7 @@ function RulesTable ({ rules }: { rules: SearchRule[] }) {
 /** The whole list as JSON, checked here for what can be seen at a glance and by the search service for the rest; saving replaces it. */
 function RulesEditor ({ projectId, rules, onSaved }: { projectId: string, rules: SearchRule[], onSaved: () => void }) {
   const action = useAction()
+  const text = useRef<HTMLTextAreaElement>(null)
   return (
     <form
       class='stack' onSubmit={(e) => {
@@ -69,12 +71,15 @@ function RulesEditor ({ projectId, rules, onSaved }: { projectId: string, rules:
           return
         }
         action.run(() => putRules(projectId, parsed.rules), (saved) => `Rules saved (${saved.rules.length}); searches follow them at once.`).then((saved) => {
-          if (saved !== undefined) onSaved()
+          if (saved === undefined) return
+          // The list as the service keeps it (dates in UTC), in this editor, which keeps its message.
+          if (text.current !== null) text.current.value = rulesText(saved.rules)
+          onSaved()
         })
       }}
     >
       <label for='rules-json'>Rules (JSON), first rule first</label>
-      <textarea id='rules-json' name='rules' rows={16} aria-describedby='rules-hint' defaultValue={rulesText(rules)} />
+      <textarea ref={text} id='rules-json' name='rules' rows={16} aria-describedby='rules-hint' defaultValue={rulesText(rules)} />
       <div class='hint' id='rules-hint'>
         <p>
           A list of rules. Each has an <code>id</code>, a <code>query</code> and a <code>match</code>: <code>exact</code> (the search
@@ -113,8 +118,8 @@ function Body () {
             </section>
             <section aria-labelledby='rules-edit' class='card'>
               <h2 id='rules-edit'>Edit</h2>
-              {/* Keyed by the stored list: once saved, the editor shows it as the service keeps it (dates in UTC). */}
-              <RulesEditor key={rulesText(rules.data.rules)} projectId={project.id} rules={rules.data.rules} onSaved={() => rules.reload()} />
+              {/* Not keyed by the list: made again once saved, it would lose its "Rules saved" message. */}
+              <RulesEditor projectId={project.id} rules={rules.data.rules} onSaved={() => rules.reload()} />
             </section>
           </>
           )}
