@@ -246,6 +246,16 @@ t.test('a team member merchandises the catalog in a browser', { skip, timeout: 3
     await section.getByRole('button', { name: `Include ${popular}` }).waitFor()
     t.pass('still excluded after a reload')
 
+    // The settings form, saved with autocomplete's threshold changed, keeps its message (it was made
+    // again, and the message lost, whenever that threshold changed).
+    await page.getByLabel('Shoppers a search needs before autocomplete suggests it').fill('2')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByText('Settings saved.', { exact: true }).waitFor()
+    await page.waitForTimeout(500)
+    t.equal(await page.getByText('Settings saved.', { exact: true }).count(), 1, '"Settings saved." stays once the settings are read again')
+    t.equal((await (await api('GET', '/settings')).json() as { suggestionsMinSearchers: number }).suggestionsMinSearchers, 2, 'GET /settings: the new threshold')
+    t.equal(await page.getByLabel('Searches never suggested by autocomplete').inputValue(), popular, 'the exclusion is kept')
+
     // Analytics: a click on the pinned socks (position 2) and a conversion after the ruled search, a
     // click on the first hit of one shopper's search for the socks.
     const events = await api('POST', '/events', [

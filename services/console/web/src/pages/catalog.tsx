@@ -14,26 +14,29 @@ function Body () {
   const { query } = useLocation()
   const settings = useLoad(() => getSettings(project.id), [project.id])
   const [version, setVersion] = useState(0)
-  // An import infers the settings of an empty catalog. The form's fields take their values when it
-  // mounts, so once the settings loaded after an import arrive it is mounted again with them (saving
-  // the empty lists it first showed would undo the inference); a save of its own keeps it mounted,
-  // with its message.
+  // An import infers the settings of an empty catalog, and the popular-searches list changes
+  // autocomplete's. The form's fields take their values when it mounts, so once the settings loaded
+  // after either arrive it is mounted again with them (saving what it first showed would undo the
+  // change); a save of its own keeps it mounted, with its message.
   const [formKey, setFormKey] = useState(0)
-  const imported = useRef(false)
+  const changedElsewhere = useRef(false)
   useEffect(() => {
-    if (imported.current && !settings.loading) {
-      imported.current = false
+    if (changedElsewhere.current && !settings.loading) {
+      changedElsewhere.current = false
       setFormKey((k) => k + 1)
     }
   }, [settings.loading, settings.data])
+  const reloadForForm = () => {
+    changedElsewhere.current = true
+    settings.reload()
+  }
 
   return (
     <>
       <CatalogImport
         projectId={project.id} onImported={() => {
           setVersion((v) => v + 1)
-          imported.current = true
-          settings.reload()
+          reloadForForm()
         }}
       />
       <ErrorAlert message={settings.error} />
@@ -42,12 +45,8 @@ function Body () {
         : (
           <>
             <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} cited={query.item} key={query.q} />
-            <CatalogSuggestions projectId={project.id} settings={settings.data} onChanged={() => settings.reload()} />
-            {/* Made again when autocomplete's rules change from the list above, as after an import: its fields show the settings as they were read. */}
-            <CatalogSettingsForm
-              key={`${formKey}\n${settings.data.suggestionsMinSearchers ?? ''}\n${(settings.data.suggestionsExcluded ?? []).join('\n')}`}
-              projectId={project.id} settings={settings.data} onSaved={() => settings.reload()}
-            />
+            <CatalogSuggestions projectId={project.id} settings={settings.data} onChanged={reloadForForm} />
+            <CatalogSettingsForm key={formKey} projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} />
           </>
           )}
     </>
