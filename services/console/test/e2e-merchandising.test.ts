@@ -8,27 +8,15 @@
 // from pixels. Pages are saved as screenshots at 1280 and 375 pixels wide (E2E_SHOTS, default a
 // temporary folder) and checked for horizontal scrolling at 375.
 import t from 'tap'
-import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { chromium, type Browser, type Locator } from 'playwright-core'
+import type { Locator } from 'playwright-core'
 import { createKey } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
 import { services } from './support/stack.js'
-import { defaultWebRoot } from '../src/web.js'
+import { browserPage, browserSkip, DESKTOP, MOBILE } from './support/browser.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-// Skipped, saying why, where the browser or the build is missing; under CI=true it must run.
-const skip = process.env.CI === 'true'
-  ? false
-  : !existsSync(CHROMIUM)
-      ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-      : !existsSync(join(defaultWebRoot, 'index.html')) ? 'the web app is not built (pnpm install builds it)' : false
-
-const MOBILE = 375
-const DESKTOP = 1280
 const DAY_MS = 86_400_000
 
 interface Hits { hits: Array<{ id: string }>, query_id: string }
@@ -42,7 +30,7 @@ const today = () => new Date().toISOString().slice(0, 10)
 /** The texts of a table row's cells, header cell included. */
 const cellsOf = async (row: Locator) => (await row.locator('th, td').allTextContents()).map((text) => text.trim())
 
-t.test('a team member merchandises the catalog in a browser', { skip, timeout: 300_000 }, async (t) => {
+t.test('a team member merchandises the catalog in a browser', { skip: browserSkip, timeout: 300_000 }, async (t) => {
   const h = await harness(t)
   const stack = await services(t, h)
   const app = await h.app({ chatUrl: stack.chatUrl, searchUrl: stack.searchUrl })
@@ -52,20 +40,9 @@ t.test('a team member merchandises the catalog in a browser', { skip, timeout: 3
   // The shop's own search token, as its site holds it (issuing one in the page is e2e.test.ts's).
   const token = (await createKey(h.db, projectId, 'search', 'alice')).key
 
-  const shots = process.env.E2E_SHOTS ?? await mkdtemp(join(tmpdir(), 'console-shots-'))
-  await mkdir(shots, { recursive: true })
-  if (process.env.E2E_SHOTS === undefined) t.teardown(() => rm(shots, { recursive: true, force: true }))
-  const files = await mkdtemp(join(tmpdir(), 'console-e2e-files-'))
-  t.teardown(() => rm(files, { recursive: true, force: true }))
-
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-  t.teardown(() => browser.close())
-  const context = await browser.newContext({ viewport: { width: DESKTOP, height: 900 } })
-  const page = await context.newPage()
-  const pageErrors: string[] = []
+  const { page, shots, files, pageErrors } = await browserPage(t)
   // The rules the search service refuses answer 400, which the browser logs: counted, not errors.
   const refusals: string[] = []
-  page.on('pageerror', (err) => pageErrors.push(err.message))
   page.on('console', (message) => {
     if (message.type() !== 'error') return
     if (/status of 400/.test(message.text())) refusals.push(message.text())

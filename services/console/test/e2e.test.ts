@@ -6,28 +6,14 @@
 // screenshot at 1280 and 375 pixels wide (E2E_SHOTS, default a temporary folder) and checked for
 // horizontal scrolling at 375.
 import t from 'tap'
-import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
 import { createProject } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
 import { services } from './support/stack.js'
-import { defaultWebRoot } from '../src/web.js'
+import { browserPage, browserSkip, DESKTOP, MOBILE } from './support/browser.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-// Skipped, saying why, where the browser or the build is missing; under CI=true it must run.
-const skip = process.env.CI === 'true'
-  ? false
-  : !existsSync(CHROMIUM)
-      ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-      : !existsSync(join(defaultWebRoot, 'index.html')) ? 'the web app is not built (pnpm install builds it)' : false
-
-const MOBILE = 375
-const DESKTOP = 1280
-
-t.test('a team member walks the console in a browser', { skip, timeout: 300_000 }, async (t) => {
+t.test('a team member walks the console in a browser', { skip: browserSkip, timeout: 300_000 }, async (t) => {
   const h = await harness(t)
   // A catalog of more than 50 items is imported as a task here, so that its progress is seen.
   const stack = await services(t, h, { catalogTask: { items: 50, bytes: 8 * 1024 * 1024 } })
@@ -37,18 +23,7 @@ t.test('a team member walks the console in a browser', { skip, timeout: 300_000 
   // Someone else's project: never listed for alice.
   await createProject(h.db, 'Not yours')
 
-  const shots = process.env.E2E_SHOTS ?? await mkdtemp(join(tmpdir(), 'console-shots-'))
-  await mkdir(shots, { recursive: true })
-  if (process.env.E2E_SHOTS === undefined) t.teardown(() => rm(shots, { recursive: true, force: true }))
-  const files = await mkdtemp(join(tmpdir(), 'console-e2e-files-'))
-  t.teardown(() => rm(files, { recursive: true, force: true }))
-
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
-  t.teardown(() => browser.close())
-  const context = await browser.newContext({ viewport: { width: DESKTOP, height: 900 } })
-  const page = await context.newPage()
-  const pageErrors: string[] = []
-  page.on('pageerror', (err) => pageErrors.push(err.message))
+  const { page, shots, files, pageErrors } = await browserPage(t)
   // A 401 is how the page learns that nobody is signed in (before sign-in, after sign-out): not an error.
   page.on('console', (message) => { if (message.type() === 'error' && !/status of 401/.test(message.text())) pageErrors.push(message.text()) })
   page.setDefaultTimeout(20_000)
