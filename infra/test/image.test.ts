@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { chmod, chown, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, chown, cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -140,6 +140,9 @@ t.test('each image builds from an empty pnpm store and runs compiled JavaScript 
       for (const dir of [out, ...dirs]) {
         const name = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).name as string
         t.ok(existsSync(join(dir, 'dist')) && !existsSync(join(dir, 'src')) && !existsSync(join(dir, 'test')), `${image}: ${name} compiled, no sources, no tests`)
+        // The static embedder's piece table, written by the package's prepare step during the build:
+        // without it each start would build it again (the image's files are read-only to the service).
+        if (name === '@chatsearch/embeddings') t.equal((await stat(join(dir, 'data/use-lite-pieces-v1.f32'))).size, 8000 * 512 * 4, `${image}: the static embedder's piece table`)
       }
     }
   })

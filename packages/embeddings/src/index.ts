@@ -3,3 +3,4 @@ export { inThreadEmbedder, loadEmbedder, type LoadEmbedderOptions } from './use-
 export { createPooledEmbedder, type PooledEmbedder } from './pool.js'
 export { Batcher, type BatchStats, type BatcherOptions } from './batcher.js'
 export { openAiEmbedder, type OpenAiEmbedderOptions } from './openai.js'
+export { loadStaticEmbedder, STATIC_EMBEDDER_ID, type StaticEmbedder, type StaticEmbedderOptions } from './static.js'

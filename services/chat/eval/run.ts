@@ -44,7 +44,8 @@
 // Output: the table, one line per dataset, the failed checks of dev entries (held-out ones counted only),
 // one JSON line. It is a measurement: it exits 0 whatever the figures; non-zero only when it cannot run.
 //
-// Environment: EVAL_SPLIT=dev|heldout|all (default all: which entries are sent), EVAL_ONLY=name,name (datasets,
+// Environment: EMBEDDER=use-lite|static (the search service's bundled embedder, as its variable; default use-lite),
+// EVAL_SPLIT=dev|heldout|all (default all: which entries are sent), EVAL_ONLY=name,name (datasets,
 // by name or as help/<name>, catalogs/<name>), EVAL_VERBOSE=1 (every check with its reply), EVAL_SHOW_HELDOUT=1
 // (list held-out replies too), EVAL_DEADLINE_S (default 900), EVAL_FEATURES=<file> (writes the evidence
 // features of development questions and requests with their labels, for eval/fit.ts), EVAL_EXPLAIN=1 (prints
@@ -56,6 +57,7 @@ import { createKey, createProject } from '@chatsearch/auth'
 import { createPool } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/shell/testing'
 import { buildApp as buildSearch, ingestDocuments, ingestKnowledge } from '@chatsearch/search'
+import { readSearchEnv } from '@chatsearch/search/tools'
 import { buildApp } from '../src/app.js'
 import { judgeQuestion, judgeRequest, judgeTurn, summarise, type Answer, type Observation, type Ratio, type ShareFigure, type Summary } from './checks.js'
 import { evidenceFeatures, explain as explainEvidence } from './features.js'
@@ -66,6 +68,7 @@ const DEADLINE_MS = Number(process.env.EVAL_DEADLINE_S ?? 900) * 1000
 const VERBOSE = process.env.EVAL_VERBOSE === '1'
 const SHOW_HELDOUT = process.env.EVAL_SHOW_HELDOUT === '1'
 const SPLIT = process.env.EVAL_SPLIT ?? 'all'
+const EMBEDDER = readSearchEnv({ EMBEDDER: process.env.EMBEDDER }).EMBEDDER
 const ONLY = process.env.EVAL_ONLY === undefined || process.env.EVAL_ONLY.trim() === '' ? undefined : process.env.EVAL_ONLY.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
 type RowKey = ShareFigure | 'citationPrecision' | 'handoffPrecision' | 'handoffRecall' | 'falsePromises'
@@ -161,7 +164,7 @@ try {
   const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(fn) } })
   const dataDir = await mkdtemp(join(tmpdir(), 'chat-eval-'))
   undo.push(() => rm(dataDir, { recursive: true, force: true }))
-  const search = await buildSearch({ databaseUrl, dataDir, embeddings: true, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN })
+  const search = await buildSearch({ databaseUrl, dataDir, embeddings: true, embedder: EMBEDDER, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN })
   undo.push(() => search.close())
   const pool = createPool(databaseUrl, 2)
   undo.push(() => pool.end())

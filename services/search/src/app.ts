@@ -80,6 +80,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     readers: config.readers,
     ...(config.threadNice === undefined ? {} : { threadNice: config.threadNice }),
     ...(config.openIndexes === undefined ? {} : { openIndexes: config.openIndexes }),
+    ...(config.embedder === undefined ? {} : { embedder: config.embedder }),
     ...(config.embedThreads === undefined ? {} : { embedThreads: config.embedThreads }),
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import type { BundledEmbedder } from './engine-plugin.js'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
@@ -15,6 +16,8 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_THREAD_NICE: Type.Integer({ minimum: 0, maximum: 19, default: 5 }),
   /** Index files (a project's catalog, its knowledge) the embedded engine keeps open at most; the least recently used free one closes first. */
   SEARCH_OPEN_INDEXES: Type.Integer({ minimum: 1, maximum: 100_000, default: OPEN_INDEXES_DEFAULT }),
+  /** The bundled embedder: `use-lite` (the sentence encoder) or `static` (USE-lite's word pieces, summed: no model runs per text). */
+  EMBEDDER: Type.Union([Type.Literal('use-lite'), Type.Literal('static')], { default: 'use-lite' }),
   /** Worker threads that embed with the bundled model, batching concurrent texts (0: on the event loop). */
   EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -61,7 +64,9 @@ export interface SearchConfig {
   openIndexes?: number
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
-  /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
+  /** The bundled embedder (EMBEDDER); absent: use-lite. */
+  embedder?: BundledEmbedder
+  /** Worker threads of USE-lite (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
@@ -123,6 +128,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     readers: env.SEARCH_READERS,
     threadNice: env.SEARCH_THREAD_NICE,
     openIndexes: env.SEARCH_OPEN_INDEXES,
+    embedder: env.EMBEDDER,
     embedThreads: env.EMBED_THREADS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}

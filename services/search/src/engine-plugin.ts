@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import type { Metrics } from '@chatsearch/shell'
-import { loadEmbedder, openAiEmbedder, type Embedder } from '@chatsearch/embeddings'
+import { loadEmbedder, loadStaticEmbedder, openAiEmbedder, STATIC_EMBEDDER_ID, type Embedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from './engines/embedded/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
@@ -21,7 +21,9 @@ declare module 'fastify' {
 export interface EngineOptions {
   dataDir: string
   embeddings: boolean
-  /** Worker threads of the bundled embedder (0: it runs on the event loop); absent: 1. */
+  /** The bundled embedder (EMBEDDER); absent: use-lite. */
+  embedder?: BundledEmbedder
+  /** Worker threads of USE-lite (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
   readers: number
   /** How much lower than the event loop the embedded engine's reader and writer threads run (Linux nice steps). */
@@ -34,18 +36,24 @@ export interface EngineOptions {
   meilisearch?: MeilisearchOptions
 }
 
+interface Log { warn: (obj: object, message: string) => void }
+
+export type BundledEmbedder = 'static' | 'use-lite'
+
 /** The embedder and a name for it: vectors of different embedders never mix in one index. */
-export async function createEmbedder (opts: EngineOptions): Promise<{ embedder: Embedder | undefined, id: string }> {
+export async function createEmbedder (opts: EngineOptions, log?: Log): Promise<{ embedder: Embedder | undefined, id: string }> {
   if (!opts.embeddings) return { embedder: undefined, id: 'none' }
   if (opts.remoteEmbeddings !== undefined) {
     const embedder = await openAiEmbedder(opts.remoteEmbeddings)
     return { embedder, id: `openai:${opts.remoteEmbeddings.model}:${embedder.dimensions}` }
   }
+  if (opts.embedder === 'static') {
+    const embedder = await loadStaticEmbedder({ onBuilt: (ms) => log?.warn({ ms: Math.round(ms) }, 'built the static embedder\'s piece table (the install\'s prepare step did not)') })
+    return { embedder, id: STATIC_EMBEDDER_ID }
+  }
   const embedder = await loadEmbedder(opts.embedThreads === undefined ? {} : { threads: opts.embedThreads })
   return { embedder, id: `use-lite:${embedder.dimensions}` }
 }
-
-interface Log { warn: (obj: object, message: string) => void }
 
 /**
  * The configured engine, storing vectors of the embedder named `embedder.id`: Meilisearch when its
@@ -91,7 +99,7 @@ function queueGauges (metrics: Metrics, engine: SearchEngine, analytics: SearchA
 
 /** The search engine, the embedder and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
-  const { embedder: loaded, id } = await createEmbedder(opts)
+  const { embedder: loaded, id } = await createEmbedder(opts, app.log)
   const embedder = loaded === undefined ? undefined : timedEmbedder(loaded, app.metrics)
   const created = createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log)
   const engine = timedEngine(created, app.metrics)

@@ -28,6 +28,21 @@ t.test('EMBED_THREADS sets the embedding threads: 1 by default, 0 for the event 
   t.throws(() => readSearchEnv({ EMBED_THREADS: 'many' }), /EMBED_THREADS/)
 })
 
+t.test('EMBEDDER picks the bundled embedder: use-lite by default, static on request, anything else stops the start', async (t) => {
+  t.equal(configOf({}).embedder, 'use-lite')
+  t.equal(configOf({ EMBEDDER: 'static' }).embedder, 'static')
+  t.throws(() => readSearchEnv({ EMBEDDER: 'bert' }), /EMBEDDER/)
+})
+
+t.test('the embedder id names the model whose vectors an index holds', async (t) => {
+  const { createEmbedder } = await import('../src/engine-plugin.js')
+  const base = { dataDir: '', readers: 0, embeddings: true }
+  const chosen = await createEmbedder({ ...base, embedder: 'static' })
+  t.equal(chosen.id, 'use-lite-static-v1:512')
+  t.equal(chosen.embedder?.dimensions, 512)
+  t.same(await createEmbedder({ ...base, embeddings: false }), { embedder: undefined, id: 'none' }, 'embeddings off: none')
+})
+
 t.test('SEARCH_THREAD_NICE lowers the engine threads: 5 by default, 0 to 19, anything else stops the start', async (t) => {
   t.equal(configOf({}).threadNice, 5)
   t.equal(configOf({ SEARCH_THREAD_NICE: '0' }).threadNice, 0)
