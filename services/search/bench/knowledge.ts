@@ -1,7 +1,8 @@
 // `pnpm bench knowledge`: knowledge ingestion and search on the embedded engine, in one process.
 //  1. Ingestion: generated Markdown help pages (knowledge-corpus.ts, five sections of about one chunk
 //     each) stored through ingestKnowledge, as POST /knowledge/documents stores them, in batches of
-//     BATCH pages: with the default embedder (USE-lite, on this process's event loop) at 1k chunks,
+//     BATCH pages: with the default embedder (USE-lite, on this process's event loop; EMBEDDER=static
+//     the static one) at 1k chunks,
 //     and keyword-only (EMBEDDINGS=false) at 1k and 10k chunks. Pages/s and chunks/s.
 //  2. Search at 1k and 10k chunks, keyword and hybrid, p50/p95, each query in turn on three sides
 //     (so that a load coming and going weighs on all alike): the raw SQLite work the engine stands on
@@ -130,7 +131,7 @@ async function main () {
 
   // The service's own configuration with embeddings on (the default), rate limits off; searches on
   // the event loop (reader threads do not start under tsx on Node 20; they serve catalog searches).
-  const env = readSearchEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_SEARCH: '0', RATE_LIMIT_CATALOG: '0', SEARCH_CACHE_TTL_S: '0', SEARCH_READERS: '0' })
+  const env = readSearchEnv({ ...(process.env.EMBEDDER === undefined ? {} : { EMBEDDER: process.env.EMBEDDER }), DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_SEARCH: '0', RATE_LIMIT_CATALOG: '0', SEARCH_CACHE_TTL_S: '0', SEARCH_READERS: '0' })
   const app = await buildApp(searchConfig(env, databaseUrl))
   undo.push(() => app.close())
   const embedder = app.embedder
@@ -157,7 +158,7 @@ async function main () {
   const ingestions = [
     await ingest('keyword-only', kwSmall.index, pages1k, undefined),
     await ingest('keyword-only', kwLarge.index, pages10k, undefined),
-    await ingest('with the default embedder', small.index, pages1k, embedder)
+    await ingest(`with the ${env.EMBEDDER} embedder`, small.index, pages1k, embedder)
   ]
   log(`building the 10k hybrid index (${EMBED_ALL ? 'every chunk embedded' : 'vectors of 1,000 chunks, given again in turn'})`)
   const large10k = await ingest('hybrid index', large.index, pages10k, EMBED_ALL ? embedder : recyclingEmbedder(embedder, 1000))
@@ -209,7 +210,7 @@ async function main () {
 
   console.log(`\nKnowledge ingestion (ingestKnowledge, batches of ${BATCH} pages)`)
   console.table(ingestions.map((i) => ({ mode: i.label, pages: i.pages, chunks: i.chunks, seconds: round(i.seconds, 1), 'pages/s': round(i.pages / i.seconds, 1), 'chunks/s': round(i.chunks / i.seconds, 1) })))
-  if (EMBED_ALL) console.table([{ mode: 'with the default embedder', pages: large10k.pages, chunks: large10k.chunks, 'pages/s': round(large10k.pages / large10k.seconds, 1), 'chunks/s': round(large10k.chunks / large10k.seconds, 1) }])
+  if (EMBED_ALL) console.table([{ mode: `with the ${env.EMBEDDER} embedder`, pages: large10k.pages, chunks: large10k.chunks, 'pages/s': round(large10k.pages / large10k.seconds, 1), 'chunks/s': round(large10k.chunks / large10k.seconds, 1) }])
   console.log(`\nKnowledge search: ${queries.length} queries, limit ${LIMIT}, one client. raw: the engine's FTS5 statement (LIMIT ${CANDIDATES}), plus for hybrid`)
   console.log(`an exact scan for the ${CANDIDATES} nearest vectors; engine: its search (hybrid given the vector); HTTP: POST /knowledge/search (hybrid embeds the query)`)
   console.table(rows)
