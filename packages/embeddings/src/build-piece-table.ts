@@ -1,4 +1,4 @@
-// The package's prepare script (run by pnpm install, and by the image build): writes the static
+// Run by the package's prepare.mjs (at pnpm install, and in the image build): writes the static
 // embedder's piece table into data/, unless a table of the right size is there already. A table that
 // cannot be written fails the install instead of leaving every start to build it again.
 import { loadPieceTable, PIECE_TABLE_FILE, savePieceTable } from './piece-table.js'
