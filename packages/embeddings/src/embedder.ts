@@ -3,7 +3,8 @@ export interface Embedder {
   /**
    * One vector per text, in order. A text with nothing in it (empty or white space only) gets the
    * zero vector: it means nothing, and a caller stores no vector for it and searches with none (see
-   * isUsableVector). Every other text gets a unit vector.
+   * isUsableVector); so does, with the static embedder, a text holding no piece of its vocabulary
+   * ("🎧"). Every other text gets a unit vector.
    */
   embed (texts: string[]): Promise<Float32Array[]>
 }

@@ -79,7 +79,7 @@ async function main () {
     table[mode] = Object.fromEntries(kinds.map((k) => [k, round(mean(scores[mode]![k] ?? []))]))
     process.stdout.write(`${mode.padEnd(22)}${kinds.map((k) => table[mode]![k]!.toFixed(3).padStart(17)).join('')}\n`)
   }
-  process.stdout.write(`\nimport with embeddings (ingestDocuments on this thread, all ${items.length} items in one call): ` +
+  process.stdout.write(`\nimport with embeddings (ingestDocuments, all ${items.length} items in one call; USE-lite on its worker thread, static on this one): ` +
     `${Object.entries(importRates).map(([name, rate]) => `${name} ${rate} items/s`).join(', ')}\n`)
   const hybrid = table[`hybrid 0.7 ${EMBEDDERS[0]!.name}`]!
   const verdict = {

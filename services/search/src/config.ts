@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
-import type { BundledEmbedder } from './engine-plugin.js'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
@@ -113,6 +112,9 @@ function meilisearchOf (env: SearchEnv): MeilisearchOptions | undefined {
 }
 
 /** The variables, checked at once: a bad combination stops the start before anything is opened. */
+/** The bundled embedders EMBEDDER names. */
+export type BundledEmbedder = SearchEnv['EMBEDDER']
+
 export function readSearchEnv (env: NodeJS.ProcessEnv = process.env): SearchEnv {
   const read = loadConfig(SearchEnvSchema, env)
   meilisearchOf(read)

@@ -6,6 +6,7 @@ import { EmbeddedEngine } from './engines/embedded/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 import type { SearchEngine } from './engine/port.js'
+import type { BundledEmbedder } from './config.js'
 import { SearchAnalytics } from './analytics.js'
 import { timedEmbedder, timedEngine } from './engine/timed.js'
 
@@ -37,8 +38,6 @@ export interface EngineOptions {
 }
 
 interface Log { warn: (obj: object, message: string) => void }
-
-export type BundledEmbedder = 'static' | 'use-lite'
 
 /** The embedder and a name for it: vectors of different embedders never mix in one index. */
 export async function createEmbedder (opts: EngineOptions, log?: Log): Promise<{ embedder: Embedder | undefined, id: string }> {
