@@ -9,7 +9,7 @@ import * as sqliteVec from 'sqlite-vec'
 import type { Embedder } from '@chatsearch/embeddings'
 import { mulberry32, productsOf, type Product } from '../catalog/generate.js'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
-import { planKeyword } from '../src/engines/embedded/keyword.js'
+import { planLevels } from '../src/engines/embedded/keyword.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
 import type { EngineIndex, SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
@@ -84,7 +84,12 @@ async function build (dir: string, size: number) {
   writeFileSync(join(dir, 'ready'), builtMark(size))
 }
 
-interface Request { query: SearchQuery, match: string | undefined, price: number }
+/**
+ * `levels`: the FTS5 expression of each level of the words rule (matching strategy `last`, the
+ * service's default: every word, then without the last word, and so on), each its widest tier
+ * (typo variants included); undefined for a browse.
+ */
+interface Request { query: SearchQuery, levels: string[] | undefined, price: number }
 
 function requests (kind: Kind, vocabulary: Vocabulary): Request[] {
   const texts = kind === 'typo' ? typoQueries(REQUESTS + WARMUP) : keywordQueries(REQUESTS + WARMUP)
@@ -100,11 +105,18 @@ function requests (kind: Kind, vocabulary: Vocabulary): Request[] {
       offset: 0
     }
     if (kind === 'hybrid') query.hybrid = { semanticRatio: 0.7, vector: embedText(text) }
-    return { query, match: planKeyword(q, vocabulary)?.tiers.at(-1), price }
+    // `last` never counts documents per word: only `frequency` calls documentsWith.
+    return { query, levels: planLevels(q, vocabulary, 'last', () => 0)?.map((level) => level.tiers.at(-1)!), price }
   })
 }
 
-/** The raw better-sqlite3 statements a request reduces to: the page with its total, the facet counts over the matches. */
+/**
+ * The raw better-sqlite3 statements a request reduces to, as Meilisearch's matching strategy `last`
+ * defines the answer: the matches of every word ranked by bm25, then, while the page is not full,
+ * those of the next level (one word fewer) that the level before did not match; the total and the
+ * facets over the last level's matches, which hold every level's. A request whose every word fills
+ * the page runs one statement, as before this strategy.
+ */
 function rawRunner (db: Database.Database, columns: number) {
   const weights = Array.from({ length: Math.max(columns, 1) }, (_, i) => Math.max(1, 10 - 3 * i)).join(', ')
   // `+rowid`: without it SQLite hands each allowed rowid to FTS5 as a lookup, one MATCH per row.
@@ -117,8 +129,13 @@ function rawRunner (db: Database.Database, columns: number) {
   const facets = (matches: string) => db.prepare(`WITH m AS MATERIALIZED (${matches})
     SELECT f.attr, f.str AS label, count(*) AS n FROM m JOIN fields f ON f.doc = m.rowid
     WHERE f.attr IN (${FACETS.map(() => '?').join(', ')}) AND f.str IS NOT NULL GROUP BY f.attr, f.str`)
+  const excluding = 'AND rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)'
   const keywordPage = page('fts WHERE fts MATCH ?', `bm25(fts, ${weights})`)
+  const keywordNext = page(`fts WHERE fts MATCH ? ${excluding}`, `bm25(fts, ${weights})`)
   const filteredPage = page(`fts WHERE fts MATCH ? AND ${filterSql}`, `bm25(fts, ${weights})`)
+  const filteredNext = page(`fts WHERE fts MATCH ? ${excluding} AND ${filterSql}`, `bm25(fts, ${weights})`)
+  const count = db.prepare('SELECT count(*) FROM fts WHERE fts MATCH ?').pluck()
+  const countFiltered = db.prepare(`SELECT count(*) FROM fts WHERE fts MATCH ? AND ${filterSql}`).pluck()
   const browsePage = page(`documents WHERE ${filterSql}`, 'rowid')
   const keywordFacets = facets(`SELECT rowid FROM fts WHERE fts MATCH ? AND ${filterSql}`)
   const matchFacets = facets('SELECT rowid FROM fts WHERE fts MATCH ?')
@@ -131,35 +148,49 @@ function rawRunner (db: Database.Database, columns: number) {
     for (const r of rows) (out[r.attr] ??= {})[r.label] = r.n
     return out
   }
-  const hits = (rows: Array<{ total: number, body: string }>) => {
+  type Row = { total: number, body: string }
+  /** The page over the levels (the filter's price bound when filtered) and the total of matches. */
+  const words = (levels: string[], price?: number): number => {
+    const filter = price === undefined ? [] : [price]
+    const rows = (price === undefined ? keywordPage : filteredPage).all(levels[0], ...filter, LIMIT) as Row[]
+    let total = rows[0]?.total ?? 0
+    if (levels.length === 1) return hits(rows, total)
+    for (let l = 1; l < levels.length && rows.length < LIMIT; l++) {
+      rows.push(...(price === undefined ? keywordNext : filteredNext).all(levels[l], levels[l - 1], ...filter, LIMIT - rows.length) as Row[])
+    }
+    total = (price === undefined ? count : countFiltered).get(levels.at(-1), ...filter) as number
+    return hits(rows, total)
+  }
+  const hits = (rows: Row[], total: number) => {
     for (const r of rows) JSON.parse(r.body)
-    return rows[0]?.total ?? 0
+    return total
   }
   return (kind: Kind, r: Request): number => {
     switch (kind) {
       case 'keyword':
       case 'typo':
-        return r.match === undefined ? 0 : hits(keywordPage.all(r.match, LIMIT) as Array<{ total: number, body: string }>)
+        return r.levels === undefined ? 0 : words(r.levels)
       case 'kwFacets': {
-        if (r.match === undefined) return 0
-        const total = hits(keywordPage.all(r.match, LIMIT) as Array<{ total: number, body: string }>)
-        countFacets(matchFacets.all(r.match, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
+        if (r.levels === undefined) return 0
+        const total = words(r.levels)
+        countFacets(matchFacets.all(r.levels.at(-1), ...FACETS) as Array<{ attr: string, label: string, n: number }>)
         return total
       }
       case 'kwFilterFacets': {
-        if (r.match === undefined) return 0
-        const total = hits(filteredPage.all(r.match, r.price, LIMIT) as Array<{ total: number, body: string }>)
-        countFacets(keywordFacets.all(r.match, r.price, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
+        if (r.levels === undefined) return 0
+        const total = words(r.levels, r.price)
+        countFacets(keywordFacets.all(r.levels.at(-1), r.price, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
         return total
       }
       case 'browseFilterFacets': {
-        const total = hits(browsePage.all(r.price, LIMIT) as Array<{ total: number, body: string }>)
+        const rows = browsePage.all(r.price, LIMIT) as Row[]
         countFacets(browseFacets.all(r.price, ...FACETS) as Array<{ attr: string, label: string, n: number }>)
-        return total
+        return hits(rows, rows[0]?.total ?? 0)
       }
       case 'hybrid': {
         const depth = LIMIT + 20
-        const keyword = r.match === undefined ? [] : keywordRowids.all(r.match, depth) as number[]
+        // The keyword side of a hybrid search ranks the matches of every word (the first level).
+        const keyword = r.levels === undefined ? [] : keywordRowids.all(r.levels[0], depth) as number[]
         const semantic = nearest.all(r.query.hybrid!.vector, depth) as number[]
         const scores = new Map<number, number>()
         keyword.forEach((rowid, rank) => scores.set(rowid, (scores.get(rowid) ?? 0) + 0.3 / (60 + rank)))

@@ -64,8 +64,8 @@ for (const size of SIZES) {
     process.stdout.write(`${pad(size, 7)} ${r.kind.padEnd(20)} ${pad(r.serviceCpuUs.toFixed(0), 9)} ${pad(r.rawCpuUs.toFixed(0), 9)} ${pad(r.ratio.toFixed(2), 6)} ${pad(r.p50Ms.toFixed(2), 7)} ${pad(r.rawP50Ms.toFixed(2), 7)} ${pad(r.meanHits.toFixed(0), 7)}\n`)
   }
 }
-process.stdout.write('keyword and typo compare like with like (the same MATCH, bm25 weights and LIMIT; the service adds its typo\n' +
-  'tiers); raw facets are a GROUP BY over the matches, the raw filter is SQL over the fields table and raw hybrid is\n' +
+process.stdout.write('keyword and typo compare like with like (matching strategy last on both sides: the same MATCH of each level,\n' +
+  'bm25 weights, LIMIT and total; the service adds its typo tiers); raw facets are a GROUP BY over the matches, the raw filter is SQL over the fields table and raw hybrid is\n' +
   'sqlite-vec\'s exact KNN, so below 1 the faceted, filtered and hybrid kinds show what the engine\'s facet tables,\n' +
   'filter index and vector codes save, not an overhead.\n')
 const keywordP50 = (size: number) => results[size]?.find((r) => r.kind === 'keyword')?.p50Ms
