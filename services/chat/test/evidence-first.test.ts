@@ -1,6 +1,7 @@
 import t from 'tap'
 import Fastify from 'fastify'
 import type { Classification } from '@chatsearch/contracts'
+import { loadEmbedder } from '@chatsearch/embeddings'
 import { Assistant } from '../src/assistant/assistant.js'
 import type { Classifier } from '../src/assistant/classifier.js'
 import type { KnowledgePassage, RetrievedItem, Retriever } from '../src/assistant/types.js'
@@ -12,6 +13,9 @@ import { handoffReason } from '../src/assistant/handoff.js'
 // (the search service's own behaviour is tested against a real one in assistant.test.ts and
 // knowledge-and-handoff.test.ts), and a classifier that says what it is told.
 const log = Fastify({ logger: false }).log
+// The relevance model weighs closeness in meaning (its fitted weights assume an embedder, as a
+// deployment always has): the real one.
+const embedder = await loadEmbedder()
 const says = (label: Classification): Classifier => ({ classify: async () => ({ label, confidence: 1 }) })
 
 const power: KnowledgePassage = {
@@ -36,9 +40,10 @@ function retriever (found: { passages?: KnowledgePassage[], items?: RetrievedIte
 }
 
 t.test('a problem the help pages solve is answered, with the offer of a person, not handed off', async (t) => {
-  const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), log })
+  const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), embedder, log })
   const answer = await assistant.answer('p', 'my laptop will not turn on, even when plugged in', [])
   t.equal(answer.handoff, false)
+  t.equal(answer.classification, 'question', 'a problem the help pages answer is a request for help, not a complaint')
   t.match(answer.reply, /hold the power button for 30 seconds/)
   t.match(answer.reply, /a person/i, 'the offer of a person')
   t.match(answer.citations, [{ source: 'knowledge', reference: 'power#0', url: 'https://help.example/power' }])
@@ -47,9 +52,10 @@ t.test('a problem the help pages solve is answered, with the offer of a person, 
 })
 
 t.test('a grievance is handed off, with what the help pages say after it', async (t) => {
-  const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), log })
+  const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), embedder, log })
   const answer = await assistant.answer('p', 'my laptop will not turn on even plugged in, this is unacceptable', [])
   t.equal(answer.handoff, true)
+  t.equal(answer.classification, 'complaint')
   t.match(answer.decision, { route: 'handoff', handoff_reason: 'complaint' })
   t.match(answer.reply, /flagged/)
   t.match(answer.reply, /hold the power button/)
@@ -57,7 +63,7 @@ t.test('a grievance is handed off, with what the help pages say after it', async
 
 t.test('"how do I …" about the customer\'s own account is a question, not an action for a person', async (t) => {
   const reset: KnowledgePassage = { ...power, documentId: 'password', title: 'Passwords', section: 'Passwords › Reset', text: 'To reset your password, open Settings and choose Reset password. A link arrives by email.' }
-  const asked = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [reset] }), log })
+  const asked = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [reset] }), embedder, log })
   const howTo = await asked.answer('p', 'How do I reset my password?', [])
   t.equal(howTo.handoff, false)
   t.match(howTo.reply, /open Settings and choose Reset password/)
@@ -67,7 +73,7 @@ t.test('"how do I …" about the customer\'s own account is a question, not an a
 })
 
 t.test('a question nothing answers is handed off; a product search nothing answers says so', async (t) => {
-  const nothing = new Assistant({ classifier: says('question'), retriever: retriever({}), log })
+  const nothing = new Assistant({ classifier: says('question'), retriever: retriever({}), embedder, log })
   const discount = await nothing.answer('p', 'Is there a student discount?', [])
   t.equal(discount.handoff, true)
   t.match(discount.decision, { route: 'handoff', handoff_reason: 'unanswered', evidence: [] })
@@ -80,7 +86,7 @@ t.test('a question nothing answers is handed off; a product search nothing answe
 t.test('the items that answer, cited with their relevance', async (t) => {
   const items = [boot('b1', 'Ridge Hiking Boots', 180), boot('b2', 'Trail Hiking Boots', 120), boot('laces', 'Hiking Boots Laces', 9, 'Accessories')]
   items[2]!.semantic = 0.6
-  const shop = new Assistant({ classifier: says('request'), retriever: retriever({ items }), log })
+  const shop = new Assistant({ classifier: says('request'), retriever: retriever({ items }), embedder, log })
   const answer = await shop.answer('p', 'show me hiking boots', [])
   t.equal(answer.decision.route, 'catalog')
   t.ok(answer.citations.length > 0 && answer.citations.every((c) => c.source === 'catalog' && c.confidence > 0 && c.confidence <= 1))

@@ -3,13 +3,13 @@ import { decisionEvidenceMax, type Citation, type Classification, type Message }
 import type { Embedder } from '@chatsearch/embeddings'
 import type { Classifier } from './classifier.js'
 import { SentenceVectors } from './sentence-vectors.js'
-import type { AssistantAnswer, HandoffCase, KnowledgeRetrieval, Reply, Retrieval, RetrievalContext, Retriever, TurnDecision } from './types.js'
+import type { AssistantAnswer, HandoffCase, KnowledgePassage, KnowledgeRetrieval, Reply, Retrieval, RetrievalContext, Retriever, TurnDecision } from './types.js'
 import type { Order } from './constraints/index.js'
 import { handoffReply, itemsReply, templateReply, withOfferOfPerson } from './responder.js'
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
 import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type SentenceCandidate } from './sentences.js'
-import { clears, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
+import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
 import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
@@ -204,6 +204,19 @@ export class Assistant {
     return sentenceCandidates(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
   }
 
+  /**
+   * Each passage's cosine similarity with the text: of its opening (meaningOf), of its headings
+   * (headingsOf) and of its closest sentence; empty without an embedder.
+   */
+  async #passageSimilarities (text: string, passages: KnowledgePassage[]): Promise<[number[], number[], number[]]> {
+    const sentences = passages.map((p) => p.kind === 'faq' ? [] : sentencesOf(p.text))
+    const all = await this.#similarities(text, [...passages.map(meaningOf), ...passages.map(headingsOf), ...sentences.flat()])
+    if (all.length === 0) return [[], [], []]
+    let at = 2 * passages.length
+    const closest = sentences.map((ss) => { const of = all.slice(at, at + ss.length); at += ss.length; return Math.max(0, ...of) })
+    return [all.slice(0, passages.length), all.slice(passages.length, 2 * passages.length), closest]
+  }
+
   /** Each text's cosine similarity with the message; none without an embedder or when it fails (words alone then decide). */
   async #similarities (message: string, texts: string[]): Promise<number[]> {
     if (this.#vectors === undefined || texts.length === 0) return []
@@ -280,15 +293,22 @@ export class Assistant {
     // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.
     // A message worded as a question that they answer is a question; one that finds the items a
     // shopper asks for ("wireless mouse", "something to store more files on my PC") is a request.
+    // A problem the customer describes ("my files stopped syncing") is taken for a complaint by the
+    // classifier; when it is no grievance and the help pages answer it, the customer asks for help:
+    // a question, still answered as a complaint is (with the offer of a person).
+    const problem = label === 'complaint' && !question && !grievance && explicit === undefined && passages.length > 0
     if (label !== 'question' && label !== 'request' && !grievance && explicit === undefined) {
-      if (question && (items.length > 0 || passages.length > 0)) label = 'question'
+      if ((question || problem) && (items.length > 0 || passages.length > 0)) label = 'question'
       else if (!question && items.length > 0 && (seeks || passages.length === 0)) label = 'request'
     }
 
     if (explicit !== undefined) return send(handoffReply(explicit, message, (await fromKnowledge())?.reply), 'handoff', evidence, explicit)
-    if (label === 'complaint') {
+    if (label === 'complaint' || problem) {
       const answer = await fromKnowledge()
-      if (answer === undefined || grievance) return send(handoffReply('complaint', message, answer?.reply), 'handoff', evidence, 'complaint')
+      if (answer === undefined || grievance) {
+        label = 'complaint'
+        return send(handoffReply('complaint', message, answer?.reply), 'handoff', evidence, 'complaint')
+      }
       return send(withOfferOfPerson(answer.reply, message), answer.route, evidence)
     }
     // Praise or thanks with no question in it, that nothing answers, is small talk.
@@ -345,7 +365,7 @@ export class Assistant {
       retrieval,
       knowledge,
       items: weighItems(retrieval.items, asked.length === 0 ? stems(text) : asked),
-      passages: weighPassages(knowledge.passages, stems(text), await this.#similarities(text, knowledge.passages.map(meaningOf))),
+      passages: weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages)),
       text,
       focus: text !== message && stems(message).length > 0 ? stems(message) : stems(text)
     }

@@ -32,6 +32,10 @@ export interface PassageFeatures {
   coverage: number
   /** The share of them (weighted alike) the passage's best sentence holds. */
   sentence: number
+  /** Cosine similarity of the message and the passage's headings (page title and section), 0 without an embedder. */
+  heading: number
+  /** The highest cosine similarity of the message and one of the passage's sentences, 0 without an embedder. */
+  closest: number
 }
 
 export interface FaqFeatures {
@@ -95,7 +99,7 @@ function weightedShare (wanted: string[], weight: (w: string) => number, text: S
 }
 
 /** The passages (pages' chunks and FAQ pairs) weighed against the message's content words, best first. */
-export function weighPassages (passages: KnowledgePassage[], wanted: string[], semantic: number[] = []): PassageEvidence[] {
+export function weighPassages (passages: KnowledgePassage[], wanted: string[], semantic: number[] = [], headings: number[] = [], closest: number[] = []): PassageEvidence[] {
   const holders = new Map<string, number>()
   for (const p of passages) {
     const words = new Set(stems(`${p.title} ${p.section} ${p.text}`))
@@ -128,7 +132,9 @@ export function weighPassages (passages: KnowledgePassage[], wanted: string[], s
       standout: Math.max(0, similarity - meanSimilarity),
       agreement: passages.length <= 1 ? 0 : ((pages.get(passage.documentId) ?? 1) - 1) / (passages.length - 1),
       coverage,
-      sentence
+      sentence,
+      heading: Math.max(0, headings[i] ?? 0),
+      closest: Math.max(0, closest[i] ?? 0)
     }
     return { kind: 'passage', passage, features, relevance: relevanceOf(WEIGHTS.passage, features) }
   })
@@ -138,3 +144,5 @@ export function weighPassages (passages: KnowledgePassage[], wanted: string[], s
 /** The text of a passage its similarity with a message is measured on: a pair's question, a page chunk's section and opening. */
 export const PASSAGE_TEXT_CHARS = 600
 export const meaningOf = (p: KnowledgePassage) => p.kind === 'faq' ? p.title : `${p.section} ${p.text}`.slice(0, PASSAGE_TEXT_CHARS)
+/** The headings a passage's `heading` similarity is measured on: its page's title and its section path. */
+export const headingsOf = (p: KnowledgePassage) => p.section.startsWith(p.title) ? p.section : `${p.title} ${p.section}`.trim()

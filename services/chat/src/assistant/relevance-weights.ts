@@ -11,8 +11,8 @@
  */
 export const WEIGHTS = {
   item: { bias: -3.15, semantic: 1.55, keyword: 0, coverage: 3.78, head: 0 },
-  passage: { bias: -5.99, score: 3.16, semantic: 1.93, standout: 1.93, agreement: 0.23, coverage: 2.71, sentence: 0.39 },
-  faq: { bias: -7.73, score: 4.03, semantic: 4.64, coverage: 0, question: 3.41 },
+  passage: { bias: -6.11, score: 1.79, semantic: 0.17, standout: 1.31, agreement: 0.23, coverage: 2.47, sentence: 0.51, heading: 0.5, closest: 3.18 },
+  faq: { bias: -7.25, score: 3.44, semantic: 3.71, coverage: 0.99, question: 4.67 },
   sentence: { bias: 0, words: 4.03, heading: 6.66, proximity: 0, cue: 2.54, meaning: 3.55, standout: 2.48, rare: 2, opening: 0, passage: 3.48 }
 } as const
 
@@ -28,4 +28,4 @@ export const chanceOf: typeof scoreOf = (weights, features) => sigmoid(scoreOf(w
 /** The chance to three decimals: what the team's transcript shows and the threshold cuts. */
 export const relevanceOf: typeof chanceOf = (weights, features) => Math.round(chanceOf(weights, features) * 1000) / 1000
 
-export const THRESHOLD = 0.12
+export const THRESHOLD = 0.11
