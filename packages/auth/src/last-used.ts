@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { Queryable } from '@chatsearch/shell'
 import { touchKeys } from './store.js'
-
-type Queryable = Parameters<typeof touchKeys>[0]
 
 /** How often the keys used since the last write are written: "last used" is shown to the minute. */
 export const LAST_USED_FLUSH_MS = 10_000

@@ -1,5 +1,5 @@
-import type pg from 'pg'
 import { fileURLToPath } from 'node:url'
+import type { Queryable } from '@chatsearch/shell'
 import { generateKey, hashKey, keyHint, newId, type Service } from './credential.js'
 import { REVOCATION_NOTIFY } from './revocation.js'
 
@@ -20,7 +20,6 @@ export interface KeyInfo {
 export interface CreatedKey { id: string, key: string, project_id: string, service: Service, username: string }
 export interface Principal { projectId: string, keyId: string, service: Service, username: string }
 
-type Queryable = Pick<pg.Pool, 'query'>
 const iso = (d: Date | null) => d === null ? null : d.toISOString()
 
 export async function createProject (db: Queryable, name: string): Promise<Project> {

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { limits } from './limits.js'
 import { Classification, Message } from './message.js'
 import { TurnDecision } from './decision.js'
+import { Timestamp } from './timestamp.js'
 
 // The admin routes of both services (decision 15): what the console calls with the service token
 // and X-Project-Id. The gateway never routes /admin/ from outside.
@@ -23,8 +24,6 @@ export const AdminAnswerBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: limits.idMaxChars, pattern: '\\S', description: 'The team member who answers, shown as the message\'s author' })
 }, { additionalProperties: false })
 export type AdminAnswerBody = Static<typeof AdminAnswerBody>
-
-const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' })
 
 /** The filters of the console's chat listing and of its export. */
 const chatFilters = {

@@ -3,10 +3,10 @@ import { limits } from './limits.js'
 import { Citation } from './citation.js'
 import { Classification, Message } from './message.js'
 import { errorBodySchema } from './error.js'
+import { Timestamp } from './timestamp.js'
 
 const ChatId = Type.String({ maxLength: limits.idMaxChars, description: 'Identifier of a conversation' })
 const ConsumerId = Type.String({ minLength: 1, maxLength: limits.consumerIdMaxChars, description: 'End user of the calling application, chosen by the caller' })
-const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' })
 
 /** Metadata of one conversation, without its messages. */
 export const ChatSummary = Type.Object({

@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox'
 import { limits } from './limits.js'
+import { Timestamp } from './timestamp.js'
 
 // The console's own JSON API under /api (services/console), signed in by session cookie. Routes
 // that only forward to the chat or search service answer with that service's own schemas.
-
-const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' })
 
 /** Console usernames: short, printable, no spaces (they also name credentials and human answers). */
 export const usernamePattern = '^[A-Za-z0-9._@-]{1,64}$'

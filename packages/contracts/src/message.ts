@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Citation } from './citation.js'
+import { Timestamp } from './timestamp.js'
 
 export const Classification = Type.Union([
   Type.Literal('question'),
@@ -27,7 +28,7 @@ export const Message = Type.Object({
   msg_id: Type.String(),
   role: Role,
   content: Type.String(),
-  timestamp: Type.String({ format: 'date-time', description: 'ISO 8601, UTC' }),
+  timestamp: Timestamp,
   classification: Type.Optional(Classification),
   citations: Type.Optional(Type.Array(Citation)),
   author: Type.Optional(Author)

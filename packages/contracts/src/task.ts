@@ -9,7 +9,7 @@ export type TaskType = Static<typeof TaskType>
 export const TaskStatus = Type.Union([Type.Literal('enqueued'), Type.Literal('processing'), Type.Literal('succeeded'), Type.Literal('failed')])
 export type TaskStatus = Static<typeof TaskStatus>
 
-const Timestamp = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description })
+const TimestampOrNull = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description })
 
 /** Long work of a project, run by any replica of the search service. */
 export const Task = Type.Object({
@@ -23,8 +23,8 @@ export const Task = Type.Object({
   details: Type.Record(Type.String(), Type.Unknown(), { description: 'What was done and what was skipped and why' }),
   error: Type.Union([ErrorBody, Type.Null()], { description: 'Why the task failed, when `status` is `failed`' }),
   enqueued_at: Type.String({ format: 'date-time' }),
-  started_at: Timestamp('When a replica first took the task; null while enqueued'),
-  finished_at: Timestamp('When the task succeeded or failed')
+  started_at: TimestampOrNull('When a replica first took the task; null while enqueued'),
+  finished_at: TimestampOrNull('When the task succeeded or failed')
 }, { additionalProperties: false })
 export type Task = Static<typeof Task>
 

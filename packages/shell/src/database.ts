@@ -8,6 +8,9 @@ declare module 'fastify' {
   }
 }
 
+/** Anything that runs a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>
+
 export interface DatabaseOptions {
   databaseUrl: string
   poolSize?: number

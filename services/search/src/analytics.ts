@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SearchAnalyticsResponse } from '@chatsearch/contracts'
-import { LAST_DAYS, SINCE_FIRST_DAY } from '@chatsearch/shell'
+import { LAST_DAYS, SINCE_FIRST_DAY, type Queryable } from '@chatsearch/shell'
 import type { SearchEngine } from './engine/port.js'
 
 export interface SearchEvent {
@@ -146,7 +146,7 @@ function searchDay (d: CountedDay): SearchAnalyticsResponse['searches_per_day'][
  * of days: a named statement's plan, once PostgreSQL settles on a generic one, is the same for 1 day
  * as for 365.
  */
-export async function searchAnalytics (db: Pick<pg.Pool, 'query'>, projectId: string, days: number): Promise<SearchAnalyticsResponse> {
+export async function searchAnalytics (db: Queryable, projectId: string, days: number): Promise<SearchAnalyticsResponse> {
   const queries = (condition: string) => db.query<{ query: string, count: number }>({
     text: `SELECT lower(query) AS query, count(*)::int AS count FROM search_events
       WHERE project_id = $1 AND created_at >= ${SINCE} AND kind = 'search' AND query <> '' ${condition}

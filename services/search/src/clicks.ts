@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type pg from 'pg'
 import type { ClickEvent } from '@chatsearch/contracts'
+import type { Queryable } from '@chatsearch/shell'
 import { FLUSH_EVERY_MS, type SearchAnalytics } from './analytics.js'
 
 /** What POST /search answers with (randomUUID): any other text names no search, and is no uuid for PostgreSQL. */
@@ -14,7 +14,7 @@ const QUERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 const OTHER_REPLICAS_MS = FLUSH_EVERY_MS + 500
 
 /** Of `queryIds` (well-formed), those that neither this replica's buffer nor search_events hold for the project. */
-async function notFound (db: Pick<pg.Pool, 'query'>, analytics: SearchAnalytics, projectId: string, queryIds: string[]): Promise<string[]> {
+async function notFound (db: Queryable, analytics: SearchAnalytics, projectId: string, queryIds: string[]): Promise<string[]> {
   const unbuffered = queryIds.filter((id) => analytics.unwrittenSearch(id) !== projectId)
   if (unbuffered.length === 0) return []
   const { rows } = await db.query<{ query_id: string }>(
@@ -30,7 +30,7 @@ async function notFound (db: Pick<pg.Pool, 'query'>, analytics: SearchAnalytics,
  * replica's is found after OTHER_REPLICAS_MS, so an event sent right after its search is accepted
  * whichever replica takes it, and only a refusal waits.
  */
-export async function unknownQueries (db: Pick<pg.Pool, 'query'>, analytics: SearchAnalytics, projectId: string, queryIds: string[]): Promise<Set<string>> {
+export async function unknownQueries (db: Queryable, analytics: SearchAnalytics, projectId: string, queryIds: string[]): Promise<Set<string>> {
   const distinct = [...new Set(queryIds)]
   const malformed = distinct.filter((id) => !QUERY_ID.test(id))
   // Refused at once: no search will ever have answered with these.
@@ -42,7 +42,7 @@ export async function unknownQueries (db: Pick<pg.Pool, 'query'>, analytics: Sea
 }
 
 /** The events of one request, in one statement: all of them are written, or none. */
-export async function recordClicks (db: Pick<pg.Pool, 'query'>, projectId: string, events: ClickEvent[], at: Date): Promise<void> {
+export async function recordClicks (db: Queryable, projectId: string, events: ClickEvent[], at: Date): Promise<void> {
   await db.query(
     `INSERT INTO search_clicks (project_id, query_id, type, item_id, position, consumer_id, created_at)
      SELECT $1::text, query_id, type, item_id, position, consumer_id, $7::timestamptz FROM unnest($2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[])

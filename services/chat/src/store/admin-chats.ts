@@ -1,7 +1,5 @@
-import type pg from 'pg'
 import type { AdminChatSummary, Classification } from '@chatsearch/contracts'
-
-type Queryable = Pick<pg.Pool, 'query'>
+import type { Queryable } from '@chatsearch/shell'
 
 /** What the console filters the chats of a project by; absent: no condition. */
 export interface ChatFilters {

@@ -1,8 +1,5 @@
-import type pg from 'pg'
 import { classifications, type ChatAnalyticsResponse, type Classification } from '@chatsearch/contracts'
-import { LAST_DAYS, SINCE_FIRST_DAY } from '@chatsearch/shell'
-
-type Queryable = Pick<pg.Pool, 'query'>
+import { LAST_DAYS, SINCE_FIRST_DAY, type Queryable } from '@chatsearch/shell'
 
 const SINCE = SINCE_FIRST_DAY
 

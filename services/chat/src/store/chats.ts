@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import type { ChatSummary, Citation, Classification, TurnDecision } from '@chatsearch/contracts'
+import type { Queryable } from '@chatsearch/shell'
 import { isoTimestamps } from './timestamps.js'
-
-type Queryable = Pick<pg.Pool, 'query'>
 
 export interface ChatRow {
   id: string

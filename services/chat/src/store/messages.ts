@@ -1,8 +1,6 @@
-import type pg from 'pg'
 import type { AdminMessage, Citation, Classification, Message, TurnDecision } from '@chatsearch/contracts'
+import type { Queryable } from '@chatsearch/shell'
 import { isoTimestamps } from './timestamps.js'
-
-type Queryable = Pick<pg.Pool, 'query'>
 
 interface MessageRow {
   id: string

@@ -1,8 +1,7 @@
 import type pg from 'pg'
 import { createProject } from '@chatsearch/auth'
 import type { ConsoleProject, Member, ProjectRole } from '@chatsearch/contracts'
-
-type Queryable = Pick<pg.Pool, 'query'>
+import type { Queryable } from '@chatsearch/shell'
 
 /** The user's role in the project, or undefined when they are not a member (or there is no such project). */
 export async function roleIn (db: Queryable, projectId: string, userId: number): Promise<ProjectRole | undefined> {

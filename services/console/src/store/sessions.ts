@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type pg from 'pg'
-
-type Queryable = Pick<pg.Pool, 'query'>
+import type { Queryable } from '@chatsearch/shell'
 
 export interface Session { userId: number, username: string, csrfToken: string, expiresAt: Date }
 

@@ -1,7 +1,5 @@
-import type pg from 'pg'
+import type { Queryable } from '@chatsearch/shell'
 import { hashPassword } from '../password.js'
-
-type Queryable = Pick<pg.Pool, 'query'>
 
 export interface User { id: number, username: string, created_at: string }
 export interface UserWithHash extends User { password_hash: string }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Document, KnowledgeDocument } from './port.js'
+import type { Document, IncomingKnowledge } from './port.js'
 
 /** Identifies a document's content: an unchanged re-import is recognised and costs nothing. */
 export const documentHash = (document: Document) => createHash('sha256').update(JSON.stringify(document)).digest('base64url')
@@ -8,5 +8,5 @@ export const documentHash = (document: Document) => createHash('sha256').update(
  * Identifies a knowledge document's content as it is chunked: `chunking` names the chunker's rules,
  * so that new rules re-chunk (and re-embed) documents that did not change.
  */
-export const knowledgeHash = (document: KnowledgeDocument, chunking: string) =>
+export const knowledgeHash = (document: IncomingKnowledge, chunking: string) =>
   createHash('sha256').update(JSON.stringify([chunking, document.id, document.kind, document.title, document.format ?? null, document.url ?? null, document.content])).digest('base64url')

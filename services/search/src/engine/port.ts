@@ -197,8 +197,8 @@ export interface EngineIndex {
   popularSearches (limit: number, offset: number): Promise<PopularSearches>
 }
 
-/** A knowledge document as stored: what was sent (a pair's question as title, its answer as content). */
-export interface KnowledgeDocument {
+/** A knowledge document on its way in, as it will be stored: what was sent (a pair's question as title, its answer as content). */
+export interface IncomingKnowledge {
   id: string
   kind: KnowledgeKind
   title: string
@@ -215,7 +215,7 @@ export interface KnowledgeDocument {
 
 /** A knowledge document split into chunks, ready to store. */
 export interface PreparedKnowledge {
-  document: KnowledgeDocument
+  document: IncomingKnowledge
   /** knowledgeHash(document): an unchanged document is neither embedded nor written again. */
   hash: string
   /** At least one. */
@@ -227,13 +227,14 @@ export interface PreparedKnowledge {
   vectors?: Array<Float32Array | null>
 }
 
-export interface StoredKnowledge extends KnowledgeDocument {
+export interface StoredKnowledge extends IncomingKnowledge {
   chunks: Chunk[]
   /** ISO 8601 UTC. */
   updatedAt: string
 }
 
-export interface KnowledgeSummary {
+/** A stored document as `list` gives it, without its text (knowledge/listing.ts answers it as the contracts' KnowledgeSummary). */
+export interface ListedKnowledge {
   id: string
   kind: KnowledgeKind
   title: string
@@ -249,7 +250,8 @@ export interface KnowledgeQuery {
   hybrid?: HybridQuery
 }
 
-export interface KnowledgeHit {
+/** A chunk a knowledge search found (routes/knowledge.ts answers it as the contracts' KnowledgeHit). */
+export interface ChunkHit {
   documentId: string
   chunkId: string
   kind: KnowledgeKind
@@ -268,14 +270,14 @@ export interface KnowledgeIndex {
   remove (id: string): Promise<boolean>
   get (id: string): Promise<StoredKnowledge | undefined>
   /** Documents ordered by id, with the number of documents (of `kind`, when given). */
-  list (page: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: KnowledgeSummary[], total: number }>
+  list (page: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: ListedKnowledge[], total: number }>
   count (): Promise<number>
   /**
    * Content hashes of the stored documents with these ids, leaving out those that must be written
    * again: with embeddings on, a document embedded by another model (or not at all).
    */
   storedHashes (ids: string[]): Promise<Map<string, string>>
-  search (query: KnowledgeQuery): Promise<KnowledgeHit[]>
+  search (query: KnowledgeQuery): Promise<ChunkHit[]>
 }
 
 export interface SearchEngine {

@@ -1,5 +1,5 @@
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
-import type { KnowledgeDocument, KnowledgeIndex, PreparedKnowledge } from '../engine/port.js'
+import type { IncomingKnowledge, KnowledgeIndex, PreparedKnowledge } from '../engine/port.js'
 import { knowledgeHash } from '../engine/hash.js'
 import { DocumentError } from '../ingest/validate.js'
 import type { IngestResult } from '../ingest/documents.js'
@@ -22,7 +22,7 @@ const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
  * A document's chunks, from `document.parsed` when its page was parsed already (an uploaded file, a
  * crawled page); one its parser refuses (HTML nested too deep, say) is a DocumentError naming it.
  */
-export function chunksOf (document: KnowledgeDocument): Chunk[] {
+export function chunksOf (document: IncomingKnowledge): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
   if (document.parsed !== undefined) return chunkPage(document.parsed)
   try {
@@ -34,12 +34,12 @@ export function chunksOf (document: KnowledgeDocument): Chunk[] {
 }
 
 /** What is embedded of a chunk: its document's title and heading path give the text its subject. */
-export function chunkEmbeddingText (document: KnowledgeDocument, chunk: Chunk): string {
+export function chunkEmbeddingText (document: IncomingKnowledge, chunk: Chunk): string {
   return [document.title, chunk.section, chunk.text].filter((part) => part !== '').join('. ').slice(0, EMBEDDED_TEXT_MAX)
 }
 
 /** Whether the index holds this document as it is: storing it would neither chunk nor write anything. */
-export async function isStored (index: KnowledgeIndex, document: KnowledgeDocument): Promise<boolean> {
+export async function isStored (index: KnowledgeIndex, document: IncomingKnowledge): Promise<boolean> {
   return (await index.storedHashes([document.id])).get(document.id) === knowledgeHash(document, CHUNKING)
 }
 
@@ -57,7 +57,7 @@ export async function ingestKnowledge (index: KnowledgeIndex, items: unknown[], 
  * all chunked first (one without text rejects the batch, nothing written), those identical to the
  * stored ones skipped, only the chunks of the others embedded.
  */
-export async function storeKnowledge (index: KnowledgeIndex, documents: KnowledgeDocument[], embedder: Embedder | undefined): Promise<IngestResult> {
+export async function storeKnowledge (index: KnowledgeIndex, documents: IncomingKnowledge[], embedder: Embedder | undefined): Promise<IngestResult> {
   const stored = await index.storedHashes(documents.map((d) => d.id))
   const changed: PreparedKnowledge[] = documents
     .map((document) => ({ document, hash: knowledgeHash(document, CHUNKING) }))

@@ -1,6 +1,6 @@
 import { knowledgeLimits } from '@chatsearch/contracts'
 import { DocumentError, documentId } from '../ingest/validate.js'
-import type { KnowledgeDocument } from '../engine/port.js'
+import type { IncomingKnowledge } from '../engine/port.js'
 
 const PAGE_FIELDS = new Set(['id', 'title', 'content', 'format', 'url'])
 const FAQ_FIELDS = new Set(['id', 'question', 'answer', 'url'])
@@ -35,7 +35,7 @@ function urlOf (item: Record<string, unknown>, where: string): string | undefine
  * Checks one incoming document: a page `{id, title, content, format?, url?}` or a question-and-answer
  * pair `{id, question, answer, url?}`. `position` is its place in the batch, for the message.
  */
-export function validateKnowledge (item: unknown, position: number): KnowledgeDocument {
+export function validateKnowledge (item: unknown, position: number): IncomingKnowledge {
   let where = `document ${position}`
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new DocumentError(`${where}: must be a JSON object`)
   const fields = item as Record<string, unknown>
@@ -62,8 +62,8 @@ export function validateKnowledge (item: unknown, position: number): KnowledgeDo
 }
 
 /** Validates a whole batch before anything is written; of repeated ids the last one wins. */
-export function validateKnowledgeBatch (items: unknown[]): KnowledgeDocument[] {
-  const byId = new Map<string, KnowledgeDocument>()
+export function validateKnowledgeBatch (items: unknown[]): IncomingKnowledge[] {
+  const byId = new Map<string, IncomingKnowledge>()
   items.forEach((item, i) => {
     const document = validateKnowledge(item, i)
     byId.delete(document.id)

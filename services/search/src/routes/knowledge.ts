@@ -6,7 +6,7 @@ import {
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { isUsableVector } from '@chatsearch/embeddings'
-import type { HybridQuery, KnowledgeHit, StoredKnowledge } from '../engine/port.js'
+import type { ChunkHit, HybridQuery, StoredKnowledge } from '../engine/port.js'
 import { processQuery, tokenize } from '../text.js'
 import { ingestKnowledge } from '../knowledge/ingest.js'
 import { knowledgePage } from '../knowledge/listing.js'
@@ -29,7 +29,7 @@ function documentOf (stored: StoredKnowledge): KnowledgeDocument {
   }
 }
 
-function hitOf (hit: KnowledgeHit) {
+function hitOf (hit: ChunkHit) {
   return { document_id: hit.documentId, chunk_id: hit.chunkId, kind: hit.kind, title: hit.title, section: hit.section, url: hit.url ?? null, text: hit.text, score: hit.score }
 }
 

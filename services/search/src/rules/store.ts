@@ -1,6 +1,5 @@
-import type pg from 'pg'
 import type { SearchRule } from '@chatsearch/contracts'
-import type { StoreSize } from '@chatsearch/shell'
+import type { StoreSize, Queryable } from '@chatsearch/shell'
 import { compileRule, type CompiledRule } from './match.js'
 
 /**
@@ -28,12 +27,12 @@ interface Entry {
  * expired lists go first, then the oldest.
  */
 export class RulesStore {
-  readonly #db: Pick<pg.Pool, 'query'>
+  readonly #db: Queryable
   readonly #ttlMs: number
   readonly #entries = new Map<string, Entry>()
   #bytes = 0
 
-  constructor (db: Pick<pg.Pool, 'query'>, ttlMs = RULES_CACHE_TTL_MS) {
+  constructor (db: Queryable, ttlMs = RULES_CACHE_TTL_MS) {
     this.#db = db
     this.#ttlMs = ttlMs
   }

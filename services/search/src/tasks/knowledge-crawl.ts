@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { knowledgeLimits, type KnowledgeCrawlBody } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import type { KnowledgeDocument, KnowledgeIndex } from '../engine/port.js'
+import type { IncomingKnowledge, KnowledgeIndex } from '../engine/port.js'
 import { DocumentError } from '../ingest/validate.js'
 import { crawl, type FetchedPage } from '../knowledge/crawl/crawl.js'
 import { isStored, storeKnowledge } from '../knowledge/ingest.js'
@@ -25,7 +25,7 @@ const digest = (text: string, length: number) => createHash('sha256').update(tex
 export const crawlPrefix = (startUrl: string) => `web-${digest(new URL(startUrl).href, 12)}-`
 const pageId = (prefix: string, url: string) => `${prefix}${digest(url, 24)}`
 
-function documentOf (prefix: string, page: FetchedPage): KnowledgeDocument {
+function documentOf (prefix: string, page: FetchedPage): IncomingKnowledge {
   const title = (page.title === '' ? page.url : page.title).slice(0, knowledgeLimits.titleMaxChars)
   return { id: pageId(prefix, page.url), kind: 'web', title, content: page.html, format: 'html', url: page.url.slice(0, knowledgeLimits.urlMaxChars) }
 }
@@ -56,7 +56,7 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
     const counts = { pages: 0, indexed: 0, unchanged: 0, removed: 0 }
     const noText: Array<{ url: string, reason: string }> = []
     const kept = new Set<string>()
-    let pending: KnowledgeDocument[] = []
+    let pending: IncomingKnowledge[] = []
 
     const add = (result: { indexed: number, unchanged: number }) => {
       counts.indexed += result.indexed

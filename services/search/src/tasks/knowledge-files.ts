@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { knowledgeLimits } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import type { KnowledgeDocument } from '../engine/port.js'
+import type { IncomingKnowledge } from '../engine/port.js'
 import { DocumentError } from '../ingest/validate.js'
 import { storeKnowledge } from '../knowledge/ingest.js'
 import { FileRejected, type UploadedFile } from '../knowledge/parse/index.js'
@@ -70,7 +70,7 @@ export function textOf (page: ParsedPage): string {
   return lines.join('\n\n')
 }
 
-function documentOf (file: UploadedFile, page: ParsedPage): KnowledgeDocument {
+function documentOf (file: UploadedFile, page: ParsedPage): IncomingKnowledge {
   return {
     id: fileDocumentId(file.name),
     kind: 'file',

@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type pg from 'pg'
 import PgBoss from 'pg-boss'
 import { errorCatalog, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
-import { beat, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type Queryable, type StoredPayload, type TaskFilter } from './store.js'
+import { ApiError, type Queryable } from '@chatsearch/shell'
+import { beat, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type StoredPayload, type TaskFilter } from './store.js'
 
 export interface TaskContext {
   task: Task

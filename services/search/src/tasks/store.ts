@@ -1,8 +1,5 @@
-import type pg from 'pg'
 import type { ErrorBody, Task, TaskStatus, TaskType } from '@chatsearch/contracts'
-
-/** Anything that runs a query: the pool, or a client inside a transaction. */
-export interface Queryable { query: pg.Pool['query'] }
+import type { Queryable } from '@chatsearch/shell'
 
 interface TaskRow {
   id: string

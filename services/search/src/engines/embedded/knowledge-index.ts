@@ -1,4 +1,4 @@
-import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
+import type { ChunkHit, KnowledgeIndex, KnowledgeQuery, ListedKnowledge, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { statementCache, type Db, type Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
@@ -85,7 +85,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     }
   }
 
-  async list ({ limit, offset, kind }: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: KnowledgeSummary[], total: number }> {
+  async list ({ limit, offset, kind }: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: ListedKnowledge[], total: number }> {
     const where = kind === undefined ? '' : 'WHERE kind = ?'
     const args = kind === undefined ? [] : [kind]
     const rows = this.#sql(`SELECT id, kind, title, url, chunk_count, updated_at FROM documents ${where} ORDER BY id LIMIT ? OFFSET ?`).all(...args, limit, offset) as DocumentRow[]
@@ -109,7 +109,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     return out
   }
 
-  async search (query: KnowledgeQuery): Promise<KnowledgeHit[]> {
+  async search (query: KnowledgeQuery): Promise<ChunkHit[]> {
     // One read transaction: the vectors held in memory and the chunks they point to are of the same
     // commit, even when another process (the admin CLI) writes between the two.
     return this.#db.transaction(() => {
@@ -118,7 +118,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     })()
   }
 
-  #searchNow (query: KnowledgeQuery): KnowledgeHit[] {
+  #searchNow (query: KnowledgeQuery): ChunkHit[] {
     const terms = this.#terms()
     const plan = planKnowledgeQuery(query.q, terms.vocabulary)
     if (plan === undefined || query.limit === 0) return []

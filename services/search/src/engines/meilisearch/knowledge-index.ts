@@ -1,5 +1,5 @@
 import type { Index, Meilisearch, RecordAny } from 'meilisearch'
-import type { KnowledgeHit, KnowledgeIndex, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
+import type { ChunkHit, KnowledgeIndex, KnowledgeQuery, ListedKnowledge, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { hasCode } from './errors.js'
 import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'
@@ -79,7 +79,7 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
     })
   }
 
-  async list (page: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: KnowledgeSummary[], total: number }> {
+  async list (page: { limit: number, offset: number, kind?: KnowledgeKind }): Promise<{ results: ListedKnowledge[], total: number }> {
     return await this.#calls.call(async () => {
       const found = await this.#documents(listQuery(page))
       return { results: found.results.map(summaryOf), total: found.total }
@@ -106,7 +106,7 @@ export class MeilisearchKnowledgeIndex implements KnowledgeIndex {
     })
   }
 
-  async search (query: KnowledgeQuery): Promise<KnowledgeHit[]> {
+  async search (query: KnowledgeQuery): Promise<ChunkHit[]> {
     if (!hasWords(query)) return []
     return await this.#calls.call(async () => {
       try {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { DocumentsQuery, Embedders, RecordAny, SearchParams, SearchResponse, Settings } from 'meilisearch'
-import type { KnowledgeHit, KnowledgeQuery, KnowledgeSummary, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
+import type { ChunkHit, KnowledgeQuery, ListedKnowledge, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { tokenize } from '../../text.js'
 import { BOOKKEEPING, embedderSettings } from './translate.js'
@@ -97,7 +97,7 @@ export function listQuery ({ limit, offset, kind }: { limit: number, offset: num
   }
 }
 
-export function summaryOf (first: RecordAny): KnowledgeSummary {
+export function summaryOf (first: RecordAny): ListedKnowledge {
   return {
     id: String(first.document_id),
     kind: first.kind as KnowledgeKind,
@@ -133,7 +133,7 @@ export function knowledgeSearchParams (query: KnowledgeQuery): SearchParams {
 /** Whether a query is worth sending: one without a word finds nothing (Meilisearch would browse). */
 export const hasWords = (query: KnowledgeQuery) => tokenize(query.q).length > 0 && query.limit > 0
 
-export function knowledgeHits (response: SearchResponse): KnowledgeHit[] {
+export function knowledgeHits (response: SearchResponse): ChunkHit[] {
   return response.hits.map((hit) => ({
     documentId: String(hit.document_id),
     chunkId: String(hit.chunk_id),
