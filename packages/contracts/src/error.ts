@@ -69,6 +69,12 @@ export const errorBodySchema = (codes: readonly ErrorCode[], description?: strin
 export const ErrorBody = errorBodySchema(errorCodes)
 export type ErrorBody = Static<typeof ErrorBody>
 
+/** The body of an error answered with `code`: its status and title from the catalog; the title is the message unless one is given. */
+export function errorBody<C extends ErrorCode> (code: C, message?: string): ErrorBody & { statusCode: typeof errorCatalog[C]['status'] } {
+  const { status, title } = errorCatalog[code]
+  return { statusCode: status, error: title, code, message: message ?? title }
+}
+
 /** What any route can answer with: a malformed request, a fault of ours, a store down or the instance shutting down. */
 const everyRoute: ErrorCode[] = ['invalid_request', 'internal_error', 'service_unavailable']
 /** What any route behind a credential can answer with besides (every such route counts against a rate limit). */
@@ -78,6 +84,51 @@ const authenticated: ErrorCode[] = ['unauthorized', 'authentication_throttled', 
 export const bodyErrors = ['payload_too_large', 'unsupported_media_type'] as const satisfies readonly ErrorCode[]
 /** What a route that honours Idempotency-Key can answer with besides. */
 export const idempotencyErrors = ['idempotency_key_in_use', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[]
+
+/**
+ * What each operation of the chat service, by operationId, answers with besides what every route
+ * behind a credential answers, a body's errors and Idempotency-Key's: the service documents its
+ * routes with these, and the console its forwards to them.
+ */
+export const chatErrors = {
+  newUserMessage: ['missing_parameters', 'chat_not_found'],
+  readConversation: ['missing_parameters', 'chat_not_found'],
+  listAllProjectChats: [],
+  listAllProjectConsumerChats: ['missing_parameters'],
+  latestConsumerChatId: ['missing_parameters'],
+  adminAnswerChat: ['missing_parameters', 'chat_not_found'],
+  adminListChats: [],
+  adminExportChats: ['missing_parameters'],
+  adminReadChat: ['chat_not_found'],
+  adminDeleteChat: ['chat_not_found'],
+  adminChatAnalytics: []
+} as const satisfies Record<string, readonly ErrorCode[]>
+
+/** The same for each operation of the search service. */
+export const searchErrors = {
+  search: ['missing_parameters', 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented'],
+  facetSearch: ['missing_parameters', 'invalid_filter', 'invalid_facet', 'not_implemented'],
+  autocomplete: ['missing_parameters'],
+  listSuggestionCandidates: [],
+  recordEvents: ['missing_parameters', 'query_not_found'],
+  addOrReplaceDocuments: ['invalid_document'],
+  getDocument: ['document_not_found'],
+  deleteDocument: ['document_not_found'],
+  getSettings: [],
+  replaceSettings: ['missing_parameters'],
+  getRules: [],
+  replaceRules: ['missing_parameters'],
+  addOrReplaceKnowledgeDocuments: ['invalid_document'],
+  listKnowledgeDocuments: [],
+  getKnowledgeDocument: ['document_not_found'],
+  deleteKnowledgeDocument: ['document_not_found'],
+  crawlWebsite: ['missing_parameters'],
+  uploadKnowledgeFiles: ['missing_parameters', 'invalid_file', 'unsupported_file_type'],
+  searchKnowledge: ['missing_parameters', 'hybrid_search_disabled'],
+  listTasks: [],
+  getTask: ['task_not_found'],
+  adminSearchAnalytics: []
+} as const satisfies Record<string, readonly ErrorCode[]>
 
 /** The codes as response schemas, one entry per status whose `code` enum lists only that status's codes, described by when each occurs. */
 function responsesOf (codes: readonly ErrorCode[]): Record<number, TSchema> {

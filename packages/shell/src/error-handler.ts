@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { errorCatalog, idempotencyKeyRule, type ErrorBody, type ErrorCode } from '@chatsearch/contracts'
+import { errorBody, idempotencyKeyRule, type ErrorBody, type ErrorCode } from '@chatsearch/contracts'
 import { ApiError } from './errors.js'
 
 type ValidationItem = NonNullable<FastifyError['validation']>[number]
@@ -96,20 +96,14 @@ function toApiError (error: FastifyError): ApiError {
   return new ApiError('internal_error', 'something went wrong on our side; it has been logged')
 }
 
-const bodyOf = (apiError: ApiError): ErrorBody => ({
-  statusCode: apiError.statusCode,
-  error: apiError.error,
-  code: apiError.code,
-  message: apiError.message
-})
-
 /** The documented error body for any failure, as the error handler would send it (for responses already streaming). */
 export function errorBodyOf (error: unknown): ErrorBody {
-  return bodyOf(toApiError(error as FastifyError))
+  const apiError = toApiError(error as FastifyError)
+  return errorBody(apiError.code, apiError.message)
 }
 
 function send (reply: FastifyReply, apiError: ApiError) {
-  return reply.code(apiError.statusCode).headers(apiError.headers).type('application/json; charset=utf-8').send(bodyOf(apiError))
+  return reply.code(apiError.statusCode).headers(apiError.headers).type('application/json; charset=utf-8').send(errorBody(apiError.code, apiError.message))
 }
 
 /** The methods a path answers to, from the routes the app has (for 405 and its Allow header). */
@@ -174,11 +168,11 @@ export function clientErrorHandler (this: FastifyInstance, err: NodeJS.ErrnoExce
   const message = code === 'headers_too_large'
     ? 'the request headers are too large'
     : code === 'request_timeout' ? 'the request did not arrive in time' : 'the request is not valid HTTP'
-  const { status, title } = errorCatalog[code]
-  const body = JSON.stringify({ statusCode: status, error: title, code, message })
+  const body = errorBody(code, message)
+  const json = JSON.stringify(body)
   this.log.debug({ err: { code: err.code } }, `client error: ${code}`)
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${title}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(`HTTP/1.1 ${body.statusCode} ${body.error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`)
   }
   socket.destroy()
 }

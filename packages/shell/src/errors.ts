@@ -1,4 +1,4 @@
-import { errorCatalog, type ErrorCode } from '@chatsearch/contracts'
+import { errorBody, type ErrorCode } from '@chatsearch/contracts'
 
 /**
  * An error the API answers with on purpose, named by its code in the catalog of
@@ -14,9 +14,10 @@ export class ApiError extends Error {
   constructor (code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message)
     this.name = 'ApiError'
+    const { statusCode, error } = errorBody(code, message)
     this.code = code
-    this.statusCode = errorCatalog[code].status
-    this.error = errorCatalog[code].title
+    this.statusCode = statusCode
+    this.error = error
     this.headers = headers
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { HealthResponse, publicErrorResponses, ReadyResponse, ReadyzUnavailable, type CheckResult } from '@chatsearch/contracts'
+import { errorBody, HealthResponse, publicErrorResponses, ReadyResponse, ReadyzUnavailable, type CheckResult } from '@chatsearch/contracts'
 
 /** One dependency the service needs to serve requests; resolves when it answered, throws otherwise. */
 export type ReadinessCheck = () => Promise<void>
@@ -75,11 +75,9 @@ export async function healthRoutes (app: FastifyInstance, opts: HealthOptions) {
     }
     const failing = outcomes.filter(([, o]) => o.result !== 'ok').map(([name, o]) => `${name} (${o.result})`)
     if (failing.length === 0) return { status: 'ready' as const, service: opts.service, checks: results }
-    return reply.code(503).send({
-      statusCode: 503,
-      error: 'Service Unavailable',
-      code: 'not_ready',
-      message: `not ready: ${failing.join(', ')}`,
+    const body = errorBody('not_ready', `not ready: ${failing.join(', ')}`)
+    return reply.code(body.statusCode).send({
+      ...body,
       status: 'not_ready' as const,
       service: opts.service,
       checks: results

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AdminHeaders, AnalyticsQuery, ChatAnalyticsResponse, analyticsDaysDefault, errorResponses } from '@chatsearch/contracts'
+import { AdminHeaders, AnalyticsQuery, ChatAnalyticsResponse, analyticsDaysDefault, chatErrors, errorResponses } from '@chatsearch/contracts'
 import { integerQuery } from '@chatsearch/shell'
 import { chatAnalytics } from '../store/analytics.js'
 
@@ -17,7 +17,7 @@ export async function adminAnalyticsRoutes (app: FastifyInstance) {
       description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Days are UTC days, today included; test chats are left out.',
       querystring: AnalyticsQuery,
       headers: AdminHeaders,
-      response: { 200: ChatAnalyticsResponse, ...errorResponses() }
+      response: { 200: ChatAnalyticsResponse, ...errorResponses(...chatErrors.adminChatAnalytics) }
     }
   }, async (request) => await chatAnalytics(app.pg, request.principal.projectId, request.query.days ?? analyticsDaysDefault))
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { AdminAnswerBody, AdminChatParams, AdminHeaders, Message, bodyErrors, errorResponses } from '@chatsearch/contracts'
+import { AdminAnswerBody, AdminChatParams, AdminHeaders, Message, bodyErrors, chatErrors, errorResponses } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { appendHumanAnswer } from '../store/chats.js'
 
@@ -18,7 +18,7 @@ export async function adminAnswerRoutes (app: FastifyInstance) {
       params: AdminChatParams,
       headers: AdminHeaders,
       body: AdminAnswerBody,
-      response: { 201: Message, ...errorResponses('missing_parameters', ...bodyErrors, 'chat_not_found') }
+      response: { 201: Message, ...errorResponses(...bodyErrors, ...chatErrors.adminAnswerChat) }
     }
   }, async (request, reply) => {
     const { chat_id: chatId } = request.params

@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 import { stringify } from 'csv-stringify'
 import {
   AdminChatDetail, AdminChatList, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AdminHeaders,
-  adminChatsLimitDefault, bodyErrors, errorResponses, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type AdminMessage
+  adminChatsLimitDefault, bodyErrors, chatErrors, errorResponses, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type AdminMessage
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { adminChat, adminChatPage, adminChatsQuery, positionOf, toAdminSummary, type AdminChatRow, type ChatFilters, type ChatPosition } from '../store/admin-chats.js'
@@ -108,7 +108,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
       description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Test chats are listed, flagged `is_test`. Pass `next_cursor` back as `cursor`, with the same filters, for the next page.',
       querystring: AdminChatsQuery,
       headers: AdminHeaders,
-      response: { 200: AdminChatList, ...errorResponses() }
+      response: { 200: AdminChatList, ...errorResponses(...chatErrors.adminListChats) }
     }
   }, async (request) => {
     const { limit = adminChatsLimitDefault, cursor, ...filters } = request.query
@@ -134,7 +134,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
           description: 'The export, as an attachment',
           content: { 'application/json': { schema: Type.Array(AdminChatDetail) }, 'text/csv': { schema: Type.String() } }
         },
-        ...errorResponses('missing_parameters')
+        ...errorResponses(...chatErrors.adminExportChats)
       }
     }
   }, async (request, reply) => {
@@ -164,7 +164,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
       description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Each of the assistant\'s own messages carries its `decision` (route, handoff reason, the evidence weighed with its scores), which the shopper\'s routes never show; a team member\'s answer, and a message stored before decisions were kept, has none.',
       params: AdminChatParams,
       headers: AdminHeaders,
-      response: { 200: AdminChatDetail, ...errorResponses('chat_not_found') }
+      response: { 200: AdminChatDetail, ...errorResponses(...chatErrors.adminReadChat) }
     }
   }, async (request) => {
     const { projectId } = request.principal
@@ -183,7 +183,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
       description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). The shopper\'s client gets 404 chat_not_found for it from then on.',
       params: AdminChatParams,
       headers: AdminHeaders,
-      response: { 200: AdminDeleted, ...errorResponses(...bodyErrors, 'chat_not_found') }
+      response: { 200: AdminDeleted, ...errorResponses(...bodyErrors, ...chatErrors.adminDeleteChat) }
     }
   }, async (request) => {
     const chatId = request.params.chat_id

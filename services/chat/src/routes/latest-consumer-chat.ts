@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ConsumerQuery, LatestConsumerChatIdResponse, errorResponses } from '@chatsearch/contracts'
+import { ConsumerQuery, LatestConsumerChatIdResponse, chatErrors, errorResponses } from '@chatsearch/contracts'
 import { consumersChats, type ConsumerKey } from '../store/chats.js'
 import { readBatches } from '../store/read-batches.js'
 
@@ -12,7 +12,7 @@ export async function latestConsumerChatRoutes (app: FastifyInstance) {
       tags: ['chat'],
       summary: 'The most recently updated chat of a consumer',
       querystring: ConsumerQuery,
-      response: { 200: LatestConsumerChatIdResponse, ...errorResponses('missing_parameters') }
+      response: { 200: LatestConsumerChatIdResponse, ...errorResponses(...chatErrors.latestConsumerChatId) }
     }
   }, async (request): Promise<LatestConsumerChatIdResponse> => {
     const consumerId = request.query.consumer_id

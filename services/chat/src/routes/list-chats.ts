@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
-import { ChatSummary, ConsumerQuery, ListAllProjectChatsResponse, ListAllProjectConsumerChatsResponse, errorResponses } from '@chatsearch/contracts'
+import { ChatSummary, ConsumerQuery, ListAllProjectChatsResponse, ListAllProjectConsumerChatsResponse, chatErrors, errorResponses } from '@chatsearch/contracts'
 import { consumerChatsQuery, consumersChats, projectChatsQuery, toSummary, type ChatRow, type ConsumerKey } from '../store/chats.js'
 import { ROWS_PER_BATCH, readInBatches, streamRows, wholeResult, type RowBatches } from '../store/cursor.js'
 import { readBatches } from '../store/read-batches.js'
@@ -51,7 +51,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
       operationId: 'listAllProjectChats',
       tags: ['chat'],
       summary: 'List the chats of the project (metadata only)',
-      response: { 200: ListAllProjectChatsResponse, ...errorResponses() }
+      response: { 200: ListAllProjectChatsResponse, ...errorResponses(...chatErrors.listAllProjectChats) }
     }
   }, async (request, reply) => {
     const stream = await chatsBody(await readInBatches<ChatRow>(app.pg, projectChatsQuery(request.principal.projectId)), () => '')
@@ -65,7 +65,7 @@ export async function listChatsRoutes (app: FastifyInstance) {
       tags: ['chat'],
       summary: 'List the chats of one consumer',
       querystring: ConsumerQuery,
-      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses('missing_parameters') }
+      response: { 200: ListAllProjectConsumerChatsResponse, ...errorResponses(...chatErrors.listAllProjectConsumerChats) }
     }
   }, async (request, reply) => {
     const consumerId = request.query.consumer_id

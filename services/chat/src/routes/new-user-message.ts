@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { NewUserMessageBody, NewUserMessageEvent, NewUserMessageResponse, bodyErrors, errorResponses, idempotencyErrors, type Message } from '@chatsearch/contracts'
+import { NewUserMessageBody, NewUserMessageEvent, NewUserMessageResponse, bodyErrors, chatErrors, errorResponses, idempotencyErrors, type Message } from '@chatsearch/contracts'
 import { ApiError, errorBodyOf, wantsStream } from '@chatsearch/shell'
 import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
 import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
@@ -102,7 +102,7 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
           description: 'The reply: a JSON body, or with `Accept: text/event-stream` server-sent events ending with `done` (that same body) or `error`',
           content: { 'application/json': { schema: NewUserMessageResponse }, 'text/event-stream': { schema: NewUserMessageEvent } }
         },
-        ...errorResponses('missing_parameters', ...bodyErrors, 'chat_not_found', ...idempotencyErrors)
+        ...errorResponses(...bodyErrors, ...chatErrors.newUserMessage, ...idempotencyErrors)
       }
     }
   }, async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ReadConversationQuery, ReadConversationResponse, errorResponses } from '@chatsearch/contracts'
+import { ReadConversationQuery, ReadConversationResponse, chatErrors, errorResponses } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { readConversations, type ConversationKey } from '../store/messages.js'
 import { readBatches } from '../store/read-batches.js'
@@ -13,7 +13,7 @@ export async function readConversationRoutes (app: FastifyInstance) {
       tags: ['chat'],
       summary: 'The whole message history of one conversation, earliest first',
       querystring: ReadConversationQuery,
-      response: { 200: ReadConversationResponse, ...errorResponses('missing_parameters', 'chat_not_found') }
+      response: { 200: ReadConversationResponse, ...errorResponses(...chatErrors.readConversation) }
     }
   }, async (request) => {
     const { projectId } = request.principal

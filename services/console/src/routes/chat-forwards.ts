@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import {
   AdminChatDetail, AdminChatList, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AnalyticsQuery, ChatAnalyticsResponse, ConsoleAnswerBody,
   Message, NewUserMessageEvent, NewUserMessageResponse, PlaygroundBody, ProjectParams, SearchAnalyticsResponse, analyticsDaysDefault, bodyErrors,
-  sessionErrorResponses, type ErrorCode
+  chatErrors, searchErrors, sessionErrorResponses, type ErrorCode
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { forwarded, queryOf, type Upstream } from '../upstream.js'
@@ -12,7 +12,7 @@ import { forwarded, queryOf, type Upstream } from '../upstream.js'
 const chatPath = (chatId: string) => `/admin/chats/${encodeURIComponent(chatId)}`
 
 const ChatPathParams = Type.Object({ ...ProjectParams.properties, ...AdminChatParams.properties })
-/** What a forward to the chat service can answer besides the service's own codes: the console's, and the service's rate limit. */
+/** What a forward to the chat service can answer besides the operation's own codes (chatErrors): the console's, and the service's rate limit. */
 const forwardErrors = (...codes: ErrorCode[]) => sessionErrorResponses('project_not_found', 'rate_limited', ...codes)
 const changeErrors = (...codes: ErrorCode[]) => forwardErrors(...bodyErrors, 'csrf_failed', ...codes)
 
@@ -33,7 +33,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
       description: 'Test chats (the playground\'s) are listed, flagged `is_test`. Pass `next_cursor` back as `cursor`, with the same filters, for the next page.',
       params: ProjectParams,
       querystring: AdminChatsQuery,
-      response: { 200: AdminChatList, ...forwardErrors() }
+      response: { 200: AdminChatList, ...forwardErrors(...chatErrors.adminListChats) }
     }
   }, async (request, reply) =>
     await chat.relay(request, reply, request.member.projectId, { method: 'GET', path: '/admin/chats', query: queryOf(request) }))
@@ -51,7 +51,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
           description: 'The export, as an attachment',
           content: { 'application/json': { schema: Type.Array(AdminChatDetail) }, 'text/csv': { schema: Type.String() } }
         },
-        ...forwardErrors('missing_parameters')
+        ...forwardErrors(...chatErrors.adminExportChats)
       }
     }
   }, async (request, reply) =>
@@ -64,7 +64,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
       tags: ['conversations'],
       summary: 'One chat: its summary and the whole conversation, with citations and authors (GET /admin/chats/{chat_id})',
       params: ChatPathParams,
-      response: { 200: AdminChatDetail, ...forwardErrors('chat_not_found') }
+      response: { 200: AdminChatDetail, ...forwardErrors(...chatErrors.adminReadChat) }
     }
   }, async (request, reply) =>
     await chat.relay(request, reply, request.member.projectId, { method: 'GET', path: chatPath(request.params.chat_id) }))
@@ -76,7 +76,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
       tags: ['conversations'],
       summary: 'Delete a chat and all its messages, for good (DELETE /admin/chats/{chat_id})',
       params: ChatPathParams,
-      response: { 200: AdminDeleted, ...changeErrors('chat_not_found') }
+      response: { 200: AdminDeleted, ...changeErrors(...chatErrors.adminDeleteChat) }
     }
   }, async (request, reply) =>
     await chat.relay(request, reply, request.member.projectId, { method: 'DELETE', path: chatPath(request.params.chat_id) }))
@@ -88,7 +88,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
       summary: 'Answer a chat as the signed-in user: stored as an assistant message in their name; the chat no longer needs a person (POST /admin/chats/{chat_id}/answer)',
       params: ChatPathParams,
       body: ConsoleAnswerBody,
-      response: { 201: Message, ...changeErrors('missing_parameters', 'chat_not_found') }
+      response: { 201: Message, ...changeErrors(...chatErrors.adminAnswerChat) }
     }
   }, async (request, reply) => {
     const { chat_id: chatId } = request.params
@@ -110,7 +110,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
           description: 'The reply: a JSON body, or with `stream: true` server-sent events ending with `done` (that same body) or `error`',
           content: { 'application/json': { schema: NewUserMessageResponse }, 'text/event-stream': { schema: NewUserMessageEvent } }
         },
-        ...changeErrors('missing_parameters', 'chat_not_found')
+        ...changeErrors(...chatErrors.newUserMessage)
       }
     }
   }, async (request, reply) => {
@@ -134,7 +134,7 @@ export async function chatForwards (app: FastifyInstance, opts: { chat: Upstream
       description: 'GET /admin/analytics of both services; the first refusal of either is passed on as it came.',
       params: ProjectParams,
       querystring: AnalyticsQuery,
-      response: { 200: Type.Object({ chat: ChatAnalyticsResponse, search: SearchAnalyticsResponse }, { additionalProperties: false }), ...forwardErrors() }
+      response: { 200: Type.Object({ chat: ChatAnalyticsResponse, search: SearchAnalyticsResponse }, { additionalProperties: false }), ...forwardErrors(...chatErrors.adminChatAnalytics, ...searchErrors.adminSearchAnalytics) }
     }
   }, async (request, reply) => {
     const days = request.query.days ?? analyticsDaysDefault

@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox'
 import {
   AutocompleteBody, AutocompleteResponse, CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, FacetSearchBody, FacetSearchResponse, KnowledgeCrawlBody,
   KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeFilesBody, KnowledgeListQuery, KnowledgeListResponse, ProjectParams, SearchBody, SearchResponse, SearchRulesBody, SearchRulesResponse,
-  SuggestionCandidatesQuery, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, sessionErrorResponses,
+  SuggestionCandidatesQuery, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, searchErrors, sessionErrorResponses,
   type ErrorCode
 } from '@chatsearch/contracts'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
@@ -19,7 +19,7 @@ type Params = Record<string, string>
 
 /** The project of the path and an id of the service's (a task, a catalog item, a knowledge document). */
 const IdParams = (id: TSchema) => Type.Object({ ...ProjectParams.properties, id })
-/** What a forward to the search service can answer besides the service's own codes: the console's, and the service's rate limit. */
+/** What a forward to the search service can answer besides the operation's own codes (searchErrors): the console's, and the service's rate limit. */
 const forwardErrors = (...codes: ErrorCode[]) => sessionErrorResponses('project_not_found', 'rate_limited', ...codes)
 const changeErrors = (...codes: ErrorCode[]) => forwardErrors(...bodyErrors, 'csrf_failed', ...codes)
 const ndjsonOrCsv = (what: string) => Type.String({ description: what })
@@ -54,117 +54,117 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     tags: ['tasks'],
     summary: 'The project\'s tasks (catalog imports, crawls, file uploads), newest first: GET /tasks of the search service',
     querystring: TaskListQuery,
-    response: { 200: TaskList, ...forwardErrors() }
+    response: { 200: TaskList, ...forwardErrors(...searchErrors.listTasks) }
   })
   simple('GET', '/tasks/:id', (p) => `/tasks/${id(p)}`, {
     operationId: 'getTask',
     tags: ['tasks'],
     summary: 'One task of the project: its status, progress and outcome (GET /tasks/{id})',
     params: IdParams(TaskParams.properties.id),
-    response: { 200: Task, ...forwardErrors('task_not_found') }
+    response: { 200: Task, ...forwardErrors(...searchErrors.getTask) }
   })
   simple('POST', '/search', () => '/search', {
     operationId: 'search',
     tags: ['search'],
     summary: 'Search the project catalog, as POST /search of the search service',
     body: SearchBody,
-    response: { 200: SearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
+    response: { 200: SearchResponse, ...changeErrors(...searchErrors.search) }
   })
   simple('POST', '/facet-search', () => '/facet-search', {
     operationId: 'facetSearch',
     tags: ['search'],
     summary: 'Values of one facet that begin with a query, as POST /facet-search of the search service',
     body: FacetSearchBody,
-    response: { 200: FacetSearchResponse, ...changeErrors('missing_parameters', 'invalid_filter', 'invalid_facet', 'not_implemented') }
+    response: { 200: FacetSearchResponse, ...changeErrors(...searchErrors.facetSearch) }
   })
   simple('POST', '/autocomplete', () => '/autocomplete', {
     operationId: 'autocomplete',
     tags: ['search'],
     summary: 'Suggestions for a partial search term, as POST /autocomplete',
     body: AutocompleteBody,
-    response: { 200: AutocompleteResponse, ...changeErrors('missing_parameters') }
+    response: { 200: AutocompleteResponse, ...changeErrors(...searchErrors.autocomplete) }
   })
   simple('GET', '/suggestions/candidates', () => '/suggestions/candidates', {
     operationId: 'listSuggestionCandidates',
     tags: ['search'],
     summary: 'The catalog\'s popular searches, the most searched first, and whether autocomplete suggests each (GET /suggestions/candidates)',
     querystring: SuggestionCandidatesQuery,
-    response: { 200: SuggestionCandidatesResponse, ...forwardErrors() }
+    response: { 200: SuggestionCandidatesResponse, ...forwardErrors(...searchErrors.listSuggestionCandidates) }
   })
   simple('GET', '/settings', () => '/settings', {
     operationId: 'getSettings',
     tags: ['catalog'],
     summary: 'Index settings of the project catalog (GET /settings)',
-    response: { 200: CatalogSettings, ...forwardErrors() }
+    response: { 200: CatalogSettings, ...forwardErrors(...searchErrors.getSettings) }
   })
   simple('PUT', '/settings', () => '/settings', {
     operationId: 'replaceSettings',
     tags: ['catalog'],
     summary: 'Replace the index settings; the catalog is re-indexed with them, unless only autocomplete\'s rules changed (PUT /settings)',
     body: CatalogSettings,
-    response: { 200: CatalogSettings, ...changeErrors('missing_parameters') }
+    response: { 200: CatalogSettings, ...changeErrors(...searchErrors.replaceSettings) }
   })
   simple('GET', '/rules', () => '/rules', {
     operationId: 'getRules',
     tags: ['rules'],
     summary: 'The project\'s search rules, in precedence order (GET /rules of the search service)',
-    response: { 200: SearchRulesResponse, ...forwardErrors() }
+    response: { 200: SearchRulesResponse, ...forwardErrors(...searchErrors.getRules) }
   })
   simple('PUT', '/rules', () => '/rules', {
     operationId: 'replaceRules',
     tags: ['rules'],
     summary: 'Replace the project\'s search rules with this list (PUT /rules of the search service)',
     body: SearchRulesBody,
-    response: { 200: SearchRulesResponse, ...changeErrors('missing_parameters') }
+    response: { 200: SearchRulesResponse, ...changeErrors(...searchErrors.replaceRules) }
   })
   simple('DELETE', '/documents/:id', (p) => `/documents/${id(p)}`, {
     operationId: 'deleteDocument',
     tags: ['catalog'],
     summary: 'Remove a catalog item (DELETE /documents/{id})',
     params: IdParams(DocumentParams.properties.id),
-    response: { 200: DeletedResponse, ...changeErrors('document_not_found') }
+    response: { 200: DeletedResponse, ...changeErrors(...searchErrors.deleteDocument) }
   })
   simple('GET', '/knowledge/documents', () => '/knowledge/documents', {
     operationId: 'listKnowledgeDocuments',
     tags: ['knowledge'],
     summary: 'The project\'s knowledge documents, by id (GET /knowledge/documents)',
     querystring: KnowledgeListQuery,
-    response: { 200: KnowledgeListResponse, ...forwardErrors() }
+    response: { 200: KnowledgeListResponse, ...forwardErrors(...searchErrors.listKnowledgeDocuments) }
   })
   simple('POST', '/knowledge/documents', () => '/knowledge/documents', {
     operationId: 'addOrReplaceKnowledgeDocuments',
     tags: ['knowledge'],
     summary: 'Add or replace knowledge pages and question-and-answer pairs by id (POST /knowledge/documents, JSON)',
     body: KnowledgeDocumentsBody,
-    response: { 200: DocumentsResponse, ...changeErrors('invalid_document') }
+    response: { 200: DocumentsResponse, ...changeErrors(...searchErrors.addOrReplaceKnowledgeDocuments) }
   })
   simple('GET', '/knowledge/documents/:id', (p) => `/knowledge/documents/${id(p)}`, {
     operationId: 'getKnowledgeDocument',
     tags: ['knowledge'],
     summary: 'One knowledge document as stored: a page\'s text and chunks, or a pair\'s question and answer (GET /knowledge/documents/{id})',
     params: IdParams(DocumentParams.properties.id),
-    response: { 200: KnowledgeDocument, ...forwardErrors('document_not_found') }
+    response: { 200: KnowledgeDocument, ...forwardErrors(...searchErrors.getKnowledgeDocument) }
   })
   simple('GET', '/documents/:id', (p) => `/documents/${id(p)}`, {
     operationId: 'getDocument',
     tags: ['catalog'],
     summary: 'One catalog item as stored (GET /documents/{id})',
     params: IdParams(DocumentParams.properties.id),
-    response: { 200: CatalogDocument, ...forwardErrors('document_not_found') }
+    response: { 200: CatalogDocument, ...forwardErrors(...searchErrors.getDocument) }
   })
   simple('DELETE', '/knowledge/documents/:id', (p) => `/knowledge/documents/${id(p)}`, {
     operationId: 'deleteKnowledgeDocument',
     tags: ['knowledge'],
     summary: 'Remove a knowledge document and its chunks (DELETE /knowledge/documents/{id})',
     params: IdParams(DocumentParams.properties.id),
-    response: { 200: DeletedResponse, ...changeErrors('document_not_found') }
+    response: { 200: DeletedResponse, ...changeErrors(...searchErrors.deleteKnowledgeDocument) }
   })
   simple('POST', '/knowledge/crawl', () => '/knowledge/crawl', {
     operationId: 'crawlWebsite',
     tags: ['knowledge'],
     summary: 'Crawl a website into the project\'s knowledge, as a task (POST /knowledge/crawl)',
     body: KnowledgeCrawlBody,
-    response: { 202: TaskAccepted, ...changeErrors('missing_parameters') }
+    response: { 202: TaskAccepted, ...changeErrors(...searchErrors.crawlWebsite) }
   })
 
   // A catalog as JSON (an array), NDJSON, or CSV converted to a JSON array here.
@@ -186,7 +186,7 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
             'text/csv': { schema: ndjsonOrCsv('A header line naming the fields, then one catalog item per line') }
           }
         },
-        response: { 200: DocumentsResponse, 202: TaskAccepted, ...changeErrors('invalid_document') }
+        response: { 200: DocumentsResponse, 202: TaskAccepted, ...changeErrors(...searchErrors.addOrReplaceDocuments) }
       }
     }, async (request, reply) => {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
@@ -211,7 +211,7 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
         consumes: ['multipart/form-data'],
         params: ProjectParams,
         body: KnowledgeFilesBody,
-        response: { 202: TaskAccepted, ...changeErrors('missing_parameters', 'invalid_file', 'unsupported_file_type') }
+        response: { 202: TaskAccepted, ...changeErrors(...searchErrors.uploadKnowledgeFiles) }
       }
     }, async (request, reply) => {
       const length = request.headers['content-length']

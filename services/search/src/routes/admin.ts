@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { serviceTokenOnly } from '@chatsearch/auth'
-import { AdminHeaders, AnalyticsQuery, SearchAnalyticsResponse, analyticsDaysDefault, errorResponses } from '@chatsearch/contracts'
+import { AdminHeaders, AnalyticsQuery, SearchAnalyticsResponse, analyticsDaysDefault, errorResponses, searchErrors } from '@chatsearch/contracts'
 import { integerQuery } from '@chatsearch/shell'
 import { searchAnalytics } from '../analytics.js'
 
@@ -25,7 +25,7 @@ export async function adminRoutes (app: FastifyInstance) {
         'A day\'s rates are those of the searches made that day, with the events (POST /events) that named them, whenever they came.',
       querystring: AnalyticsQuery,
       headers: AdminHeaders,
-      response: { 200: SearchAnalyticsResponse, ...errorResponses() }
+      response: { 200: SearchAnalyticsResponse, ...errorResponses(...searchErrors.adminSearchAnalytics) }
     }
   }, async (request) => {
     // This replica's searches of the last second are written first, so the report includes them.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors } from '@chatsearch/contracts'
+import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, searchErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { ingestBatch } from '../ingest/documents.js'
 import { BatchError, parseBatch } from '../ingest/batch.js'
@@ -67,7 +67,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
         description: `Answers 200 once the batch is indexed, or 202 with a \`catalog_import\` task (see GET /tasks/{id}) when the body holds more than ${options.catalogTask.items} items or ${options.catalogTask.bytes} bytes. Either way the batch is checked whole first: a bad item answers 400 and nothing is written.`,
         consumes: ['application/json', 'application/x-ndjson'],
         body: DocumentsBody,
-        response: { 200: DocumentsResponse, 202: TaskAccepted, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
+        response: { 200: DocumentsResponse, 202: TaskAccepted, ...errorResponses(...bodyErrors, ...searchErrors.addOrReplaceDocuments, ...idempotencyErrors) }
       }
     }, async (request, reply) => {
       const { projectId } = request.principal
@@ -91,7 +91,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
 
   api.get('/documents/:id', {
     config: { rateLimit: 'catalog' },
-    schema: { operationId: 'getDocument', tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, ...errorResponses('document_not_found') } }
+    schema: { operationId: 'getDocument', tags: ['catalog'], summary: 'One catalog item', params: DocumentParams, response: { 200: CatalogDocument, ...errorResponses(...searchErrors.getDocument) } }
   }, async (request) => {
     const document = await (await app.engine.index(request.principal.projectId)).get(request.params.id)
     if (document === undefined) throw notFound(request.params.id)
@@ -105,7 +105,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
       tags: ['catalog'],
       summary: 'Remove a catalog item',
       params: DocumentParams,
-      response: { 200: DeletedResponse, ...errorResponses(...bodyErrors, 'document_not_found', ...idempotencyErrors) }
+      response: { 200: DeletedResponse, ...errorResponses(...bodyErrors, ...searchErrors.deleteDocument, ...idempotencyErrors) }
     }
   }, async (request) => {
     const removed = await changing(request.principal.projectId, (index) => index.remove(request.params.id))
@@ -115,7 +115,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
 
   api.get('/settings', {
     config: { rateLimit: 'catalog' },
-    schema: { operationId: 'getSettings', tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses() } }
+    schema: { operationId: 'getSettings', tags: ['catalog'], summary: 'Index settings of the catalog', response: { 200: CatalogSettings, ...errorResponses(...searchErrors.getSettings) } }
   }, async (request) => await (await app.engine.index(request.principal.projectId)).settings())
 
   api.put('/settings', {
@@ -125,7 +125,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
       tags: ['catalog'],
       summary: 'Replace the index settings; the catalog is re-indexed with them, unless only autocomplete\'s rules changed',
       body: CatalogSettings,
-      response: { 200: CatalogSettings, ...errorResponses('missing_parameters', ...bodyErrors, ...idempotencyErrors) }
+      response: { 200: CatalogSettings, ...errorResponses(...bodyErrors, ...searchErrors.replaceSettings, ...idempotencyErrors) }
     }
   }, async (request) => {
     // What the schema cannot tell: a stop word or a synonym that search would never find.

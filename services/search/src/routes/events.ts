@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { ClickEventsBody, ClickEventsResponse, bodyErrors, errorResponses, idempotencyErrors, limits } from '@chatsearch/contracts'
+import { ClickEventsBody, ClickEventsResponse, bodyErrors, errorResponses, idempotencyErrors, limits, searchErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { recordClicks, unknownQueries } from '../clicks.js'
 
@@ -24,7 +24,7 @@ export async function eventRoutes (app: FastifyInstance) {
         'An event may follow its search at once, whichever replica answered it; only a refusal waits (about 1.5 s). ' +
         'The console\'s analytics count them per day of the search: click-through rate, average click position, conversion rate.',
       body: ClickEventsBody,
-      response: { 200: ClickEventsResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'query_not_found', ...idempotencyErrors) }
+      response: { 200: ClickEventsResponse, ...errorResponses(...bodyErrors, ...searchErrors.recordEvents, ...idempotencyErrors) }
     }
   }, async (request): Promise<ClickEventsResponse> => {
     const events = Array.isArray(request.body) ? request.body : [request.body]

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import multipart from '@fastify/multipart'
-import { bodyErrors, errorResponses, knowledgeLimits, KnowledgeFilesBody, TaskAccepted } from '@chatsearch/contracts'
+import { bodyErrors, errorResponses, knowledgeLimits, searchErrors, KnowledgeFilesBody, TaskAccepted } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { checkFile, type UploadedFile } from '../knowledge/parse/index.js'
 import { encodeFiles } from '../tasks/knowledge-files.js'
@@ -55,7 +55,7 @@ export async function knowledgeFileRoutes (app: FastifyInstance) {
       description: 'Answers 202 with a `files` task (see GET /tasks/{id}) that parses each file on a thread of its own, bounded in time and memory, and indexes it as a `file` document whose id comes from the file name (`file-<name>-<digest>`): uploading a file of the same name again replaces it, and an unchanged file is not embedded again. The upload is refused whole (nothing queued) when a file is not a type that is read (415 unsupported_file_type), is not what its name says or not valid text (400 invalid_file), or is too large (413); a file that turns out unreadable while parsed (a PDF without text) is skipped with its reason in the task\'s `details`, and the task fails when no file could be indexed. A retry uploads again (no Idempotency-Key: the ids make a repeat harmless).',
       consumes: ['multipart/form-data'],
       body: KnowledgeFilesBody,
-      response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, 'missing_parameters', 'invalid_file', 'unsupported_file_type') }
+      response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, ...searchErrors.uploadKnowledgeFiles) }
     }
   }, async (request, reply) => {
     if (!request.isMultipart()) {

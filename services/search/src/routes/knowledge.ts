@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   DeletedResponse, DocumentParams, DocumentsResponse, KnowledgeDocument, KnowledgeDocumentsBody, KnowledgeListQuery, KnowledgeListResponse,
-  KnowledgeCrawlBody, KnowledgeSearchBody, KnowledgeSearchResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, knowledgeLimits
+  KnowledgeCrawlBody, KnowledgeSearchBody, KnowledgeSearchResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, knowledgeLimits, searchErrors
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { isUsableVector } from '@chatsearch/embeddings'
@@ -47,7 +47,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       summary: 'Add or replace knowledge pages and question-and-answer pairs by id (JSON array or NDJSON)',
       consumes: ['application/json', 'application/x-ndjson'],
       body: KnowledgeDocumentsBody,
-      response: { 200: DocumentsResponse, ...errorResponses(...bodyErrors, 'invalid_document', ...idempotencyErrors) }
+      response: { 200: DocumentsResponse, ...errorResponses(...bodyErrors, ...searchErrors.addOrReplaceKnowledgeDocuments, ...idempotencyErrors) }
     }
   }, async (request) => {
     try {
@@ -66,7 +66,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       tags: ['knowledge'],
       summary: 'The project\'s knowledge documents, by id',
       querystring: KnowledgeListQuery,
-      response: { 200: KnowledgeListResponse, ...errorResponses() }
+      response: { 200: KnowledgeListResponse, ...errorResponses(...searchErrors.listKnowledgeDocuments) }
     }
   }, async (request) => {
     const { kind, limit = knowledgeLimits.listLimitDefault, offset = 0 } = request.query
@@ -80,7 +80,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       tags: ['knowledge'],
       summary: 'One knowledge document with its chunks',
       params: DocumentParams,
-      response: { 200: KnowledgeDocument, ...errorResponses('document_not_found') }
+      response: { 200: KnowledgeDocument, ...errorResponses(...searchErrors.getKnowledgeDocument) }
     }
   }, async (request) => {
     const stored = await (await app.engine.knowledge(request.principal.projectId)).get(request.params.id)
@@ -95,7 +95,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       tags: ['knowledge'],
       summary: 'Remove a knowledge document and its chunks',
       params: DocumentParams,
-      response: { 200: DeletedResponse, ...errorResponses(...bodyErrors, 'document_not_found', ...idempotencyErrors) }
+      response: { 200: DeletedResponse, ...errorResponses(...bodyErrors, ...searchErrors.deleteKnowledgeDocument, ...idempotencyErrors) }
     }
   }, async (request) => {
     const removed = await (await app.engine.knowledge(request.principal.projectId)).remove(request.params.id)
@@ -111,7 +111,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       summary: 'Crawl a website into the project\'s knowledge, as a task',
       description: 'Answers 202 with a `crawl` task (see GET /tasks/{id}). The crawl stays on the URL\'s origin, obeys robots.txt and follows its sitemaps, then links; each page\'s main content is indexed with its canonical URL. A re-crawl of the same URL replaces its pages and removes those it no longer finds. Internal addresses are refused at every redirect hop unless the operator set CRAWL_ALLOW_PRIVATE_NETWORKS=true.',
       body: KnowledgeCrawlBody,
-      response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, 'missing_parameters', ...idempotencyErrors) }
+      response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, ...searchErrors.crawlWebsite, ...idempotencyErrors) }
     }
   }, async (request, reply) => {
     const task = await app.tasks.enqueue(request.principal.projectId, 'crawl', request.body)
@@ -125,7 +125,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       tags: ['knowledge'],
       summary: 'Hybrid (or keyword) search of the project\'s knowledge: the best chunks with their section and link',
       body: KnowledgeSearchBody,
-      response: { 200: KnowledgeSearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'hybrid_search_disabled') }
+      response: { 200: KnowledgeSearchResponse, ...errorResponses(...bodyErrors, ...searchErrors.searchKnowledge) }
     }
   }, async (request): Promise<KnowledgeSearchResponse> => {
     const started = performance.now()

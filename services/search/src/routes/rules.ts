@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { SearchRulesBody, SearchRulesResponse, bodyErrors, errorResponses, idempotencyErrors, limits } from '@chatsearch/contracts'
+import { SearchRulesBody, SearchRulesResponse, bodyErrors, errorResponses, idempotencyErrors, limits, searchErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { rulesProblem, storedRule } from '../rules/rule.js'
 import { RULES_CACHE_TTL_MS } from '../rules/store.js'
@@ -15,7 +15,7 @@ export async function ruleRoutes (app: FastifyInstance) {
       operationId: 'getRules',
       tags: ['rules'],
       summary: 'The project\'s search rules, in precedence order',
-      response: { 200: SearchRulesResponse, ...errorResponses() }
+      response: { 200: SearchRulesResponse, ...errorResponses(...searchErrors.getRules) }
     }
   }, async (request): Promise<SearchRulesResponse> => ({ rules: (await app.searchRules.read(request.principal.projectId)).map((compiled) => compiled.rule) }))
 
@@ -30,7 +30,7 @@ export async function ruleRoutes (app: FastifyInstance) {
         'a rule pins one item or one position twice, pins and hides one item, or ends before it starts. Searches on this replica ' +
         `follow the new list at once, those on other replicas within ${RULES_CACHE_TTL_MS / 1000} s.`,
       body: SearchRulesBody,
-      response: { 200: SearchRulesResponse, ...errorResponses('missing_parameters', ...bodyErrors, ...idempotencyErrors) }
+      response: { 200: SearchRulesResponse, ...errorResponses(...bodyErrors, ...searchErrors.replaceRules, ...idempotencyErrors) }
     }
   }, async (request): Promise<SearchRulesResponse> => {
     const problem = rulesProblem(request.body)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
-  AutocompleteBody, AutocompleteResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, type SearchHit
+  AutocompleteBody, AutocompleteResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, searchErrors, type SearchHit
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
@@ -129,7 +129,7 @@ export async function searchRoutes (app: FastifyInstance) {
         'hidden items are left out, pinned items shown at their positions when they exist and the filters allow them. ' +
         'Each answer carries a query_id of its own, which POST /events names when the shopper clicks a hit or converts.',
       body: SearchBody,
-      response: { 200: SearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented') }
+      response: { 200: SearchResponse, ...errorResponses(...bodyErrors, ...searchErrors.search) }
     }
   }, async (request): Promise<SearchResponse> => {
     const started = performance.now()
@@ -217,7 +217,7 @@ export async function searchRoutes (app: FastifyInstance) {
         'the most frequent first; each count is the one POST /search\'s facetDistribution gives for the same search_term, ' +
         'filters and matching_strategy (a keyword search).',
       body: FacetSearchBody,
-      response: { 200: FacetSearchResponse, ...errorResponses('missing_parameters', ...bodyErrors, 'invalid_filter', 'invalid_facet', 'not_implemented') }
+      response: { 200: FacetSearchResponse, ...errorResponses(...bodyErrors, ...searchErrors.facetSearch) }
     }
   }, async (request): Promise<FacetSearchResponse> => {
     const started = performance.now()
@@ -256,7 +256,7 @@ export async function searchRoutes (app: FastifyInstance) {
       tags: ['search'],
       summary: 'Suggestions for a partial search term',
       body: AutocompleteBody,
-      response: { 200: AutocompleteResponse, ...errorResponses('missing_parameters', ...bodyErrors) }
+      response: { 200: AutocompleteResponse, ...errorResponses(...bodyErrors, ...searchErrors.autocomplete) }
     }
   }, async (request): Promise<AutocompleteResponse> => {
     const started = performance.now()

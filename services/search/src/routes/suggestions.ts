@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { SuggestionCandidatesQuery, SuggestionCandidatesResponse, errorResponses, limits } from '@chatsearch/contracts'
+import { SuggestionCandidatesQuery, SuggestionCandidatesResponse, errorResponses, limits, searchErrors } from '@chatsearch/contracts'
 import { integerQuery } from '@chatsearch/shell'
 import { searchStatus, suggestionRules } from '../engine/settings.js'
 
@@ -19,7 +19,7 @@ export async function suggestionRoutes (app: FastifyInstance) {
         '(consumer_id, or the client address without one) made it, and settings `suggestionsExcluded` does not list it; ' +
         `searches made with the service token are not counted. The embedded engine keeps the ${limits.popularSearchesMax} most searched.`,
       querystring: SuggestionCandidatesQuery,
-      response: { 200: SuggestionCandidatesResponse, ...errorResponses() }
+      response: { 200: SuggestionCandidatesResponse, ...errorResponses(...searchErrors.listSuggestionCandidates) }
     }
   }, async (request) => {
     const { limit = limits.candidatesLimitDefault, offset = 0 } = request.query

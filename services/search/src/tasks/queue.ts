@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import type pg from 'pg'
 import PgBoss from 'pg-boss'
-import { errorCatalog, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
+import { errorBody, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
 import { ApiError, type Queryable } from '@chatsearch/shell'
 import { beat, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type StoredPayload, type TaskFilter } from './store.js'
 
@@ -56,14 +56,10 @@ class HandedBack extends Error {}
  * heartbeats made it look dead) is two runs that cannot write for each other. */
 interface Running { id: string, runner: string, controller: AbortController, handedBack: boolean }
 
-function errorBodyOf (err: unknown): ErrorBody {
-  if (err instanceof ApiError) return { statusCode: err.statusCode, error: err.error, code: err.code, message: err.message }
-  return failure('the task stopped on an unexpected fault; it is logged with the task id')
-}
-
-function failure (message: string): ErrorBody {
-  const { status, title } = errorCatalog.task_failed
-  return { statusCode: status, error: title, code: 'task_failed', message }
+/** A failed run's `error`: an ApiError as it was raised, any other fault as task_failed (its details only logged). */
+function taskError (err: unknown): ErrorBody {
+  if (err instanceof ApiError) return errorBody(err.code, err.message)
+  return errorBody('task_failed', 'the task stopped on an unexpected fault; it is logged with the task id')
 }
 
 /**
@@ -226,7 +222,7 @@ export class TaskQueue {
       if (running.handedBack) throw new HandedBack('handed back at shutdown')
       if (controller.signal.aborted) return
       if (!(err instanceof ApiError)) this.#log.error({ err, task: id, type }, 'task failed')
-      await finishTask(this.#pool, id, runner, errorBodyOf(err))
+      await finishTask(this.#pool, id, runner, taskError(err))
     } finally {
       clearInterval(heartbeat)
       this.#running.delete(runner)
@@ -244,13 +240,13 @@ export class TaskQueue {
     try {
       await client.query('BEGIN')
       const { requeued, failed } = await recoverStale(client, 3 * this.#options.heartbeatMs, this.#options.maxAttempts,
-        failure(`the task was interrupted ${this.#options.maxAttempts} times: the service running it stopped`))
+        errorBody('task_failed', `the task was interrupted ${this.#options.maxAttempts} times: the service running it stopped`))
       for (const { id, type } of requeued) {
         // pg-boss 10 answers {affected} here though its types say void.
         const { affected } = await this.#boss.fail(queueOf(type), id, { message: 'its replica stopped' }, { db: bossDb(client) }) as unknown as { affected: number }
         // pg-boss completes the job of a run that lost its task, even when another replica had
         // taken the job again; if that one died too, no job is left to run the task: say so.
-        if (affected === 0) await failOrphan(client, id, failure('the task was lost while a replica that stopped ran it'))
+        if (affected === 0) await failOrphan(client, id, errorBody('task_failed', 'the task was lost while a replica that stopped ran it'))
       }
       for (const { id, type } of failed) await this.#boss.cancel(queueOf(type), id, { db: bossDb(client) })
       await client.query('COMMIT')

@@ -3,14 +3,7 @@
  * CSRF token is added to every state-changing request, an error body becomes an ApiError, and a lost
  * session sends the user to the sign-in page.
  */
-
-/** The error body every endpoint answers with (ARCHITECTURE.md decision 1). */
-export interface ErrorBody {
-  statusCode: number
-  error: string
-  code: string
-  message: string
-}
+import type { ErrorBody } from './types.js'
 
 export class ApiError extends Error {
   readonly status: number

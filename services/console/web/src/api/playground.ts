@@ -1,7 +1,6 @@
-import type { ErrorBody } from './client.js'
 import { ApiError, projectPath, send } from './client.js'
 import { eventsOf } from './sse.js'
-import type { NewUserMessageResponse } from './types.js'
+import type { ErrorBody, NewUserMessageResponse } from './types.js'
 
 export interface StreamHandlers {
   /** The next piece of the reply. */
