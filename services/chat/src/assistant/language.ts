@@ -21,7 +21,11 @@ const AHEAD_OF_NEXT = 1.5
 const names = new Intl.DisplayNames(['en'], { type: 'language' })
 
 export function detectLanguage (message: string): Language {
-  const text = normalise(message)
+  // A word with a digit in it is a code (an error code, a version, a model number: "0x800700DF",
+  // "davfs2"), not a word of any language, and it swings the detector ("davfs2 keeps warning me …"
+  // read as Swedish): the rest of the message is what is read.
+  const text = normalise(message).split(' ').filter((w) => !/\d/.test(w)).join(' ')
+  if (text === '') return ENGLISH
   const [first, second] = detectAll(text)
   if (first === undefined || first.lang === 'en') return ENGLISH
   const words = text.split(' ').length
