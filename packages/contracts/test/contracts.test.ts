@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import {
   CatalogSettings, ClickEventsBody, ClickEventsResponse, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message,
   NewUserMessageBody, SearchAnalyticsResponse, SearchBody, SearchHit, SearchResponse, SearchRule, SearchRulesBody, SearchRulesResponse, SuggestionCandidatesQuery, SuggestionCandidatesResponse,
-  limits, matchingStrategyDefault
+  limits, matchingStrategyDefault, errorBody, chatErrors, searchErrors
 } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
@@ -295,4 +295,12 @@ t.test('the error catalog: one title per status code pair, and the README lists 
   t.same(Object.keys(documented).map(Number), [400, 401, 404, 429, 500, 503], 'a route\'s statuses: the common ones and its own (413 and 415 only where a body is sent)')
   t.same((documented[404] as { properties: { code: { enum: string[] } } }).properties.code.enum, ['chat_not_found'], 'each status lists only its codes')
   t.same((documented[429] as { properties: { code: { enum: string[] } } }).properties.code.enum, ['authentication_throttled', 'rate_limited'])
+})
+
+t.test('errorBody: status and title from the catalog, the title as message unless one is given; the per-operation lists name catalog codes', async (t) => {
+  t.same(errorBody('not_ready', 'not ready: database (timeout)'), { statusCode: errorCatalog.not_ready.status, error: errorCatalog.not_ready.title, code: 'not_ready', message: 'not ready: database (timeout)' })
+  t.same(errorBody('chat_not_found'), { statusCode: 404, error: errorCatalog.chat_not_found.title, code: 'chat_not_found', message: errorCatalog.chat_not_found.title })
+  for (const [operation, codes] of Object.entries({ ...chatErrors, ...searchErrors })) {
+    for (const code of codes) t.ok(code in errorCatalog, `${operation}: ${code}`)
+  }
 })

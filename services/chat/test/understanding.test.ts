@@ -138,6 +138,19 @@ t.test('weighPassages: the passage that holds the message\'s words weighs more t
   t.match(pair[0], { kind: 'faq', features: { question: 1 } })
 })
 
+t.test('weighPassages: of two passages holding as many of the message\'s words, the one whose sentence or headings are closer in meaning weighs more', async (t) => {
+  const a = passage({ documentId: 'a', title: 'Trash', section: 'Trash', score: 0.5, text: 'Deleted files stay in the trash for 30 days.' })
+  const b = passage({ documentId: 'b', title: 'Sharing', section: 'Sharing', score: 0.5, text: 'Shared files can be deleted by their owner.' })
+  const wanted = stems('where do deleted files go?')
+  const bySentence = weighPassages([b, a], wanted, [0.5, 0.5], [0.3, 0.3], [0.4, 0.8])
+  t.same(bySentence.map((e) => e.passage.documentId), ['a', 'b'])
+  t.match(bySentence[0]!.features, { closest: 0.8, heading: 0.3 })
+  const byHeadings = weighPassages([b, a], wanted, [0.5, 0.5], [0.2, 0.7], [0.6, 0.6])
+  t.same(byHeadings.map((e) => e.passage.documentId), ['a', 'b'])
+  t.ok(byHeadings[0]!.relevance > byHeadings[1]!.relevance)
+  t.match(weighPassages([a], wanted)[0]!.features, { closest: 0, heading: 0 }, 'no embedder: no similarity')
+})
+
 t.test('detectLanguage: another language only when sure; English otherwise', async (t) => {
   const cases: Array<[string, string]> = [
     ['Quiero cancelar mi pedido', 'es'], ['¿Cuánto cuesta el envío?', 'es'], ['Combien coûte la livraison ?', 'fr'],
