@@ -93,6 +93,40 @@ t.test('the items that answer, cited with their relevance', async (t) => {
   t.match(answer.reply, /Ridge Hiking Boots — \$180\.00/)
 })
 
+t.test('something of the customer\'s that fails is helped with or handed off, not answered with items', async (t) => {
+  const earbuds = (id: string, title: string): RetrievedItem =>
+    ({ id, title, price: 59, category: 'Earbuds', description: `${title}: wireless earbuds with a charging case.`, semantic: 0.8, keyword: 1, rank: 0 })
+  const items = [earbuds('e1', 'Pulse Wireless Earbuds'), earbuds('e2', 'Echo Wireless Earbuds')]
+  // The classifier is misled by the product's name into a request.
+  const alone = new Assistant({ classifier: says('request'), retriever: retriever({ items }), embedder, log })
+  const handed = await alone.answer('p', 'my wireless earbuds wont charge anymore', [])
+  t.equal(handed.handoff, true, 'no help page solves it: a person does')
+  t.equal(handed.classification, 'complaint')
+  t.match(handed.decision, { route: 'handoff', handoff_reason: 'complaint' })
+  t.same(handed.citations, [], 'no earbuds offered for broken earbuds')
+  t.same(promisedActions(handed.reply), [])
+
+  const charging: KnowledgePassage = {
+    ...power,
+    documentId: 'charging',
+    title: 'Earbuds that do not charge',
+    section: 'Earbuds that do not charge',
+    text: 'If your wireless earbuds do not charge, clean the charging contacts in the case with a dry cotton swab. Then put the earbuds back in the case and close the lid for ten seconds.'
+  }
+  const helped = await new Assistant({ classifier: says('request'), retriever: retriever({ items, passages: [charging] }), embedder, log })
+    .answer('p', 'my wireless earbuds wont charge anymore', [])
+  t.equal(helped.handoff, false)
+  t.equal(helped.classification, 'question', 'the help pages answer it: a request for help')
+  t.match(helped.reply, /clean the charging contacts/)
+  t.match(helped.reply, /a person/i, 'with the offer of a person')
+  t.ok(helped.citations.every((c) => c.source === 'knowledge'), 'the page, not the items')
+
+  // Asking for products as well is a request for them.
+  const replace = await alone.answer('p', 'my wireless earbuds broke, can you recommend new ones?', [])
+  t.equal(replace.decision.route, 'catalog')
+  t.ok(replace.citations.length > 0 && replace.citations.every((c) => c.source === 'catalog'))
+})
+
 t.test('the offer of a person names a request that is handed off, so the flag it speaks of is set', async (t) => {
   for (const offer of phrasings.offerPerson) t.match(offer, /ask to talk to a person/i, offer)
   for (const request of ['I would like to talk to a person', 'can I talk to a person?', 'I would like a person', 'a person please', 'I want a human']) {

@@ -11,7 +11,7 @@ import { handoffReason } from './handoff.js'
 import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type SentenceCandidate } from './sentences.js'
 import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
-import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, PRODUCT_SEEKING } from './lexicon.js'
+import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
@@ -286,10 +286,16 @@ export class Assistant {
     // The help pages' answer is composed (its sentences embedded) only for a reply that uses it.
     const fromKnowledge = () => passages.length === 0 ? Promise.resolve(undefined) : this.#knowledgeReply(message, evidence, passages)
 
-    const items = evidence.items.filter(clears)
     const seeks = seeksProducts(message, retrieval)
     const question = INTERROGATIVE.test(message.trim())
     const grievance = GRIEVANCE.test(message)
+    // Something of the customer's that fails, described and not asked about ("my earbuds won't charge
+    // anymore"), asks for help with it: items that share its words do not answer it, and a classifier
+    // that took it for a request was misled by them. It is a complaint, answered from the help pages
+    // when they solve it (below).
+    const malfunction = !question && !seeks && explicit === undefined && MALFUNCTION.test(message)
+    if (malfunction && label === 'request') label = 'complaint'
+    const items = malfunction ? [] : evidence.items.filter(clears)
     // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.
     // A message worded as a question that they answer is a question; one that finds the items a
     // shopper asks for ("wireless mouse", "something to store more files on my PC") is a request.

@@ -51,6 +51,13 @@ export const PRODUCT_SEEKING = new RegExp([
  */
 export const GRIEVANCE = /\b(?:unacceptable|ridiculous|terrible|awful|horrible|worst|disgusting|outrageous|furious|angry|annoyed|frustrat\w*|disappoint\w*|fed up|sick of|rude|scam|rip[- ]?off|never again|waste of (?:money|time)|still (?:waiting|nothing|not)|been waiting|no one|nobody (?:has|answers|replied)|not happy|unhappy|complain\w*)\b/i
 
+/**
+ * Something of the customer's that fails ("my earbuds won't charge anymore", "our printer keeps
+ * jamming"): a request for help with what they have, not for products. General English failure
+ * words after "my" or "our"; a message that also asks for products (PRODUCT_SEEKING) is not one.
+ */
+export const MALFUNCTION = /\b(?:my|our)\b.*\b(?:won'?t|wont|doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|stopped|keeps|kept|broke|broken|not working|no longer|anymore|any more|fails?|failed|failing|crash\w*|freez\w*|froze|cracked|faulty|dead)\b/i
+
 /** A question, by its opening word or its mark. */
 export const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|is|are|was|were|can|could|will|would|should|have|has|any)\b|\?\s*$/i
 
