@@ -3,7 +3,8 @@ import Fastify from 'fastify'
 import type { Classification } from '@chatsearch/contracts'
 import { loadEmbedder } from '@chatsearch/embeddings'
 import { Assistant } from '../src/assistant/assistant.js'
-import type { Classifier } from '../src/assistant/classifier.js'
+import { readCorpus, trainClassifier, type Classifier } from '../src/assistant/classifier.js'
+import type { Embedder } from '@chatsearch/embeddings'
 import type { KnowledgePassage, RetrievedItem, Retriever } from '../src/assistant/types.js'
 import { promisedActions } from '../src/assistant/promises.js'
 import { phrasings } from '../src/assistant/responder.js'
@@ -125,6 +126,27 @@ t.test('something of the customer\'s that fails is helped with or handed off, no
   const replace = await alone.answer('p', 'my wireless earbuds broke, can you recommend new ones?', [])
   t.equal(replace.decision.route, 'catalog')
   t.ok(replace.citations.length > 0 && replace.citations.every((c) => c.source === 'catalog'))
+})
+
+t.test('the message is embedded once, for the classifier and for choosing what to quote alike', async (t) => {
+  const embedded: string[] = []
+  const counting: Embedder = { dimensions: embedder.dimensions, embed: async (texts) => { embedded.push(...texts); return await embedder.embed(texts) } }
+  const corpus = (await readCorpus()).slice(0, 120)
+  const classifier = await trainClassifier(counting, corpus)
+  embedded.length = 0
+  const message = 'my laptop will not turn on, even when plugged in'
+  const shared = new Assistant({ classifier, retriever: retriever({ passages: [power] }), embedder: counting, log })
+  const answer = await shared.answer('p', message, [])
+  t.match(answer.reply, /hold the power button/)
+  t.equal(embedded.filter((e) => e === message).length, 1, 'one embedding of the message')
+  const label = (await classifier.classify(message)).label
+  t.equal(answer.classification === 'question' ? 'complaint' : answer.classification, label === 'question' ? 'complaint' : label, 'the label its own embedding gives')
+
+  // A classifier of another encoder embeds the message itself.
+  embedded.length = 0
+  const other = await trainClassifier({ dimensions: embedder.dimensions, embed: (texts) => embedder.embed(texts) }, corpus)
+  await new Assistant({ classifier: other, retriever: retriever({ passages: [power] }), embedder: counting, log }).answer('p', 'my phone will not turn on, even when plugged in', [])
+  t.equal(embedded.filter((e) => e === 'my phone will not turn on, even when plugged in').length, 1, 'the assistant\'s own embedding, not passed to a classifier of another encoder')
 })
 
 t.test('the offer of a person names a request that is handed off, so the flag it speaks of is set', async (t) => {

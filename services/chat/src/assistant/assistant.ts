@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { decisionEvidenceMax, type Citation, type Classification, type Message } from '@chatsearch/contracts'
 import type { Embedder } from '@chatsearch/embeddings'
-import type { Classifier } from './classifier.js'
+import { normaliseText, type Classifier } from './classifier.js'
 import { SentenceVectors } from './sentence-vectors.js'
 import type { AssistantAnswer, HandoffCase, KnowledgePassage, KnowledgeRetrieval, Reply, Retrieval, RetrievalContext, Retriever, TurnDecision } from './types.js'
 import type { Order } from './constraints/index.js'
@@ -205,6 +205,25 @@ export class Assistant {
   }
 
   /**
+   * The classifier's label, from the message's vector that choosing what to quote compares sentences
+   * with, when both embed with one encoder and the message is as the classifier reads it: the
+   * message is embedded once, not twice.
+   */
+  async #classify (message: string): Promise<{ label: Classification, confidence: number }> {
+    const { classifier, embedder } = this.#opts
+    if (this.#vectors === undefined || classifier.encoder === undefined || classifier.encoder !== embedder || normaliseText(message) !== message) {
+      return await classifier.classify(message)
+    }
+    let vector: Float32Array | undefined
+    try {
+      vector = await this.#vectors.message(message)
+    } catch {
+      // The classifier embeds it itself, and reports what fails.
+    }
+    return await classifier.classify(message, vector)
+  }
+
+  /**
    * Each passage's cosine similarity with the text: of its opening (meaningOf), of its headings
    * (headingsOf) and of its closest sentence; empty without an embedder.
    */
@@ -252,7 +271,7 @@ export class Assistant {
       // The requests go out before an embedder that computes on this thread holds it.
       await new Promise((resolve) => setImmediate(resolve))
     }
-    const classified = await this.#opts.classifier.classify(message)
+    const classified = await this.#classify(message)
     // The classifier learnt English: a greeting in any language is a greeting, and a few plain cases are corrected.
     let label: Classification = refineClassification(message, classified.label)
     const language = detectLanguage(message)

@@ -7,7 +7,13 @@ import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
 export interface LabelledMessage { text: string, label: Classification }
 
 export interface Classifier {
-  classify (text: string): Promise<{ label: Classification, confidence: number }>
+  /**
+   * The message's label. `vector`: the message's embedding by `encoder`, when the caller has it
+   * already (the assistant embeds each message once, for choosing what to quote too).
+   */
+  classify (text: string, vector?: Float32Array): Promise<{ label: Classification, confidence: number }>
+  /** The encoder it classifies with, when it embeds: a vector by another one means nothing to it. */
+  readonly encoder?: Embedder
 }
 
 const DEFAULT_CORPUS = fileURLToPath(new URL('../../data/classifier-corpus.jsonl', import.meta.url))
@@ -46,7 +52,8 @@ function isClassification (value: unknown): value is Classification {
   return (classifications as readonly unknown[]).includes(value)
 }
 
-function normaliseText (text: string): string {
+/** The text a message is classified by: trimmed, its runs of white space one space. */
+export function normaliseText (text: string): string {
   return text.trim().replace(/\s+/g, ' ')
 }
 
@@ -66,11 +73,12 @@ export async function trainClassifier (embedder: Embedder, corpus: LabelledMessa
   const centroids = labelCentroids(vectors.map(whiten), labels)
 
   return {
-    async classify (text) {
+    encoder: embedder,
+    async classify (text, given) {
       const normalised = normaliseText(text)
       if (normalised === '') return { label: 'other', confidence: 1 }
-      const [vector] = await embedder.embed([normalised])
-      return nearest(whiten(vector!), centroids)
+      const vector = given ?? (await embedder.embed([normalised]))[0]!
+      return nearest(whiten(vector), centroids)
     }
   }
 }

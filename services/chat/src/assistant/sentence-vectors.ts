@@ -20,6 +20,7 @@ export class SentenceVectors {
   readonly #embedder: Embedder
   readonly #sentences = new LRUCache<string, Float32Array>({ max: SENTENCE_CACHE_ENTRIES })
   readonly #messages = new LRUCache<string, Float32Array>({ max: MESSAGE_CACHE_ENTRIES })
+  readonly #pending = new Map<string, Promise<Float32Array>>()
 
   constructor (embedder: Embedder) {
     this.#embedder = embedder
@@ -31,23 +32,43 @@ export class SentenceVectors {
   /** Messages kept. */
   get messages (): number { return this.#messages.size }
 
+  /**
+   * The message's vector, from the messages kept, or embedded now and kept; one being embedded is
+   * waited for, not embedded again (the classifier and the passages' weighing ask at once).
+   */
+  async message (text: string): Promise<Float32Array> {
+    const cached = this.#messages.get(text)
+    if (cached !== undefined) return cached
+    let pending = this.#pending.get(text)
+    if (pending === undefined) {
+      pending = this.#embedder.embed([text])
+        .then(([vector]) => { this.#messages.set(text, vector!); return vector! })
+        .finally(() => this.#pending.delete(text))
+      this.#pending.set(text, pending)
+    }
+    return await pending
+  }
+
   /** The cosine similarity of `text` with each of `sentences` (the vectors are unit length). */
   async similarities (text: string, sentences: string[]): Promise<number[]> {
+    // The message's vector is the one the classifier is given (message()); the sentences go in one batch.
+    const asked = this.message(text)
+    asked.catch(() => {}) // awaited below, after the sentences
     // The vectors this call uses are held here: other turns may evict them from the caches while it embeds.
     const vectors = new Map<string, Float32Array>()
-    const wanted: Array<{ text: string, cache: LRUCache<string, Float32Array> }> = []
-    const look = (s: string, cache: LRUCache<string, Float32Array>) => {
-      const cached = cache.get(s)
-      if (cached === undefined) wanted.push({ text: s, cache })
+    const wanted: string[] = []
+    for (const s of new Set(sentences)) {
+      if (s === text) continue
+      const cached = this.#sentences.get(s)
+      if (cached === undefined) wanted.push(s)
       else vectors.set(s, cached)
     }
-    look(text, this.#messages)
-    for (const s of new Set(sentences)) if (s !== text) look(s, this.#sentences)
     if (wanted.length > 0) {
-      const embedded = await this.#embedder.embed(wanted.map((w) => w.text))
-      wanted.forEach((w, i) => { vectors.set(w.text, embedded[i]!); w.cache.set(w.text, embedded[i]!) })
+      const embedded = await this.#embedder.embed(wanted)
+      wanted.forEach((s, i) => { vectors.set(s, embedded[i]!); this.#sentences.set(s, embedded[i]!) })
     }
-    const query = vectors.get(text)!
+    const query = await asked
+    vectors.set(text, query)
     return sentences.map((s) => {
       const v = vectors.get(s)!
       let dot = 0
