@@ -1,5 +1,6 @@
 // What the soak's shoppers type, drawn with a seeded generator from the words of the catalog the
 // service holds: messages to the assistant, searches, partial terms, help questions, filters.
+import { quoteValue } from '@chatsearch/filter'
 
 /** mulberry32: a small seeded generator, so that a run's mix, ids and texts repeat. */
 export function seeded (seed: number): () => number {
@@ -146,11 +147,10 @@ export class Texts {
 
   /** A filter of the demo catalog's attributes; null for none. */
   filter (r: Random): string | null {
-    const quoted = (s: string) => JSON.stringify(s)
     switch (Math.floor(r() * 6)) {
       case 0: return `price < ${pick(r, [25, 50, 100, 150, 200, 300])} AND in_stock = true`
-      case 1: return `category = ${quoted(pick(r, this.#categories))}`
-      case 2: return `brand = ${quoted(pick(r, this.#brands))} OR rating >= 4.5`
+      case 1: return `category = ${quoteValue(pick(r, this.#categories))}`
+      case 2: return `brand = ${quoteValue(pick(r, this.#brands))} OR rating >= 4.5`
       case 3: return `rating >= 4 AND price > ${pick(r, [10, 20, 40])}`
       case 4: return 'in_stock = true'
       default: return null

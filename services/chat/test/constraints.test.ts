@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
 import { extractConstraints, planSearch, toFilter } from '../src/assistant/constraints/index.js'
 import type { CatalogShape, Constraints } from '../src/assistant/constraints/index.js'
-// the search service's own parser, so a plan's filter is one the search service accepts
-import { parseFilter } from '../../search/src/filter/parse.js'
-import { checkFilterable } from '../../search/src/filter/validate.js'
+// the parser the search service uses, so a plan's filter is one the search service accepts
+import { checkFilterable, parseFilter } from '@chatsearch/filter'
 import { compileFilter } from '../../search/catalog/mini-filter.js'
 
 type Product = Record<string, unknown> & { id: string }

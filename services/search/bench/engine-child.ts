@@ -16,7 +16,7 @@ import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { storeVector } from '../src/engines/embedded/vector-codes.js'
 import type { EngineIndex, SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 import { processQuery } from '../src/text.js'
 import { BATCH, CASES, EMBEDDER, FACETS, FILTERS, LIMIT, PROJECT, QUERY_COUNT, SEED, SUGGEST_LIMIT, benchSettings, keywordQueries, prefixes, productType, typoQueries, type CaseName } from './workload.js'
 

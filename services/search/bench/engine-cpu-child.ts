@@ -13,7 +13,7 @@ import { planLevels } from '../src/engines/embedded/keyword.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
 import type { EngineIndex, SearchQuery } from '../src/engine/port.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 import { processQuery, tokenize } from '../src/text.js'
 import { BATCH, EMBEDDER, builtMark, FACETS, LIMIT, PROJECT, SEED, benchSettings, keywordQueries, typoQueries } from './workload.js'
 

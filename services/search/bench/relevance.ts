@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { loadEmbedder, loadStaticEmbedder, STATIC_EMBEDDER_ID, type Embedder } from '@chatsearch/embeddings'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 import { processQuery } from '../src/text.js'
 import { demoCatalogFile } from '../src/index.js'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '@chatsearch/shell'
 import { formatDefaults, limits, matchingStrategyDefault, type SearchRule } from '@chatsearch/contracts'
-import { filterToMeilisearch, parseFilter } from './filter/index.js'
+import { filterToMeilisearch, parseFilter } from '@chatsearch/filter'
 
 /** Keys and version counters of the search response cache in Redis. */
 export const SEARCH_CACHE_PREFIX = 'chatsearch:search-cache'

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { EmbeddedIndex } from '../src/engines/embedded/index.js'
 import type { Document } from '../src/engine/port.js'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 
 const COLORS = ['Red', 'Blue', 'Green', 'Black']
 const BRANDS = ['Trailmark', 'Pacer', 'Sonora']

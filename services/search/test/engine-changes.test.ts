@@ -11,7 +11,7 @@ import type { Document, EngineIndex, PreparedDocument, SearchQuery } from '../sr
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { EmbeddedIndex } from '../src/engines/embedded/index.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 
 const DIMENSIONS = 16
 const embedder = { id: 'test:16', dimensions: DIMENSIONS }

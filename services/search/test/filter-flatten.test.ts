@@ -1,5 +1,6 @@
 import t from 'tap'
-import { FieldKind, flattenDocument, normalizeString, parseNumber, type FieldRow } from '../src/filter/index.js'
+import { FieldKind, flattenDocument, type FieldRow } from '../src/engines/embedded/flatten.js'
+import { normalizeString, parseNumber } from '../src/engines/embedded/normalize.js'
 
 const { Present, String: Str, Number: Num, Boolean: Bool, Null, Empty } = FieldKind
 const row = (attr: string, kind: FieldRow['kind'], str: string | null = null, num: number | null = null, label?: string): FieldRow =>

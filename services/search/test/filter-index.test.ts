@@ -1,16 +1,7 @@
 import t from 'tap'
-import {
-  FieldKind,
-  FILTER_LIMITS,
-  filterToMeilisearch,
-  flattenDocument,
-  normalizeString,
-  parseFilter,
-  parseNumber,
-  quoteValue,
-  type FieldRow,
-  type FilterNode
-} from '../src/filter/index.js'
+import { FILTER_LIMITS, filterToMeilisearch, parseFilter, quoteValue, type FilterNode } from '@chatsearch/filter'
+import { FieldKind, flattenDocument, type FieldRow } from '../src/engines/embedded/flatten.js'
+import { normalizeString, parseNumber } from '../src/engines/embedded/normalize.js'
 import { openDatabase, type Db } from '../src/engines/embedded/database.js'
 import { FilterIndex } from '../src/engines/embedded/filter-index.js'
 

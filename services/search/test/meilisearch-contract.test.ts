@@ -6,7 +6,7 @@ import { DOCUMENT_CODES, ENGINE_CODES } from '../src/engines/meilisearch/errors.
 import { chunkRecords } from '../src/engines/meilisearch/knowledge-translate.js'
 import { suggestionId } from '../src/engines/meilisearch/suggestions.js'
 import { storedDocument, SUGGESTIONS_SETTINGS } from '../src/engines/meilisearch/translate.js'
-import { filterToMeilisearch, parseFilter } from '../src/filter/index.js'
+import { filterToMeilisearch, parseFilter } from '@chatsearch/filter'
 import { MeilisearchContract, meilisearchContract } from './meilisearch-contract/contract.js'
 import { FakeMeilisearch } from './meilisearch-contract/fake-meilisearch.js'
 

@@ -2,7 +2,7 @@ import t from 'tap'
 import { MatchingStrategies, type SearchForFacetValuesParams, type SearchForFacetValuesResponse, type SearchParams, type SearchResponse, type Settings } from 'meilisearch'
 import { Value } from 'typebox/value'
 import { CatalogSettings, matchingStrategyDefault } from '@chatsearch/contracts'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 import type { FacetSearchQuery, SearchQuery } from '../src/engine/port.js'
 import {
   catalogSettings, cleanDocument, documentsFetch, embedderSettings, emptyResult, facetHits, facetSearchParams, searchParams, searchResult, storedDocument, storedHash, SUGGESTIONS_SETTINGS, wordSettings

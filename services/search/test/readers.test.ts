@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EmbeddedEngine } from '../src/engines/embedded/engine.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
-import { parseFilter } from '../src/filter/index.js'
+import { parseFilter } from '@chatsearch/filter'
 
 t.test('reader threads answer exactly as the event loop would, and see new writes', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'chatsearch-readers-'))

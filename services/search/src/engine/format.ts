@@ -17,7 +17,7 @@
  * markup ("<script>" in a title shows as text). Meilisearch inserts its tags into the raw text.
  */
 import { formatDefaults, type SearchBody } from '@chatsearch/contracts'
-import { matchPattern, matchPatterns } from '../filter/index.js'
+import { matchPattern, matchPatterns } from '@chatsearch/filter'
 import { allowedTypos, foldText, isPrefixWord, type QueryWord } from '../text.js'
 import type { SynonymSpan } from './query-terms.js'
 

@@ -1,5 +1,5 @@
 import type { FacetHit, MatchingStrategy } from '@chatsearch/contracts'
-import type { FilterNode } from '../filter/index.js'
+import type { FilterNode } from '@chatsearch/filter'
 import type { Chunk, KnowledgeKind, ParsedPage } from '../knowledge/types.js'
 
 /** A catalog item as stored: any JSON object with an `id` (kept as a string). */

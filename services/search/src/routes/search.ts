@@ -6,7 +6,7 @@ import {
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
-import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '../filter/index.js'
+import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '@chatsearch/filter'
 import type { EngineIndex, HybridQuery, IndexSettings, SearchQuery, SortCriterion } from '../engine/port.js'
 import { processQuery, tokenize } from '../text.js'
 import { queryRules, queryTerms } from '../engine/query-terms.js'

@@ -7,7 +7,7 @@ export type Statement = Database.Statement
 
 /**
  * One SQLite file per project. `documents` holds each item as JSON; `fields` holds the filterable,
- * facetable and sortable values, one row per attribute and value (see filter/flatten.ts); `fts` is the
+ * facetable and sortable values, one row per attribute and value (see flatten.ts); `fts` is the
  * keyword index over the searchable attributes (one column each, in priority order); `vectors`
  * holds the embeddings (sqlite-vec) and `vector_codes` compact codes of them for the nearest-neighbour
  * search (see vector-codes.ts); `suggestions` (catalog phrases: titles, brands,

@@ -1,4 +1,6 @@
-import { FieldKind, normalizeString, parseNumber, type ConditionNode, type FilterNode } from '../../filter/index.js'
+import type { ConditionNode, FilterNode } from '@chatsearch/filter'
+import { FieldKind } from './flatten.js'
+import { normalizeString, parseNumber } from './normalize.js'
 import type { Db } from './database.js'
 import { patchList, rowidMarks } from './changes.js'
 import type { SortValues } from './ranking.js'

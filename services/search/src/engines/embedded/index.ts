@@ -1,11 +1,11 @@
 import { matchingStrategyDefault, type FacetHit, type MatchingStrategy } from '@chatsearch/contracts'
+import type { FilterNode } from '@chatsearch/filter'
 import { documentHash } from '../../engine/hash.js'
 import type {
   Document, EngineIndex, FacetSearchQuery, HybridQuery, IndexSettings, PopularSearches, PreparedDocument, RecordedSearch, SearchQuery, SearchResult, SortCriterion
 } from '../../engine/port.js'
 import { appliedSettings, completeSettings, fieldAttributes, inferSettings, sameIndexing, suggestionRules } from '../../engine/settings.js'
 import { NO_RULES, queryRules, type QueryRules } from '../../engine/query-terms.js'
-import { flattenDocument, type FilterNode } from '../../filter/index.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { searchableText } from '../../engine/document-values.js'
 import { planLevels, type KeywordPlan } from './keyword.js'
@@ -18,6 +18,7 @@ import { Vocabulary } from './typo.js'
 import type { ReaderPool } from './readers.js'
 import { FacetPostings } from './facets.js'
 import { FilterIndex, type DocSet } from './filter-index.js'
+import { flattenDocument } from './flatten.js'
 import { VectorCodes, deleteVector, storeVector } from './vector-codes.js'
 import { changesBetween, ftsTerms, recordChange, type Change } from './changes.js'
 

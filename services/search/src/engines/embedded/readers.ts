@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import type { FacetHit } from '@chatsearch/contracts'
 import type { Document, FacetSearchQuery, SearchQuery, SearchResult } from '../../engine/port.js'
-import type { FilterNode } from '../../filter/index.js'
+import type { FilterNode } from '@chatsearch/filter'
 import { threadEntry } from '../../thread-entry.js'
 
 export type ReaderRequest =

@@ -7,7 +7,7 @@ import type {
 } from '../../engine/port.js'
 import { newSearcherKey, searcherHash } from '../../engine/searchers.js'
 import { appliedSettings, completeSettings, inferSettings, searchStatus, suggestionRules, type SuggestionRules } from '../../engine/settings.js'
-import { conditions, type FilterNode } from '../../filter/index.js'
+import { conditions, type FilterNode } from '@chatsearch/filter'
 import { foldQuery } from '../../text.js'
 import { hasCode } from './errors.js'
 import { IndexCalls, SETTINGS_TTL_MS } from './writes.js'

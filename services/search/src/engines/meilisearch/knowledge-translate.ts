@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { DocumentsQuery, Embedders, RecordAny, SearchParams, SearchResponse, Settings } from 'meilisearch'
+import { quoteValue } from '@chatsearch/filter'
 import type { ChunkHit, KnowledgeQuery, ListedKnowledge, PreparedKnowledge, StoredKnowledge } from '../../engine/port.js'
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { tokenize } from '../../text.js'
@@ -44,12 +45,9 @@ export function chunkKey (documentId: string, chunkId: string): string {
   return `${createHash('sha256').update(documentId).digest('hex').slice(0, 40)}-${chunkId}`
 }
 
-/** A filter value: document ids and kinds hold only letters, digits, - and _, but are quoted all the same. */
-const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
-
 /** The chunks of these documents (and with `first`, only the chunk standing for each). */
 export function documentsFilter (ids: string[], first = false): string {
-  return `document_id IN [${ids.map(quoted).join(', ')}]${first ? ' AND position = 0' : ''}`
+  return `document_id IN [${ids.map(quoteValue).join(', ')}]${first ? ' AND position = 0' : ''}`
 }
 
 /**
@@ -57,7 +55,7 @@ export function documentsFilter (ids: string[], first = false): string {
  * are positions, so the new chunks replace the old ones in place and only this tail is deleted.
  */
 export function staleChunksFilter (documents: Array<{ id: string, chunks: number }>): string {
-  return documents.map((d) => `(document_id = ${quoted(d.id)} AND position >= ${d.chunks})`).join(' OR ')
+  return documents.map((d) => `(document_id = ${quoteValue(d.id)} AND position >= ${d.chunks})`).join(' OR ')
 }
 
 /** A document as the chunks Meilisearch stores, written at `updatedAt` with vectors of `embedder`. */
@@ -89,7 +87,7 @@ export const SUMMARY_FIELDS = ['document_id', 'kind', 'title', 'document_url', '
 /** A page of the project's documents, by id. */
 export function listQuery ({ limit, offset, kind }: { limit: number, offset: number, kind?: KnowledgeKind }): DocumentsQuery {
   return {
-    filter: `position = 0${kind === undefined ? '' : ` AND kind = ${quoted(kind)}`}`,
+    filter: `position = 0${kind === undefined ? '' : ` AND kind = ${quoteValue(kind)}`}`,
     sort: ['document_id:asc'],
     fields: SUMMARY_FIELDS,
     limit,

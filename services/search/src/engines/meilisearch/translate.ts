@@ -6,7 +6,7 @@ import type { DocumentsQuery, Embedders, SearchForFacetValuesParams, SearchForFa
 import { limits, matchingStrategyDefault, type FacetHit } from '@chatsearch/contracts'
 import { byCount } from '../../engine/facet-order.js'
 import type { Document, FacetSearchQuery, IndexSettings, SearchQuery, SearchResult, SortCriterion } from '../../engine/port.js'
-import { filterToMeilisearch, type FilterNode } from '../../filter/index.js'
+import { filterToMeilisearch, type FilterNode } from '@chatsearch/filter'
 import { foldWords, tokenize } from '../../text.js'
 import { EMBEDDER, hybridParams, portScore, SUGGESTION_RANKING_RULES } from './ranking.js'
 

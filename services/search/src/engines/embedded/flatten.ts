@@ -32,8 +32,8 @@
  * `price = "15"`, not by `price > 10`), as Meilisearch does and documents ("comparison operators only
  * apply to numerical values").
  */
+import { matchPatterns, type PatternMatch } from '@chatsearch/filter'
 import { normalizeString } from './normalize.js'
-import { matchPatterns, type PatternMatch } from './patterns.js'
 
 export const FieldKind = {
   Present: 0,

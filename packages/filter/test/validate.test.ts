@@ -1,5 +1,5 @@
 import t from 'tap'
-import { checkFilterable, filterAttributes, FilterError, matchPattern, parseFilter, type FilterNode } from '../src/filter/index.js'
+import { checkFilterable, filterAttributes, FilterError, matchPattern, parseFilter, type FilterNode } from '../src/index.js'
 
 function check (filter: string, filterable: string[]): FilterError | undefined {
   try {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { FILTER_LIMITS, FilterError, parseFilter, type CompareOperator, type FilterNode } from '../src/filter/index.js'
+import { FILTER_LIMITS, FilterError, parseFilter, type CompareOperator, type FilterNode } from '../src/index.js'
 
 const cmp = (attribute: string, operator: CompareOperator, value: string): FilterNode => ({ type: 'compare', attribute, operator, value })
 const not = (child: FilterNode): FilterNode => ({ type: 'not', child })

@@ -7,26 +7,8 @@
  */
 import type { FilterNode } from './ast.js'
 import { FilterError } from './errors.js'
-import { keywordOf, MEILISEARCH_WORD } from './lexer.js'
 import { FILTER_LIMITS } from './limits.js'
-
-/** A value in double quotes, escaped. */
-export function quoteValue (value: string): string {
-  return '"' + value.replace(/[\\"\n\r\t]/g, (c) => {
-    switch (c) {
-      case '\n': return '\\n'
-      case '\r': return '\\r'
-      case '\t': return '\\t'
-      default: return '\\' + c
-    }
-  }) + '"'
-}
-
-/** An attribute as is when Meilisearch reads it as a plain word, else quoted. */
-export function quoteAttribute (attribute: string): string {
-  const plain = MEILISEARCH_WORD.test(attribute) && keywordOf(attribute) === undefined && !attribute.startsWith('_geo')
-  return plain ? attribute : quoteValue(attribute)
-}
+import { quoteAttribute, quoteValue } from './quote.js'
 
 export function filterToMeilisearch (node: FilterNode): string {
   const group = (n: FilterNode, depth: number) => {

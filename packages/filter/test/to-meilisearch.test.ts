@@ -1,5 +1,5 @@
 import t from 'tap'
-import { filterToMeilisearch, parseFilter, quoteAttribute, quoteValue, type FilterNode } from '../src/filter/index.js'
+import { filterToMeilisearch, parseFilter, type FilterNode } from '../src/index.js'
 
 const render = (text: string) => filterToMeilisearch(parseFilter(text)!)
 
@@ -51,15 +51,6 @@ t.test('the normalised Meilisearch filter', async (t) => {
     ['a = ""', 'a = ""']
   ]
   for (const [text, expected] of cases) t.equal(render(text), expected, text)
-})
-
-t.test('quoting helpers', async (t) => {
-  t.equal(quoteValue('a"b\\c'), '"a\\"b\\\\c"')
-  t.equal(quoteAttribute('brand.name'), 'brand.name')
-  t.equal(quoteAttribute('in'), '"in"')
-  t.equal(quoteAttribute('with space'), '"with space"')
-  t.equal(quoteAttribute(''), '""')
-  t.equal(quoteAttribute('_geo'), '"_geo"')
 })
 
 t.test('round trip: parseFilter(filterToMeilisearch(parseFilter(x))) equals parseFilter(x)', async (t) => {
