@@ -1,10 +1,6 @@
 /** Constraints written as a Meilisearch filter (ARCHITECTURE.md, decision 2). */
+import { quoteValue } from '@chatsearch/filter'
 import type { CatalogShape, Constraints } from './types.js'
-
-/** A value in double quotes; `"` and `\` escaped as Meilisearch reads them. */
-export function quoteFilterValue (value: string): string {
-  return '"' + value.replace(/["\\]/g, '\\$&') + '"'
-}
 
 /** Plain decimal with at most two places: never `1e+21`, never a long binary fraction. */
 function formatNumber (n: number): string | undefined {
@@ -26,7 +22,7 @@ export function toFilter (c: Constraints, shape: CatalogShape): string | undefin
   compare('price', '<=', c.priceMax)
   compare('price', '>=', c.priceMin)
   for (const [attribute, values] of [['brand', c.brands], ['category', c.categories], ['color', c.colors]] as const) {
-    if (can(attribute) && values.length > 0) parts.push(`${attribute} IN [${values.map(quoteFilterValue).join(', ')}]`)
+    if (can(attribute) && values.length > 0) parts.push(`${attribute} IN [${values.map(quoteValue).join(', ')}]`)
   }
   if (can('in_stock') && c.inStock !== undefined) parts.push(`in_stock = ${String(c.inStock)}`)
   compare('rating', '>=', c.minRating)
