@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { mulberry32, productsOf } from '../catalog/generate.js'
 import type { Document } from '../src/engine/port.js'
-import { EmbeddedIndex, FTS_TIDY_WRITES } from '../src/engines/embedded/index.js'
+import { EmbeddedIndex } from '../src/engines/embedded/index.js'
+import { FTS_TIDY_WRITES } from '../src/engines/embedded/writes.js'
 
 const embedder = { id: 'test:4', dimensions: 4 }
 const settings = { searchableAttributes: ['title', 'brand', 'description'], filterableAttributes: ['brand'], facetableAttributes: [] }

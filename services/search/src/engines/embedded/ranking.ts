@@ -7,19 +7,20 @@
  *    counts as matched (engine/query-terms.ts);
  * 2. typo: documents matching with fewer typos first (the keyword plan's tiers, see keyword.ts);
  * 3. sort: the search's `sort` criteria, when it has some (see sortRanks);
- * 4. attribute and relevance: bm25 with the earlier searchable attributes weighing more;
+ * 4. attribute and relevance: bm25 with the earlier searchable attributes weighing more (see
+ *    columnWeights);
  * 5. ties by rowid (the order documents were added).
  * Meilisearch puts its sort rule after words, typo, proximity and attribute. Here proximity and
  * attribute are folded into bm25, a score that two documents almost never share: after it, a sort
  * would never show. So sort comes right after the rules that sort documents into groups (words,
  * typo), where Meilisearch's first version of the rule put it. A browse (no query word) has no words
  * or typo groups: the sort orders every document.
- * Hybrid search merges the keyword and semantic orders by reciprocal rank, each side weighted by the
- * semantic ratio and a keyword match of fewer words less (see levelWeight). The sort orders the
- * keyword side (whose ranks the merge reads), not the semantic side nor the merge: a hybrid result
- * does not follow the sort, as in Meilisearch, which merges by ranking scores. Ranking scores follow
- * the rules above but not the sort, which, as in Meilisearch, says nothing about relevance (see
- * keywordScore, rankingScore).
+ * Hybrid search merges the keyword and semantic orders by reciprocal rank (each side read as deep as
+ * hybridDepth), each side weighted by the semantic ratio and a keyword match of fewer words less (see
+ * levelWeight). The sort orders the keyword side (whose ranks the merge reads), not the semantic side
+ * nor the merge: a hybrid result does not follow the sort, as in Meilisearch, which merges by ranking
+ * scores. Ranking scores follow the rules above but not the sort, which, as in Meilisearch, says
+ * nothing about relevance (see keywordScore, rankingScore).
  */
 import type { MatchingStrategy } from '@chatsearch/contracts'
 
@@ -146,6 +147,20 @@ export function mergeByRank (keyword: number[], semantic: number[], ratio: numbe
   add(semantic, () => ratio)
   return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([rowid]) => rowid)
 }
+
+/** Ranks read from each side of a hybrid search at most (see hybridDepth). */
+const HYBRID_DEPTH_MAX = 1000
+/** Ranks read past the end of the page on each side (see hybridDepth). */
+const HYBRID_DEPTH_MARGIN = 20
+
+/**
+ * How many documents each side of a hybrid search ranks for the merge, for a page ending at `end`
+ * (offset + limit): as many, capped at HYBRID_DEPTH_MAX (the keyword page and the nearest-neighbour
+ * search cost more the deeper they read), and HYBRID_DEPTH_MARGIN more, since a document just past
+ * the page on both sides can outscore one inside it on one side only. A page ending past the cap is
+ * cut from what those ranks merge into (nothing beyond their union).
+ */
+export const hybridDepth = (end: number) => Math.min(end, HYBRID_DEPTH_MAX) + HYBRID_DEPTH_MARGIN
 
 /**
  * How much a keyword match at `level` of `levels` of the words rule counts in a hybrid merge: one of
