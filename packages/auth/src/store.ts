@@ -18,7 +18,17 @@ export interface KeyInfo {
   revoked_at: string | null
 }
 export interface CreatedKey { id: string, key: string, project_id: string, service: Service, username: string }
-export interface Principal { projectId: string, keyId: string, service: Service, username: string }
+export interface Principal {
+  projectId: string
+  keyId: string
+  service: Service
+  username: string
+  /**
+   * The one consumer whose chats this caller may act on, when it is bound to one (decision 18: a
+   * widget key's consumer token); absent, every consumer of the project. No credential sets it yet.
+   */
+  consumerId?: string
+}
 
 const iso = (d: Date | null) => d === null ? null : d.toISOString()
 

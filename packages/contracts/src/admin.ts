@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { limits } from './limits.js'
 import { Classification, Message } from './message.js'
 import { TurnDecision } from './decision.js'
+import { Feedback } from './feedback.js'
 import { Timestamp } from './timestamp.js'
 
 // The admin routes of both services (decision 15): what the console calls with the service token
@@ -72,12 +73,14 @@ export type AdminChatList = Static<typeof AdminChatList>
 
 /**
  * A message as the project's team reads it: the shopper's `Message`, and on the assistant's own
- * messages why the turn went that way. The public routes answer with `Message`, which has no decision.
+ * messages why the turn went that way and the customer's rating (POST /feedback). The public routes
+ * answer with `Message`, which has neither.
  */
 export const AdminMessage = Type.Object({
   ...Message.properties,
-  decision: Type.Optional(TurnDecision)
-}, { additionalProperties: false, description: 'A message of the conversation; an assistant\'s message also says why its turn went that way (absent on a team member\'s answer and on messages stored before decisions were kept)' })
+  decision: Type.Optional(TurnDecision),
+  feedback: Type.Optional(Feedback)
+}, { additionalProperties: false, description: 'A message of the conversation; an assistant\'s message also says why its turn went that way (absent on a team member\'s answer and on messages stored before decisions were kept) and, once the customer rated it, their rating' })
 export type AdminMessage = Static<typeof AdminMessage>
 
 export const AdminChatDetail = Type.Object({
@@ -114,7 +117,11 @@ export const ChatAnalyticsResponse = Type.Object({
     chats: Type.Integer({ minimum: 0, description: 'Chats started in the range' }),
     handed_off: Type.Integer({ minimum: 0, description: 'Those of them with at least one turn handed off to the team' }),
     rate: Type.Number({ minimum: 0, maximum: 1, description: 'handed_off / chats (0 without chats)' })
-  }, { additionalProperties: false })
+  }, { additionalProperties: false }),
+  feedback: Type.Object({
+    up: Type.Integer({ minimum: 0, description: 'Replies of the range rated up (POST /feedback), by their latest rating' }),
+    down: Type.Integer({ minimum: 0, description: 'Replies of the range rated down' })
+  }, { additionalProperties: false, description: 'The customers\' ratings of the assistant messages sent in the range' })
 }, { additionalProperties: false, description: 'Test chats are left out' })
 export type ChatAnalyticsResponse = Static<typeof ChatAnalyticsResponse>
 

@@ -4,6 +4,8 @@ export const limits = {
   termMaxChars: 1000,
   idMaxChars: 128,
   consumerIdMaxChars: 256,
+  /** The comment a customer may send with a rating of a reply (POST /feedback). */
+  feedbackCommentMaxChars: 2000,
   filterMaxChars: 4096,
   facetsMax: 100,
   /** A facet's name: an attribute path, in a search's `facets` and a facet search's facet_name. */

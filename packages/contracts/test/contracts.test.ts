@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import {
   CatalogSettings, ClickEventsBody, ClickEventsResponse, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message,
   NewUserMessageBody, SearchAnalyticsResponse, SearchBody, SearchHit, SearchResponse, SearchRule, SearchRulesBody, SearchRulesResponse, SuggestionCandidatesQuery, SuggestionCandidatesResponse,
-  limits, matchingStrategyDefault, errorBody, chatErrors, searchErrors
+  limits, matchingStrategyDefault, errorBody, chatErrors, searchErrors, FeedbackBody, FeedbackResponse, AdminMessage
 } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
@@ -24,6 +24,25 @@ t.test('messages carry classification or citations', async (t) => {
   t.notOk(Value.Check(Message, { ...user, role: 'system' }))
   t.ok(Value.Check(Message, { msg_id: 'm2', role: 'assistant', content: 'hello', timestamp: '2026-01-01T00:00:01.000Z', citations: [{ source: 'catalog', reference: 'sku-1', confidence: 0.8 }] }))
   t.notOk(Value.Check(Message, { msg_id: 'm2', role: 'assistant', content: 'x', timestamp: 't', citations: [{ source: 'catalog', reference: 'sku-1', confidence: 1.5 }] }))
+})
+
+t.test('feedback: up or down on a message, a bounded comment; the team reads it with the message, the shopper never', async (t) => {
+  const ok = { chat_id: 'c', msg_id: 'm', rating: 'up' }
+  t.ok(Value.Check(FeedbackBody, ok))
+  t.ok(Value.Check(FeedbackBody, { ...ok, rating: 'down', comment: 'x'.repeat(limits.feedbackCommentMaxChars) }))
+  t.ok(Value.Check(FeedbackBody, { ...ok, comment: '' }), 'an empty comment (the route keeps none)')
+  const without = (field: string) => Object.fromEntries(Object.entries(ok).filter(([name]) => name !== field))
+  for (const bad of [
+    without('chat_id'), without('msg_id'), without('rating'),
+    { ...ok, rating: 'sideways' }, { ...ok, rating: null }, { ...ok, chat_id: '' }, { ...ok, msg_id: 'm'.repeat(limits.idMaxChars + 1) },
+    { ...ok, comment: 'x'.repeat(limits.feedbackCommentMaxChars + 1) }, { ...ok, comment: null }, { ...ok, consumer_id: 'ann' }
+  ]) t.notOk(Value.Check(FeedbackBody, bad), JSON.stringify(bad).slice(0, 80))
+  const feedback = { rating: 'down', comment: 'wrong size', rated_at: '2026-01-01T00:00:02.000Z' }
+  t.ok(Value.Check(FeedbackResponse, { chat_id: 'c', msg_id: 'm', ...feedback }))
+  t.ok(Value.Check(FeedbackResponse, { chat_id: 'c', msg_id: 'm', rating: 'up', rated_at: feedback.rated_at }), 'no comment')
+  const reply = { msg_id: 'm', role: 'assistant', content: 'hello', timestamp: '2026-01-01T00:00:01.000Z', citations: [] }
+  t.ok(Value.Check(AdminMessage, { ...reply, feedback }))
+  t.notOk(Value.Check(Message, { ...reply, feedback }), 'the shopper\'s messages carry none')
 })
 
 t.test('latestConsumerChatId allows a null chat id', async (t) => {

@@ -49,6 +49,12 @@ function fromValidation (error: FastifyError): ApiError {
     const extra = (item.params as { additionalProperty?: string }).additionalProperty
     return new ApiError('invalid_request', `unknown field ${extra ?? ''} in ${context ?? 'request'}`)
   }
+  if (item.keyword === 'const') {
+    // A union of literals (`rating`: up or down) fails once per literal: name them all.
+    const allowed = (error.validation ?? []).filter((other) => other.keyword === 'const' && other.instancePath === item.instancePath)
+      .map((other) => JSON.stringify((other.params as { allowedValue?: unknown }).allowedValue))
+    return new ApiError('invalid_request', `${field} must be one of ${allowed.join(', ')}`)
+  }
   if (item.keyword === 'pattern' && field === 'user_message') {
     return new ApiError('invalid_request', 'user_message must not be empty or only white space')
   }

@@ -7,7 +7,13 @@ import { ApiError } from '../src/errors.js'
 async function app () {
   const server = createServer({ name: 'test', logLevel: 'silent', bodyLimit: 1024 })
   server.post('/things', {
-    schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), count: Type.Optional(Type.Integer()) }, { additionalProperties: false }) }
+    schema: {
+      body: Type.Object({
+        name: Type.String({ minLength: 1 }),
+        count: Type.Optional(Type.Integer()),
+        size: Type.Optional(Type.Union([Type.Literal('small'), Type.Literal('large')]))
+      }, { additionalProperties: false })
+    }
   }, async () => ({ ok: true }))
   server.get('/find', { schema: { querystring: Type.Object({ id: Type.String({ minLength: 1 }) }) } }, async () => { throw new ApiError('chat_not_found', 'no chat x') })
   server.get('/boom', async () => { throw new Error('secret internal detail: password=hunter2') })
@@ -45,6 +51,8 @@ t.test('every failure leaves with the documented body', async (t) => {
   const bug = await server.inject('/boom')
   t.notMatch(bug.body, /hunter2|secret|stack/, '5xx never leaks internals')
   t.match((await server.inject({ method: 'POST', url: '/things', payload: {} })).json().message, /name/, 'names the missing field')
+  const size = await server.inject({ method: 'POST', url: '/things', payload: { name: 'a', size: 'huge' } })
+  t.same([size.statusCode, size.json().code, size.json().message], [400, 'invalid_request', 'size must be one of "small", "large"'], 'names the values a union of literals allows')
 })
 
 t.test('request ids: a sane one from the gateway is kept, anything else replaced', async (t) => {

@@ -15,6 +15,7 @@ import { newUserMessageRoutes } from './routes/new-user-message.js'
 import { readConversationRoutes } from './routes/read-conversation.js'
 import { listChatsRoutes } from './routes/list-chats.js'
 import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
+import { feedbackRoutes } from './routes/feedback.js'
 import { adminRoutes } from './routes/admin.js'
 
 declare module 'fastify' {
@@ -70,14 +71,14 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   await app.register(idempotencyPlugin, { service: 'chat', identify: credentialOf })
   await app.register(openApiPlugin, {
     title: 'Chat Service API',
-    description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations.',
+    description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations, rate replies.',
     version: apiVersion,
     servers: [
       { url: '/', description: 'The chat service itself, on its own host and port (CHAT_PORT, 3001 by default)' },
       { url: '/chat', description: 'Through the gateway of docker-compose.yml, which serves the chat API under /chat' }
     ],
     tags: [
-      { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer' },
+      { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer, rate a reply' },
       { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
     ]
   })
@@ -103,6 +104,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
     await api.register(readConversationRoutes)
     await api.register(listChatsRoutes)
     await api.register(latestConsumerChatRoutes)
+    await api.register(feedbackRoutes)
     await api.register(adminRoutes)
   })
 }

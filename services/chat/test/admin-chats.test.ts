@@ -270,6 +270,7 @@ t.test('chat analytics', async (t) => {
   t.same(byDay[utcDay(daysAgo(1))], [0, 0], 'a quiet day is there, zero')
   t.same(body.classifications, { question: 1, request: 1, greeting: 1, complaint: 1, feedback: 0, other: 0 })
   t.same(body.handoff, { chats: 3, handed_off: 2, rate: 2 / 3 })
+  t.same(body.feedback, { up: 0, down: 0 }, 'no reply rated')
 
   const month = await analytics(app)
   t.equal(month.days, 30, '30 days by default')

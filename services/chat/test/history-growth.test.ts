@@ -16,25 +16,27 @@ const ROUNDING = 1.1
  * written in the order they were sent (as the service writes them), with the invariants the service
  * keeps: last_updated_at is the last message's time, the user's messages carry a class, the
  * assistant's citations. One user message in `feedbackEvery` is feedback; a few turns are handed
- * off, a few chats are test chats or wait for a person.
+ * off, a few replies rated up or down, a few chats are test chats or wait for a person.
  */
 async function seedHistory (db: pg.Pool, projectId: string, chats: number, feedbackEvery: number) {
   await db.query(`INSERT INTO chats (project_id, id, consumer_id, is_test, message_count, created_at, last_updated_at, needs_human)
     SELECT $1, md5($1 || g), 'consumer-' || g % 400, g % 97 = 0, n, at, at + (n - 1) * interval '30 seconds', g % 53 = 0
     FROM (SELECT g, 2 * (1 + g % 6) AS n, now() - $3 * interval '1 day' + (g - 1) * (($3 * interval '1 day' - interval '2 hours') / $2) AS at
           FROM generate_series(1, $2) g) s`, [projectId, chats, HISTORY_DAYS])
-  await db.query(`INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, handoff)
+  await db.query(`INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, handoff, feedback_rating, feedback_at)
     SELECT c.project_id, c.id, s, c.id || ':' || s, CASE WHEN s % 2 = 0 THEN 'user' ELSE 'assistant' END, 'Do you have these boots in 42?',
            CASE WHEN s % 2 = 1 THEN NULL WHEN (c.h + s) % $2 = 0 THEN 'feedback'
                 ELSE (ARRAY['question', 'question', 'request', 'greeting', 'complaint', 'other'])[1 + (c.h + s) % 6] END,
            CASE WHEN s % 2 = 1 THEN '[]'::jsonb END,
-           c.created_at + s * interval '30 seconds', s % 2 = 1 AND (c.h + s) % 23 = 0
+           c.created_at + s * interval '30 seconds', s % 2 = 1 AND (c.h + s) % 23 = 0,
+           CASE WHEN s % 2 = 1 AND (c.h + s) % 7 = 0 THEN (ARRAY['up', 'down'])[1 + c.h % 2] END,
+           CASE WHEN s % 2 = 1 AND (c.h + s) % 7 = 0 THEN c.created_at + s * interval '30 seconds' + interval '1 minute' END
     FROM (SELECT *, abs(hashtext(id)) AS h FROM chats WHERE project_id = $1) c, generate_series(0, c.message_count - 1) s
     ORDER BY c.created_at + s * interval '30 seconds'`, [projectId, feedbackEvery])
 }
 
 interface ChatRow { id: string, is_test: boolean, needs_human: boolean, created_at: Date, last_updated_at: Date }
-interface MessageRow { chat_id: string, role: string, classification: string | null, created_at: Date, handoff: boolean }
+interface MessageRow { chat_id: string, role: string, classification: string | null, created_at: Date, handoff: boolean, feedback_rating: string | null }
 
 t.test('reads of the console and its analytics follow what they return, not the history stored', async (t) => {
   const h = await harness(t)
@@ -46,7 +48,7 @@ t.test('reads of the console and its analytics follow what they return, not the 
   await h.db.query('VACUUM ANALYZE chats, messages')
 
   const { rows: chats } = await h.db.query<ChatRow>('SELECT id, is_test, needs_human, created_at, last_updated_at FROM chats WHERE project_id = $1', [shop.projectId])
-  const { rows: messages } = await h.db.query<MessageRow>('SELECT chat_id, role, classification, created_at, handoff FROM messages WHERE project_id = $1', [shop.projectId])
+  const { rows: messages } = await h.db.query<MessageRow>('SELECT chat_id, role, classification, created_at, handoff, feedback_rating FROM messages WHERE project_id = $1', [shop.projectId])
   const testChats = new Set(chats.filter((c) => c.is_test).map((c) => c.id))
   const { rows: [total] } = await h.db.query<{ messages: number }>('SELECT count(*)::int AS messages FROM messages')
 
@@ -83,6 +85,9 @@ t.test('reads of the console and its analytics follow what they return, not the 
       t.same(report.handoff.chats, started.length)
       t.same(report.handoff.handed_off, started.filter((c) => handedOff.has(c.id)).length)
       t.ok(report.handoff.handed_off > 0, 'the range has handed-off chats')
+      const ratedAs = (rating: string) => sent.filter((m) => m.feedback_rating === rating).length
+      t.same(report.feedback, { up: ratedAs('up'), down: ratedAs('down') })
+      t.ok(report.feedback.up > 0 && report.feedback.down > 0, 'the range has replies rated up and down')
     })
   }
 

@@ -5,7 +5,7 @@ import { harness } from './helpers.js'
 t.test('the OpenAPI document describes every route completely', async (t) => {
   const h = await harness(t)
   const app = await h.app()
-  t.same(await openApiProblems(app, { idempotent: ['POST /newUserMessage'], streams: ['POST /newUserMessage'] }), [])
+  t.same(await openApiProblems(app, { idempotent: ['POST /newUserMessage', 'POST /feedback'], streams: ['POST /newUserMessage'] }), [])
 
   const doc = (await app.inject('/openapi.json')).json()
   const operationIds = Object.fromEntries(Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)
@@ -16,6 +16,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /listAllProjectChats': 'listAllProjectChats',
     'GET /listAllProjectConsumerChats': 'listAllProjectConsumerChats',
     'GET /latestConsumerChatId': 'latestConsumerChatId',
+    'POST /feedback': 'feedback',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness',
     'POST /admin/chats/{chat_id}/answer': 'adminAnswerChat',
@@ -32,8 +33,14 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
   t.same(Object.keys(adminMessage.properties.decision.properties.evidence.items.properties), ['source', 'reference', 'score', 'used'])
   t.notOk(adminMessage.required.includes('decision'), 'optional: a team member\'s answer has none')
   t.ok(json('/admin/chats/export', 'get').items.properties.messages.items.properties.decision, 'the JSON export too')
+  t.same(Object.keys(adminMessage.properties.feedback.properties), ['rating', 'comment', 'rated_at'], 'and the customer\'s rating')
+  t.notOk(adminMessage.required.includes('feedback'), 'optional: most messages have none')
+  const feedback = doc.paths['/feedback'].post
+  t.same(feedback.requestBody.content['application/json'].schema.required, ['chat_id', 'msg_id', 'rating'])
+  t.same(feedback.responses['404'].content['application/json'].schema.properties.code.enum, ['chat_not_found', 'message_not_found'])
+  t.same(Object.keys(json('/admin/analytics', 'get').properties.feedback.properties), ['up', 'down'])
   const publicMessage = json('/readConversation', 'get').items
-  t.same(Object.keys(publicMessage.properties), ['msg_id', 'role', 'content', 'timestamp', 'classification', 'citations', 'author'], 'readConversation: no decision')
+  t.same(Object.keys(publicMessage.properties), ['msg_id', 'role', 'content', 'timestamp', 'classification', 'citations', 'author'], 'readConversation: no decision, no rating')
   t.equal(publicMessage.additionalProperties, false)
   t.notOk('decision' in json('/newUserMessage', 'post').properties, 'newUserMessage: no decision')
   t.notOk('decision' in json('/admin/chats/{chat_id}/answer', 'post', '201').properties, 'a team member\'s answer: no decision')

@@ -13,7 +13,7 @@ export async function adminAnalyticsRoutes (app: FastifyInstance) {
     schema: {
       operationId: 'adminChatAnalytics',
       tags: ['admin'],
-      summary: 'Chats and messages per day, user messages by class and the handoff rate over the last days',
+      summary: 'Chats and messages per day, user messages by class, the handoff rate and the replies rated up and down over the last days',
       description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). Days are UTC days, today included; test chats are left out.',
       querystring: AnalyticsQuery,
       headers: AdminHeaders,

@@ -20,7 +20,7 @@ const ACTIVE_CHATS = `c.project_id = $1 AND NOT c.is_test AND c.last_updated_at 
  * as for 365.
  */
 export async function chatAnalytics (db: Queryable, projectId: string, days: number): Promise<ChatAnalyticsResponse> {
-  const [perDay, byClass, handoff] = await Promise.all([
+  const [perDay, byClass, handoff, feedback] = await Promise.all([
     db.query<{ day: string, chats: number, messages: number }>({
       text: `WITH ${LAST_DAYS},
         started AS (
@@ -50,6 +50,13 @@ export async function chatAnalytics (db: Queryable, projectId: string, days: num
           (SELECT count(DISTINCT m.chat_id) FROM messages m JOIN chats c ON c.id = m.chat_id
            WHERE m.project_id = $1 AND m.handoff AND m.created_at >= ${SINCE} AND ${ACTIVE_CHATS} AND c.created_at >= ${SINCE})::int AS handed_off`,
       values: [projectId, days]
+    }),
+    db.query<{ up: number, down: number }>({
+      // The rated replies of the range (messages_rated): a rating counts with its reply's day.
+      text: `SELECT count(*) FILTER (WHERE m.feedback_rating = 'up')::int AS up, count(*) FILTER (WHERE m.feedback_rating = 'down')::int AS down
+        FROM messages m JOIN chats c ON c.id = m.chat_id
+        WHERE m.project_id = $1 AND m.feedback_rating IS NOT NULL AND m.created_at >= ${SINCE} AND ${ACTIVE_CHATS}`,
+      values: [projectId, days]
     })
   ])
   const counts = Object.fromEntries(classifications.map((c) => [c, 0])) as Record<Classification, number>
@@ -59,6 +66,7 @@ export async function chatAnalytics (db: Queryable, projectId: string, days: num
     days,
     chats_per_day: perDay.rows,
     classifications: counts,
-    handoff: { chats, handed_off: handedOff, rate: chats === 0 ? 0 : handedOff / chats }
+    handoff: { chats, handed_off: handedOff, rate: chats === 0 ? 0 : handedOff / chats },
+    feedback: feedback.rows[0] ?? { up: 0, down: 0 }
   }
 }

@@ -1,6 +1,7 @@
-import type { AdminMessage, Citation, Classification, Message, TurnDecision } from '@chatsearch/contracts'
+import type { AdminMessage, Citation, Classification, Message, Rating, TurnDecision } from '@chatsearch/contracts'
 import type { Queryable } from '@chatsearch/shell'
 import { isoTimestamps } from './timestamps.js'
+import { toFeedback } from './feedback.js'
 
 interface MessageRow {
   id: string
@@ -21,23 +22,30 @@ function toMessage (row: MessageRow): Message {
   return message
 }
 
-/** A message's row with why its turn went that way: read for the admin routes only. */
+/** A message's row with why its turn went that way and the customer's rating: read for the admin routes only. */
 interface AdminMessageRow extends MessageRow {
   decision: TurnDecision | null
+  feedback_rating: Rating | null
+  feedback_comment: string | null
+  /** ISO 8601 already (isoTimestamps). */
+  feedback_at: string | null
 }
+
+/** The columns of an AdminMessageRow. */
+const ADMIN_COLUMNS = 'id, role, content, classification, citations, created_at, author_username, decision, feedback_rating, feedback_comment, feedback_at'
 
 function toAdminMessage (row: AdminMessageRow): AdminMessage {
   const message: AdminMessage = toMessage(row)
   if (row.decision !== null) message.decision = row.decision
+  if (row.feedback_rating !== null && row.feedback_at !== null) message.feedback = toFeedback(row.feedback_rating, row.feedback_comment, row.feedback_at)
   return message
 }
 
-/** The whole conversation as the team reads it (decisions included), earliest first. */
+/** The whole conversation as the team reads it (decisions and ratings included), earliest first. */
 export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<AdminMessage[]> {
   const { rows } = await db.query<AdminMessageRow>({
     name: 'read-messages',
-    text: `SELECT id, role, content, classification, citations, created_at, author_username, decision FROM messages
-           WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
+    text: `SELECT ${ADMIN_COLUMNS} FROM messages WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
     values: [projectId, chatId],
     types: isoTimestamps
   })
@@ -82,13 +90,13 @@ export async function recentMessages (db: Queryable, projectId: string, chatId: 
 }
 
 /**
- * The messages of several chats as the team reads them (decisions included), each chat's earliest
+ * The messages of several chats as the team reads them (decisions and ratings included), each chat's earliest
  * first: the conversations of an export page.
  */
 export async function messagesOfChats (db: Queryable, projectId: string, chatIds: string[]): Promise<Map<string, AdminMessage[]>> {
   const { rows } = await db.query<AdminMessageRow & { chat_id: string }>({
     name: 'messages-of-chats',
-    text: `SELECT chat_id, id, role, content, classification, citations, created_at, author_username, decision FROM messages
+    text: `SELECT chat_id, ${ADMIN_COLUMNS} FROM messages
            WHERE project_id = $1 AND chat_id = ANY($2::text[]) ORDER BY chat_id, seq`,
     values: [projectId, chatIds],
     types: isoTimestamps

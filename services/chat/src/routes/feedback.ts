@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { FeedbackBody, FeedbackResponse, bodyErrors, chatErrors, errorResponses, idempotencyErrors } from '@chatsearch/contracts'
+import { ApiError } from '@chatsearch/shell'
+import { rateMessage } from '../store/feedback.js'
+
+/** A customer rates an assistant reply (issue 29): kept with the message for the project's team. */
+export async function feedbackRoutes (app: FastifyInstance) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  api.post('/feedback', {
+    config: { rateLimit: 'chat_write', idempotency: {} },
+    schema: {
+      operationId: 'feedback',
+      tags: ['chat'],
+      summary: 'Rate an assistant message up or down, with an optional comment',
+      description: 'One rating per message: a second replaces the first, comment included (a rating sent without a comment leaves none). Only the assistant\'s messages (a team member\'s answers included) can be rated: a customer\'s own message, an unknown msg_id or one of another chat is 404 `message_not_found`; an unknown chat, or one of another project, 404 `chat_not_found`. The project\'s team sees the rating with the message in the console\'s transcript, and the counts in its analytics.',
+      body: FeedbackBody,
+      response: { 200: FeedbackResponse, ...errorResponses(...bodyErrors, ...chatErrors.feedback, ...idempotencyErrors) }
+    }
+  }, async (request) => {
+    const { chat_id: chatId, msg_id: msgId, rating, comment } = request.body
+    const { projectId, consumerId } = request.principal
+    const said = comment !== undefined && /\S/.test(comment) ? comment : null
+    const stored = await rateMessage(app.pg, { projectId, chatId, msgId, consumerId }, rating, said)
+    if (stored === 'no_chat') throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
+    if (stored === 'no_message') throw new ApiError('message_not_found', `chat ${chatId} has no assistant message ${msgId}`)
+    return { chat_id: chatId, msg_id: msgId, ...stored }
+  })
+}
