@@ -1,8 +1,8 @@
 // The console's user story in a real browser (Debian's chromium driven by playwright-core), against
 // the real console, chat and search services on one real PostgreSQL: sign in, create a project, issue
 // credentials and use them with the services, import a catalog and follow its task, add knowledge,
-// try the playground, answer a handed-off conversation as a person (the shopper's client reads it),
-// see analytics, revoke a credential and see it stop working. Every page is also saved as a
+// try the playground, read the shopper's ratings of the replies and answer a handed-off conversation
+// as a person (the shopper's client reads it), see analytics, revoke a credential and see it stop working. Every page is also saved as a
 // screenshot at 1280 and 375 pixels wide (E2E_SHOTS, default a temporary folder) and checked for
 // horizontal scrolling at 375.
 import t from 'tap'
@@ -153,6 +153,12 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     const shopper = await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'I want to cancel my order 1234', chat_id: chatId })
     const turn = await shopper.json() as { chat_id: string, handoff: boolean }
     t.equal(turn.handoff, true, 'cancelling an order is handed off')
+    // The shopper rates both replies: the help page's up, with a word, the handoff down.
+    const replies = (await (await api(`${stack.chatUrl}/readConversation?chat_id=${encodeURIComponent(chatId)}`, chatKey.secret)).json() as Array<{ msg_id: string, role: string }>)
+      .filter((m) => m.role === 'assistant')
+    const rate = (msgId: string, rating: object) => api(`${stack.chatUrl}/feedback`, chatKey.secret, { chat_id: chatId, msg_id: msgId, ...rating })
+    t.equal((await rate(replies[0]!.msg_id, { rating: 'up', comment: 'Clear, thanks!' })).status, 200, 'the help page\'s reply rated up')
+    t.equal((await rate(replies[1]!.msg_id, { rating: 'down' })).status, 200, 'the handoff rated down')
 
     // Conversations: the handed-off chat first, its transcript, and an answer as a person.
     await page.goto(`${projectUrl}/chats`)
@@ -163,6 +169,11 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await first.getByRole('link').first().click()
     await page.getByRole('heading', { name: 'Transcript' }).waitFor()
     await page.getByText('I want to cancel my order 1234').waitFor()
+    // The shopper's ratings, each with its reply.
+    const ratings = await page.locator('main .message-assistant .feedback').allTextContents()
+    t.equal(ratings.length, 2, 'a rating on each rated reply')
+    t.match(ratings[0], /^\s*Helpful · the customer's rating, .+Clear, thanks!$/, 'up, with the comment')
+    t.match(ratings[1], /^\s*Not helpful · the customer's rating, [^!]+$/, 'down, no comment')
     // Why each turn went that way, on demand and by keyboard: a "Why?" on each of the assistant's messages.
     const whys = page.locator('main details.decision')
     t.equal(await whys.count(), 2, 'one "Why?" per assistant message, none on the shopper\'s')
@@ -191,6 +202,7 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await page.goto(`${projectUrl}/analytics`)
     await page.locator('canvas').first().waitFor()
     t.ok(await page.locator('canvas').count() >= 3, 'charts drawn')
+    await page.getByText('Of 2 replies rated by customers, 1 helped and 1 did not.').waitFor()
     await snapshot('analytics')
 
     // Revoking the API key: the chat service refuses it at once.

@@ -90,11 +90,17 @@ function SearchOutcomes ({ days }: { days: Figures['search']['searches_per_day']
 function Charts ({ figures }: { figures: Figures }) {
   const { chat, search } = figures
   const classes = classifications.map((c) => ({ name: classLabels[c], count: chat.classifications[c] ?? 0 }))
+  const { up, down } = chat.feedback
+  const rated = up + down
   return (
     <div class='figures'>
       <Figure id='handoff' title='Handoff rate'>
         <p class='big-number'>{formatPercent(chat.handoff.rate)}</p>
         <p>{chat.handoff.handed_off} of {chat.handoff.chats} conversations were handed off to the team.</p>
+      </Figure>
+      <Figure id='feedback' title='Customer feedback'>
+        <p class='big-number'>{rated === 0 ? '—' : formatPercent(up / rated)}</p>
+        <p>{rated === 0 ? 'No reply was rated in this period.' : `Of ${rated} replies rated by customers, ${up} helped and ${down} did not.`}</p>
       </Figure>
       <Figure id='searches-per-day' title='Searches per day'>
         <ChartView

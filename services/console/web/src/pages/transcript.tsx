@@ -3,6 +3,7 @@ import { answerChat, deleteChat, getChat } from '../api/chats.js'
 import type { AdminMessage } from '../api/types.js'
 import { Citations } from '../components/citations.js'
 import { Decision } from '../components/decision.js'
+import { FeedbackMark } from '../components/feedback.js'
 import { ConfirmButton } from '../components/confirm-button.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
 import { ErrorAlert, Loading, Status } from '../components/status.js'
@@ -24,6 +25,7 @@ function MessageItem ({ projectId, message }: { projectId: string, message: Admi
       </p>
       <p class='message-text'>{message.content}</p>
       {message.citations !== undefined && <Citations projectId={projectId} citations={message.citations} />}
+      {message.feedback !== undefined && <FeedbackMark feedback={message.feedback} />}
       {message.decision !== undefined && <Decision decision={message.decision} />}
     </li>
   )
