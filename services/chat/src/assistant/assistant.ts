@@ -211,7 +211,7 @@ export class Assistant {
    */
   async #classify (message: string): Promise<{ label: Classification, confidence: number }> {
     const { classifier, embedder } = this.#opts
-    if (this.#vectors === undefined || classifier.encoder === undefined || classifier.encoder !== embedder || normaliseText(message) !== message) {
+    if (this.#vectors === undefined || classifier.encoder !== embedder || normaliseText(message) !== message) {
       return await classifier.classify(message)
     }
     let vector: Float32Array | undefined
