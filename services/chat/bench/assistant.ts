@@ -11,6 +11,7 @@ import { createKey, createProject } from '@chatsearch/auth'
 import { createPool } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/shell/testing'
 import { buildApp as buildSearch, demoCatalogFile, ingestDocuments } from '@chatsearch/search'
+import { assistantSetFile } from '@chatsearch/search/catalog'
 import { buildApp } from '../src/app.js'
 
 interface Case { message: string, expected: string[], acceptable: string[], classification: string }
@@ -24,7 +25,7 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
 const cleanup: Array<() => unknown> = []
 const teardown = { teardown: (fn: () => unknown) => { cleanup.push(fn) } }
 try {
-  const cases = JSON.parse(await readFile(new URL('../../search/catalog/assistant-set.json', import.meta.url), 'utf8')) as Case[]
+  const cases = JSON.parse(await readFile(assistantSetFile, 'utf8')) as Case[]
   const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as Item[]
   const databaseUrl = await testDatabase(teardown)
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-assistant-'))

@@ -4,14 +4,12 @@ import { extractConstraints, planSearch, toFilter } from '../src/assistant/const
 import type { CatalogShape, Constraints } from '../src/assistant/constraints/index.js'
 // the parser the search service uses, so a plan's filter is one the search service accepts
 import { checkFilterable, parseFilter } from '@chatsearch/filter'
-import { compileFilter } from '../../search/catalog/mini-filter.js'
+import { demoCatalogFile } from '@chatsearch/search'
+import { assistantSetFile, compileFilter } from '@chatsearch/search/catalog'
 
 type Product = Record<string, unknown> & { id: string }
-const readCatalogFile = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../search/catalog/${name}`, import.meta.url), 'utf8'))
-
-const catalog = readCatalogFile('demo-catalog.json') as Product[]
-const assistantSet = readCatalogFile('assistant-set.json') as Array<{ message: string, expected: string[] }>
+const catalog = JSON.parse(readFileSync(demoCatalogFile, 'utf8')) as Product[]
+const assistantSet = JSON.parse(readFileSync(assistantSetFile, 'utf8')) as Array<{ message: string, expected: string[] }>
 const byId = new Map(catalog.map((p) => [p.id, p]))
 const facet = (attribute: string) =>
   [...new Set(catalog.map((p) => p[attribute]).filter((v): v is string => typeof v === 'string'))].sort()

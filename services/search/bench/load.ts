@@ -1,10 +1,6 @@
 // One autocannon run (warm-up, then a measured window) whose every request can differ.
-// autocannon is a devDependency of services/chat, not of this package: it is loaded from there.
-import { createRequire } from 'node:module'
-import type Autocannon from '../../chat/node_modules/@types/autocannon/index.js'
+import autocannon from 'autocannon'
 import { percentile } from './workload.js'
-
-const autocannon = createRequire(new URL('../../chat/package.json', import.meta.url))('autocannon') as typeof Autocannon
 
 export interface LoadOptions {
   url: string
@@ -43,7 +39,7 @@ export async function load (opts: LoadOptions): Promise<LoadResult> {
   let measured = 0
   let windowStart = Number.POSITIVE_INFINITY
   let windowEnd = Number.NaN
-  const result = await new Promise<Autocannon.Result>((resolve, reject) => {
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({
       url: opts.url,
       connections: opts.connections,
