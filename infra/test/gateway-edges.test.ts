@@ -10,7 +10,7 @@ import { buildApp as buildChat } from '@chatsearch/chat'
 import { buildApp as buildConsole, createUser } from '@chatsearch/console'
 import { buildApp as buildSearch } from '@chatsearch/search'
 import { createPool } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { freePort, testDatabase } from '@chatsearch/testkit'
 import { composeLimits, startGateway, type Gateway, type GatewayLimits } from './support/gateway.js'
 import { skipWithout } from './support/tools.js'
 

@@ -9,7 +9,7 @@ import { createKey, createProject } from '@chatsearch/auth'
 import { buildApp as buildChat, type ChatParts } from '@chatsearch/chat'
 import { buildApp as buildSearch, demoCatalogFile } from '@chatsearch/search'
 import { createPool } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { freePort, testDatabase } from '@chatsearch/testkit'
 import { startGateway, type Gateway } from './support/gateway.js'
 import { skipWithout } from './support/tools.js'
 

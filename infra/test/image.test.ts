@@ -12,7 +12,7 @@ import dockerignore from '@balena/dockerignore'
 import { parse } from 'yaml'
 import { createKey, createProject } from '@chatsearch/auth'
 import { createPool } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { freePort, testDatabase } from '@chatsearch/testkit'
 import { findTool } from './support/tools.js'
 
 // What infra/Dockerfile does, minus Docker, on a machine whose pnpm store is empty: the build context

@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url))
 /** Per credential and minute: high enough that the load never meets a limit, which stays in force. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { SEARCH_CACHE_PREFIX } from '@chatsearch/search'
-import { startRedis, testDatabase } from '@chatsearch/shell/testing'
+import { startRedis, testDatabase } from '@chatsearch/testkit'
 import { cli } from './run.js'
 
 t.test('catalog import and settings', async (t) => {

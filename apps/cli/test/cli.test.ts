@@ -6,7 +6,7 @@ import pg from 'pg'
 import { openForPostgresUser, startEmbeddedPostgres } from '@chatsearch/shell'
 import { Redis } from 'ioredis'
 import { REVOCATION_CHANNEL } from '@chatsearch/auth'
-import { freePort, startRedis, testDatabase } from '@chatsearch/shell/testing'
+import { freePort, startRedis, testDatabase } from '@chatsearch/testkit'
 import { cli } from './run.js'
 
 t.test('admin CLI on DATABASE_URL', async (t) => {

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { testDatabase } from '@chatsearch/testkit'
 import { cli, exited, packageDir } from './run.js'
 
 // About 45 commands, each a process of its own, with crawls and tasks: 190 s in CI alone, and past the

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from 'node:net'
 import { openForPostgresUser } from '@chatsearch/shell'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 import { exited, startStack, waitForOutput } from './run.js'
 
 const portOpen = (port: number) => new Promise<boolean>((resolve) => {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { execFile } from 'node:child_process'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { testDatabase } from '@chatsearch/testkit'
 import { cli, packageDir } from './run.js'
 
 /** The CLI with `input` piped to its stdin. */

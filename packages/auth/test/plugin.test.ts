@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
 import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
-import { startRedis, testDatabase } from '@chatsearch/shell/testing'
+import { startRedis, testDatabase } from '@chatsearch/testkit'
 import { authMigrations, authPlugin, createKey, createProject, listKeys, listProjects, revokeKey, serviceTokenOnly } from '../src/index.js'
 
 /** The plugin on a bare Fastify instance with one dummy route that echoes the principal. */

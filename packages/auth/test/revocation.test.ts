@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
 import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
-import { startRedis, testDatabase } from '@chatsearch/shell/testing'
+import { startRedis, testDatabase } from '@chatsearch/testkit'
 import { authMigrations, authPlugin, createKey, createProject, publishRevocation, revokeKey } from '../src/index.js'
 
 /**

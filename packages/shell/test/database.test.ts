@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import t from 'tap'
 import { createPool, databasePlugin } from '../src/database.js'
 import { buildService } from '../src/server.js'
-import { metricSample as sample, testDatabase } from '../src/testing.js'
+import { metricSample as sample, testDatabase } from '@chatsearch/testkit'
 
 const databaseUrl = await testDatabase(t)
 

@@ -4,7 +4,7 @@ import { MemoryCacheStore } from '../src/redis/cache-store.js'
 import { keptOf, MemoryIdempotencyStore } from '../src/redis/idempotency-store.js'
 import { MemoryRateLimitStore } from '../src/redis/rate-limit-store.js'
 import { Metrics } from '../src/metrics.js'
-import { metricSample } from '../src/testing.js'
+import { metricSample } from '@chatsearch/testkit'
 
 // Each in-process store filled far past its cap stays at the cap, and drops what has expired.
 

@@ -3,7 +3,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { buildService } from '../src/server.js'
 import { ApiError } from '../src/errors.js'
-import { metricSample as sample } from '../src/testing.js'
+import { metricSample as sample } from '@chatsearch/testkit'
 
 async function app (metricsToken?: string) {
   return await buildService({ name: 'test', logLevel: 'silent', ...(metricsToken === undefined ? {} : { metricsToken }) }, async (server) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPool } from '../src/database.js'
 import { migrate } from '../src/migrate.js'
-import { testDatabase } from '../src/testing.js'
+import { testDatabase } from '@chatsearch/testkit'
 
 t.test('migrations', async (t) => {
   const pool = createPool(await testDatabase(t), 6)

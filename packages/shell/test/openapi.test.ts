@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { apiVersion, bodyErrors, errorBodySchema, errorResponses, idempotencyErrors, publicErrorResponses } from '@chatsearch/contracts'
 import { ApiError, createServer, healthRoutes, idempotencyPlugin, openApiPlugin, rateLimitPlugin, redisPlugin, type OpenApiServer } from '../src/index.js'
-import { openApiProblems, type OpenApiExpectations } from '../src/openapi-check.js'
+import { openApiProblems, type OpenApiExpectations } from '@chatsearch/testkit/openapi-check'
 
 const identify = (request: { headers: Record<string, unknown> }) => request.headers.authorization as string | undefined
 

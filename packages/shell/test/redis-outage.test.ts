@@ -1,7 +1,7 @@
 import t from 'tap'
 import Fastify from 'fastify'
 import { idempotencyPlugin, installErrorHandler, rateLimitPlugin, redisPlugin, VersionedCache } from '../src/index.js'
-import { startRedis } from '../src/testing.js'
+import { startRedis } from '@chatsearch/testkit'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -15,7 +15,7 @@ import { shopperMessages } from './messages.js'
 import { busyNow, cpuMeter } from './cpu.js'
 import type { ServerMessage } from './server.js'
 import type { SearchServerMessage } from './search-server.js'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { openForPostgresUser, startEmbeddedPostgres } from '@chatsearch/shell'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 
 export interface BenchDatabase {
   url: string

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 import { get, harness, post } from './helpers.js'
 import { searchStack, TOKEN, type Item } from './support/search-stack.js'
 import { startFakeOpenAi, type FakeReply } from './support/fake-openai.js'

@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { fuzzRoutes } from '@chatsearch/shell/fuzz'
+import { fuzzRoutes } from '@chatsearch/testkit/fuzz'
 import { get, harness, post } from './helpers.js'
 
 // Arbitrary requests at every route of the chat service (its OpenAPI document): no answer is a 5xx,

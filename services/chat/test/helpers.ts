@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import type pg from 'pg'
 import { createPool } from '@chatsearch/shell'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { testDatabase } from '@chatsearch/testkit'
 import { createKey, createProject } from '@chatsearch/auth'
 import { buildApp, type ChatParts } from '../src/app.js'
 import type { ChatConfig } from '../src/config.js'

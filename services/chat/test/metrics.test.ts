@@ -1,5 +1,5 @@
 import t from 'tap'
-import { freePort, metricSample } from '@chatsearch/shell/testing'
+import { freePort, metricSample } from '@chatsearch/testkit'
 import { call, harness, post } from './helpers.js'
 import { searchStack, TOKEN } from './support/search-stack.js'
 import { startFakeOpenAi } from './support/fake-openai.js'

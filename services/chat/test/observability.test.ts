@@ -1,6 +1,6 @@
 import t from 'tap'
 import { call, get, harness, post } from './helpers.js'
-import { metricSample } from '@chatsearch/shell/testing'
+import { metricSample } from '@chatsearch/testkit'
 import { searchStack, TOKEN } from './support/search-stack.js'
 
 interface LogLine { reqId?: string, msg: string, req?: { url?: string }, [field: string]: unknown }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { openApiProblems } from '@chatsearch/shell/openapi-check'
+import { openApiProblems } from '@chatsearch/testkit/openapi-check'
 import { harness } from './helpers.js'
 
 t.test('the OpenAPI document describes every route completely', async (t) => {

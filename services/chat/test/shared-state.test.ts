@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { startRedis } from '@chatsearch/shell/testing'
+import { startRedis } from '@chatsearch/testkit'
 import { loadClassifier } from '../src/assistant/classifier.js'
 import type { Retriever } from '../src/assistant/types.js'
 import { call, get, harness, type Harness } from './helpers.js'

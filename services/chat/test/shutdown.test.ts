@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 import { harness, type Harness, type Tenant } from './helpers.js'
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createPool } from '@chatsearch/shell'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { testDatabase } from '@chatsearch/testkit'
 import { isoTimestamp, isoTimestamps } from '../src/store/timestamps.js'
 
 // Instants a conversation may hold: whole seconds, every precision PostgreSQL prints, the last

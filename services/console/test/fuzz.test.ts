@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { fuzzRoutes } from '@chatsearch/shell/fuzz'
+import { fuzzRoutes } from '@chatsearch/testkit/fuzz'
 import { harness, signIn } from './helpers.js'
 import { services } from './support/stack.js'
 

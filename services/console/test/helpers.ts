@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type pg from 'pg'
 import { createPool } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { freePort, testDatabase } from '@chatsearch/testkit'
 import { buildApp } from '../src/app.js'
 import type { ConsoleConfig } from '../src/config.js'
 import { createUser } from '../src/store/users.js'

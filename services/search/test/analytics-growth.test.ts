@@ -1,7 +1,7 @@
 import t from 'tap'
 import type pg from 'pg'
 import { createPool, migrate } from '@chatsearch/shell'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { testDatabase } from '@chatsearch/testkit'
 import { searchAnalytics } from '../src/analytics.js'
 import { searchMigrations } from '../src/migrations.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { filterExpression, fuzzRoutes } from '@chatsearch/shell/fuzz'
+import { filterExpression, fuzzRoutes } from '@chatsearch/testkit/fuzz'
 import { searchHarness, send } from './helpers.js'
 import { faqs, pages } from './fixtures/knowledge.js'
 

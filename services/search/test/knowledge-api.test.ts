@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { metricSample as sample } from '@chatsearch/shell/testing'
+import { metricSample as sample } from '@chatsearch/testkit'
 import { ENGINES, searchHarness, send, type EngineKind } from './helpers.js'
 import { faqs, pages, shipping } from './fixtures/knowledge.js'
 

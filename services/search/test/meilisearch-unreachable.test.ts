@@ -1,5 +1,5 @@
 import t from 'tap'
-import { freePort } from '@chatsearch/shell/testing'
+import { freePort } from '@chatsearch/testkit'
 import { MeilisearchEngine } from '../src/engines/meilisearch/engine.js'
 import { searchHarness, send } from './helpers.js'
 

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { searchHarness, send } from './helpers.js'
-import { metricSample as sample } from '@chatsearch/shell/testing'
+import { metricSample as sample } from '@chatsearch/testkit'
 
 const h = await searchHarness(t)
 

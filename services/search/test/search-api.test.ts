@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { metricSample as sample } from '@chatsearch/shell/testing'
+import { metricSample as sample } from '@chatsearch/testkit'
 import { ENGINES, ids, send, withCatalog, type EngineKind } from './helpers.js'
 
 /** The API's search behaviour, the same on every engine (see ENGINES). */

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { startRedis } from '@chatsearch/shell/testing'
+import { startRedis } from '@chatsearch/testkit'
 import { ids, searchHarness, send } from './helpers.js'
 
 const settings = { searchableAttributes: ['title', 'description', 'brand'], filterableAttributes: ['brand', 'price'], facetableAttributes: ['brand'] }

@@ -8,7 +8,7 @@ import t from 'tap'
 import type { Task } from '@chatsearch/contracts'
 import { createKey, createProject } from '@chatsearch/auth'
 import { createPool } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/shell/testing'
+import { freePort, testDatabase } from '@chatsearch/testkit'
 
 const serviceDir = fileURLToPath(new URL('..', import.meta.url))
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { openForPostgresUser, startEmbeddedPostgres } from './embedded-postgres.js'
+import { openForPostgresUser, startEmbeddedPostgres } from '@chatsearch/shell'
 
 interface Teardown { teardown: (fn: () => unknown) => void }
 
