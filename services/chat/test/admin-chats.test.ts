@@ -198,7 +198,7 @@ t.test('admin chat routes', async (t) => {
     t.equal(res.statusCode, 200)
     t.match(res.headers['content-type'], /^text\/csv/)
     t.match(res.headers['content-disposition'], /^attachment; filename="chats-\d{4}-\d{2}-\d{2}\.csv"$/)
-    t.ok(res.body.startsWith('chat_id,consumer_id,seq,role,author,classification,content,citations,created_at,decision_route\r\n'))
+    t.ok(res.body.startsWith('chat_id,consumer_id,seq,role,author,classification,content,citations,created_at,decision_route,feedback_rating,feedback_comment\r\n'))
     t.ok(res.body.includes('"He said ""hi, there"",\nthen left\r\nfor good"'), 'quotes doubled, the field quoted')
     const rows = parse(res.body, { columns: true }) as Array<Record<string, string>>
     t.same(rows.map((r) => [r.chat_id, r.consumer_id, r.seq, r.role, r.author, r.classification, r.content]), [

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
+import { parse } from 'csv-parse/sync'
 import { errorBody, limits, type ErrorCode } from '@chatsearch/contracts'
 import { rateMessage } from '../src/store/feedback.js'
 import { harness, call, get, post, type Tenant } from './helpers.js'
@@ -68,6 +69,18 @@ t.test('feedback on assistant messages', async (t) => {
     const kept = await rate(shop.key, { chat_id: chat, msg_id: secondReply!.msg_id, rating: 'up', comment: longest })
     t.equal(kept.statusCode, 200)
     t.equal(((await transcript(shop.projectId, chat)).find((m) => m.msg_id === secondReply!.msg_id)?.feedback as { comment: string }).comment, longest, 'the longest comment, kept as sent')
+  })
+
+  t.test('the CSV export carries each rating with its comment, empty on the messages nobody rated', async (t) => {
+    const res = await app.inject({ url: '/admin/chats/export?format=csv&consumer_id=ann', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': shop.projectId } })
+    t.equal(res.statusCode, 200)
+    const rows = (parse(res.body, { columns: true }) as Array<Record<string, string>>).filter((r) => r.chat_id === chat)
+    t.same(rows.map((r) => [r.role, r.feedback_rating, r.feedback_comment]), [
+      ['user', '', ''],
+      ['assistant', 'down', ''],
+      ['user', '', ''],
+      ['assistant', 'up', 'é'.repeat(limits.feedbackCommentMaxChars)]
+    ])
   })
 
   t.test('only an assistant message of the caller\'s project\'s chat can be rated: anything else is 404', async (t) => {

@@ -49,7 +49,7 @@ t.test('conversations and analytics through the chat and search admin routes', a
   t.equal(csv.statusCode, 200)
   t.match(String(csv.headers['content-type']), /^text\/csv/)
   t.match(String(csv.headers['content-disposition']), /^attachment; filename="chats-\d{4}-\d{2}-\d{2}\.csv"$/)
-  t.match(csv.body, /^chat_id,consumer_id,seq,role,author,classification,content,citations,created_at,decision_route\r\n/)
+  t.match(csv.body, /^chat_id,consumer_id,seq,role,author,classification,content,citations,created_at,decision_route,feedback_rating,feedback_comment\r\n/)
   t.match(csv.body, 'human:alice')
   const json = await alice.request({ method: 'GET', url: `${base}/chats/export?format=json` })
   t.same((json.json() as Array<{ chat: { chat_id: string } }>).map((e) => e.chat.chat_id).sort(), [hello.chat_id, refund.chat_id].sort())

@@ -57,10 +57,12 @@ function csvRecord (chat: AdminChatRow, seq: number, message: AdminMessage) {
     content: message.content,
     citations: message.citations === undefined ? '' : JSON.stringify(message.citations),
     created_at: message.timestamp,
-    decision_route: message.decision?.route ?? ''
+    decision_route: message.decision?.route ?? '',
+    feedback_rating: message.feedback?.rating ?? '',
+    feedback_comment: message.feedback?.comment ?? ''
   }
 }
-const CSV_COLUMNS = ['chat_id', 'consumer_id', 'seq', 'role', 'author', 'classification', 'content', 'citations', 'created_at', 'decision_route']
+const CSV_COLUMNS = ['chat_id', 'consumer_id', 'seq', 'role', 'author', 'classification', 'content', 'citations', 'created_at', 'decision_route', 'feedback_rating', 'feedback_comment']
 
 /** The chats of the export with their messages, a batch of chats (and one query of messages) at a time. */
 async function * exportedChats (app: FastifyInstance, projectId: string, batches: RowBatches<AdminChatRow>) {
@@ -126,7 +128,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
       operationId: 'adminExportChats',
       tags: ['admin'],
       summary: 'Every chat passing the filters with its messages, streamed as a JSON or CSV attachment',
-      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at, decision_route (the route of the assistant\'s decision; empty on other messages and on those stored before decisions were kept); quoted as RFC 4180 says. The JSON export carries each assistant message\'s whole `decision`.',
+      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at, decision_route (the route of the assistant\'s decision; empty on other messages and on those stored before decisions were kept), feedback_rating (`up` or `down` when the customer rated the reply, else empty), feedback_comment; quoted as RFC 4180 says. The JSON export carries each assistant message\'s whole `decision`.',
       querystring: AdminExportQuery,
       headers: AdminHeaders,
       response: {
