@@ -105,6 +105,23 @@ export type AnalyticsQuery = Static<typeof AnalyticsQuery>
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A UTC day, YYYY-MM-DD' })
 const Count = Type.Integer({ minimum: 0 })
 
+/** How many questions `unanswered` groups at most, and how many sources `top_cited` lists per kind. */
+export const analyticsUnansweredGroupsMax = 20
+export const analyticsTopCitedMax = 10
+
+const UnansweredGroup = Type.Object({
+  question: Type.String({ description: 'The latest question of the group, as the customer wrote it' }),
+  count: Type.Integer({ minimum: 1, description: 'How many times it, or a question with nearly the same words, was handed off for lack of an answer' }),
+  last_asked_at: Timestamp,
+  chat_id: Type.String({ description: 'The chat of the latest one, to read in the console' })
+}, { additionalProperties: false })
+
+const CitedSource = Type.Object({
+  reference: Type.String({ description: 'The item id, the knowledge document id (its chunks counted together) or the FAQ pair\'s id' }),
+  title: Type.Optional(Type.String({ description: 'The title the latest citation carried' })),
+  count: Type.Integer({ minimum: 1, description: 'Replies of the range that cited it' })
+}, { additionalProperties: false })
+
 export const ChatAnalyticsResponse = Type.Object({
   days: Type.Integer({ minimum: 1 }),
   chats_per_day: Type.Array(Type.Object({ day: Day, chats: Count, messages: Count }, { additionalProperties: false }), {
@@ -113,15 +130,39 @@ export const ChatAnalyticsResponse = Type.Object({
   classifications: Type.Object({
     question: Count, request: Count, greeting: Count, complaint: Count, feedback: Count, other: Count
   }, { additionalProperties: false, description: 'User messages of the range by class' }),
+  resolution: Type.Object({
+    chats: Type.Integer({ minimum: 0, description: 'Chats started in the range' }),
+    resolved: Type.Integer({ minimum: 0, description: 'Those of them the assistant resolved: no turn handed off and no reply rated down' }),
+    rate: Type.Number({ minimum: 0, maximum: 1, description: 'resolved / chats (0 without chats)' })
+  }, { additionalProperties: false }),
   handoff: Type.Object({
     chats: Type.Integer({ minimum: 0, description: 'Chats started in the range' }),
     handed_off: Type.Integer({ minimum: 0, description: 'Those of them with at least one turn handed off to the team' }),
-    rate: Type.Number({ minimum: 0, maximum: 1, description: 'handed_off / chats (0 without chats)' })
+    rate: Type.Number({ minimum: 0, maximum: 1, description: 'handed_off / chats (0 without chats)' }),
+    reasons: Type.Object({ action: Count, person: Count, complaint: Count, unanswered: Count }, {
+      additionalProperties: false,
+      description: 'The turns of the range handed off, by reason: an action on the customer\'s order or account, a person asked for, a complaint, a question nothing answers (turns stored before reasons were kept are not counted)'
+    })
+  }, { additionalProperties: false }),
+  team_answer: Type.Object({
+    handoffs: Type.Integer({ minimum: 0, description: 'Turns of the range handed off to the team' }),
+    answered: Type.Integer({ minimum: 0, description: 'Those a team member has answered since (POST /admin/chats/{chat_id}/answer)' }),
+    median_seconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'The median time from a handed-off turn to the team\'s first answer after it; null when none was answered' })
   }, { additionalProperties: false }),
   feedback: Type.Object({
     up: Type.Integer({ minimum: 0, description: 'Replies of the range rated up (POST /feedback), by their latest rating' }),
-    down: Type.Integer({ minimum: 0, description: 'Replies of the range rated down' })
-  }, { additionalProperties: false, description: 'The customers\' ratings of the assistant messages sent in the range' })
+    down: Type.Integer({ minimum: 0, description: 'Replies of the range rated down' }),
+    ratio: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'up / (up + down); null when no reply was rated' })
+  }, { additionalProperties: false, description: 'The customers\' ratings of the assistant messages sent in the range' }),
+  unanswered: Type.Array(UnansweredGroup, {
+    maxItems: analyticsUnansweredGroupsMax,
+    description: 'The questions of the range handed off because nothing answered them, those with nearly the same words (the same word stems, mostly) grouped together, most frequent first: what the help pages should say next'
+  }),
+  top_cited: Type.Object({
+    knowledge: Type.Array(CitedSource, { maxItems: analyticsTopCitedMax }),
+    faq: Type.Array(CitedSource, { maxItems: analyticsTopCitedMax }),
+    catalog: Type.Array(CitedSource, { maxItems: analyticsTopCitedMax })
+  }, { additionalProperties: false, description: 'The sources the assistant\'s replies of the range cited most, by kind, most cited first' })
 }, { additionalProperties: false, description: 'Test chats are left out' })
 export type ChatAnalyticsResponse = Static<typeof ChatAnalyticsResponse>
 

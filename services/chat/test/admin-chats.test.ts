@@ -13,6 +13,11 @@ interface SeedMessage {
   citations?: unknown[]
   author?: string
   handoff?: boolean
+  /** The turn's decision (only its handoff reason matters here). */
+  reason?: string
+  rating?: 'up' | 'down'
+  /** Milliseconds after the chat's start; by default its place in the chat. */
+  at?: number
 }
 interface Seed {
   consumer?: string
@@ -34,10 +39,13 @@ async function seed (db: pg.Pool, projectId: string, s: Seed): Promise<string> {
                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
   [projectId, id, s.consumer ?? 'ann', s.test ?? false, s.messages.length, s.created, updated, s.needsHuman ?? false])
   for (const [seq, m] of s.messages.entries()) {
-    await db.query(`INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, author_username, handoff)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    const at = new Date(s.created.getTime() + (m.at ?? seq))
+    await db.query(`INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, author_username, handoff,
+                                          decision, feedback_rating, feedback_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [projectId, id, seq, randomUUID(), m.role, m.content, m.role === 'user' ? (m.classification ?? 'question') : null,
-      m.role === 'assistant' ? JSON.stringify(m.citations ?? []) : null, new Date(s.created.getTime() + seq), m.author ?? null, m.handoff ?? false])
+      m.role === 'assistant' ? JSON.stringify(m.citations ?? []) : null, at, m.author ?? null, m.handoff ?? false,
+      m.reason === undefined ? null : JSON.stringify({ route: 'handoff', handoff_reason: m.reason, evidence: [] }), m.rating ?? null, m.rating === undefined ? null : at])
   }
   return id
 }
@@ -269,14 +277,67 @@ t.test('chat analytics', async (t) => {
   t.same(byDay[utcDay(daysAgo(2))], [2, 5])
   t.same(byDay[utcDay(daysAgo(1))], [0, 0], 'a quiet day is there, zero')
   t.same(body.classifications, { question: 1, request: 1, greeting: 1, complaint: 1, feedback: 0, other: 0 })
-  t.same(body.handoff, { chats: 3, handed_off: 2, rate: 2 / 3 })
-  t.same(body.feedback, { up: 0, down: 0 }, 'no reply rated')
+  t.same(body.handoff, { chats: 3, handed_off: 2, rate: 2 / 3, reasons: { action: 0, person: 0, complaint: 0, unanswered: 0 } },
+    'turns stored without a decision have no reason')
+  t.same(body.resolution, { chats: 3, resolved: 1, rate: 1 / 3 })
+  t.same(body.team_answer, { handoffs: 2, answered: 1, median_seconds: 0.001 }, 'the team answered one, a millisecond after the turn')
+  t.same(body.feedback, { up: 0, down: 0, ratio: null }, 'no reply rated')
+  t.same(body.unanswered, [])
+  t.same(body.top_cited, { knowledge: [], faq: [], catalog: [] })
 
   const month = await analytics(app)
   t.equal(month.days, 30, '30 days by default')
   t.equal(month.chats_per_day.length, 30)
   t.equal(month.classifications.other, 1, 'the older chat is inside 30 days')
   t.equal(month.handoff.chats, 4)
+
+  t.test('resolution, handoff reasons, the team\'s answer time, unanswered questions grouped, the sources cited most', async (t) => {
+    const fresh = await h.tenant('analytics shop')
+    const at = daysAgo(1)
+    const unanswered = (question: string, created: Date) =>
+      seed(h.db, fresh.projectId, { created, messages: turn(question, 'question', 'I could not find that.', { handoff: true, reason: 'unanswered' }) })
+    await unanswered('Is there a student discount?', new Date(at.getTime() + 1000))
+    const latestDiscount = await unanswered('do you offer student discounts', new Date(at.getTime() + 3000))
+    const bitcoin = await unanswered('Can I pay with bitcoin?', new Date(at.getTime() + 2000))
+    const MINUTE = 60_000
+    // Two turns handed off, then the team: 3 and 1 minutes after them.
+    await seed(h.db, fresh.projectId, {
+      created: at,
+      messages: [
+        ...turn('I want to speak to a person', 'request', 'A team member will answer here.', { handoff: true, reason: 'person', at: 0 }),
+        ...turn('hello?', 'other', 'A team member will answer here.', { handoff: true, reason: 'person', at: 2 * MINUTE }),
+        { role: 'assistant', content: 'Hi, Ana here.', author: 'ana', at: 3 * MINUTE }
+      ]
+    })
+    await seed(h.db, fresh.projectId, { created: at, messages: turn('cancel my order', 'request', 'The team will.', { handoff: true, reason: 'action' }) })
+    const shipping = (chunk: string) => ({ source: 'knowledge', reference: `shipping#${chunk}`, confidence: 0.9, title: 'Shipping' })
+    await seed(h.db, fresh.projectId, {
+      created: at,
+      messages: turn('how long is shipping', 'question', 'Three days.', {
+        rating: 'up',
+        citations: [shipping('c1'), shipping('c2'), { source: 'faq', reference: 'faq-returns', confidence: 1 }, { source: 'catalog', reference: 'sku-1', confidence: 0.8, title: 'Boots' }]
+      })
+    })
+    await seed(h.db, fresh.projectId, { created: at, messages: turn('and to Alaska?', 'question', 'Three days.', { rating: 'down', citations: [shipping('c3')] }) })
+    await seed(h.db, fresh.projectId, { created: at, messages: turn('thanks', 'feedback', 'You are welcome.') })
+
+    const res = await app.inject({ url: '/admin/analytics?days=7', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': fresh.projectId } })
+    t.equal(res.statusCode, 200)
+    const body = res.json()
+    t.same(body.resolution, { chats: 8, resolved: 2, rate: 2 / 8 }, 'a chat handed off or rated down is not resolved')
+    t.same(body.handoff.reasons, { action: 1, person: 2, complaint: 0, unanswered: 3 })
+    t.same(body.team_answer, { handoffs: 6, answered: 2, median_seconds: 120 }, 'the median of 3 and 1 minutes')
+    t.same(body.feedback, { up: 1, down: 1, ratio: 0.5 })
+    t.same(body.unanswered, [
+      { question: 'do you offer student discounts', count: 2, last_asked_at: new Date(at.getTime() + 3000).toISOString(), chat_id: latestDiscount },
+      { question: 'Can I pay with bitcoin?', count: 1, last_asked_at: new Date(at.getTime() + 2000).toISOString(), chat_id: bitcoin }
+    ], 'the same question in other words is one group, its latest wording shown; most asked first')
+    t.same(body.top_cited, {
+      knowledge: [{ reference: 'shipping', title: 'Shipping', count: 2 }],
+      faq: [{ reference: 'faq-returns', count: 1 }],
+      catalog: [{ reference: 'sku-1', title: 'Boots', count: 1 }]
+    }, 'a document counts once per reply, whichever of its chunks were cited')
+  })
 
   t.test('a turn the assistant hands off counts, also once a person has answered', async (t) => {
     const fresh = await h.tenant('fresh shop')
@@ -288,7 +349,8 @@ t.test('chat analytics', async (t) => {
     })
     t.equal(answered.statusCode, 201)
     const stats = (await app.inject({ url: '/admin/analytics?days=1', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': fresh.projectId } })).json()
-    t.same(stats.handoff, { chats: 1, handed_off: 1, rate: 1 }, 'the test chat is left out')
+    t.match(stats.handoff, { chats: 1, handed_off: 1, rate: 1, reasons: { action: 1 } }, 'the test chat is left out')
+    t.match(stats.team_answer, { handoffs: 1, answered: 1 })
     t.same(stats.chats_per_day, [{ day: utcDay(new Date()), chats: 1, messages: 3 }])
   })
 

@@ -86,7 +86,10 @@ t.test('reads of the console and its analytics follow what they return, not the 
       t.same(report.handoff.handed_off, started.filter((c) => handedOff.has(c.id)).length)
       t.ok(report.handoff.handed_off > 0, 'the range has handed-off chats')
       const ratedAs = (rating: string) => sent.filter((m) => m.feedback_rating === rating).length
-      t.same(report.feedback, { up: ratedAs('up'), down: ratedAs('down') })
+      t.same(report.feedback, { up: ratedAs('up'), down: ratedAs('down'), ratio: ratedAs('up') / (ratedAs('up') + ratedAs('down')) })
+      const unresolved = new Set(messages.filter((m) => m.created_at >= since && (m.handoff || m.feedback_rating === 'down')).map((m) => m.chat_id))
+      t.same(report.resolution.resolved, started.filter((c) => !unresolved.has(c.id)).length)
+      t.same(report.team_answer.handoffs, sent.filter((m) => m.handoff).length)
       t.ok(report.feedback.up > 0 && report.feedback.down > 0, 'the range has replies rated up and down')
     })
   }

@@ -38,7 +38,10 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
   const feedback = doc.paths['/feedback'].post
   t.same(feedback.requestBody.content['application/json'].schema.required, ['chat_id', 'msg_id', 'rating'])
   t.same(feedback.responses['404'].content['application/json'].schema.properties.code.enum, ['chat_not_found', 'message_not_found'])
-  t.same(Object.keys(json('/admin/analytics', 'get').properties.feedback.properties), ['up', 'down'])
+  const analytics = json('/admin/analytics', 'get').properties
+  t.same(Object.keys(analytics.feedback.properties), ['up', 'down', 'ratio'])
+  t.same(Object.keys(analytics).filter((k) => !['days', 'chats_per_day', 'classifications', 'handoff', 'feedback'].includes(k)),
+    ['resolution', 'team_answer', 'unanswered', 'top_cited'], 'issue 29\'s figures: resolution, the team\'s answer time, unanswered questions, sources cited most')
   const publicMessage = json('/readConversation', 'get').items
   t.same(Object.keys(publicMessage.properties), ['msg_id', 'role', 'content', 'timestamp', 'classification', 'citations', 'author'], 'readConversation: no decision, no rating')
   t.equal(publicMessage.additionalProperties, false)

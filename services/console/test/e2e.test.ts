@@ -6,7 +6,7 @@
 // screenshot at 1280 and 375 pixels wide (E2E_SHOTS, default a temporary folder) and checked for
 // horizontal scrolling at 375.
 import t from 'tap'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createProject } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
@@ -203,6 +203,20 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await page.locator('canvas').first().waitFor()
     t.ok(await page.locator('canvas').count() >= 3, 'charts drawn')
     await page.getByText('Of 2 replies rated by customers, 1 helped and 1 did not.').waitFor()
+    await page.getByText('0 of 1 conversations ended without a handoff or a reply rated down.').waitFor()
+    const reasons = page.getByRole('region', { name: 'Handoff rate' }).getByRole('row', { name: /An action on the customer's own order or account/ })
+    t.equal((await reasons.getByRole('cell').textContent())?.trim(), '1', 'the cancellation counted as an action on an order')
+    await page.getByText('The median wait of 1 of 1 handed-off turns answered by the team.').waitFor()
+    await page.getByText('No question was handed off for lack of an answer in this period.').waitFor()
+    const cited = page.getByRole('region', { name: 'Sources cited most' }).getByRole('table', { name: 'Knowledge' })
+    t.ok(Number(await cited.getByRole('cell').first().textContent()) >= 1, 'the returns page among the sources cited most')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
+    t.match(download.suggestedFilename(), /^analytics-30-days-\d{4}-\d{2}-\d{2}\.csv$/)
+    const csv = await readFile(await download.path(), 'utf8')
+    const lines = csv.trimEnd().split('\r\n')
+    t.equal(lines[0], 'day,conversations,messages,searches,autocompletes,click_through_rate,conversion_rate,no_result_rate,average_click_position')
+    t.equal(lines.length, 31, 'a header and the 30 days')
+    t.match(lines.at(-1), new RegExp(`^${new Date().toISOString().slice(0, 10)},1,\\d+,`), 'today: the one conversation')
     await snapshot('analytics')
 
     // Revoking the API key: the chat service refuses it at once.

@@ -15,7 +15,7 @@ const routeLabels: Record<TurnDecision['route'], string> = {
   model: 'The language model'
 }
 
-const reasonLabels: Record<NonNullable<TurnDecision['handoff_reason']>, string> = {
+export const reasonLabels: Record<NonNullable<TurnDecision['handoff_reason']>, string> = {
   action: 'An action on the customer\'s own order or account',
   person: 'A person was asked for',
   complaint: 'A complaint',

@@ -2,10 +2,13 @@ import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { getAnalytics } from '../api/analytics.js'
 import type { Analytics as Figures } from '../api/types.js'
+import { analyticsCsv } from '../analytics-csv.js'
 import { ChartView } from '../components/chart.js'
+import { sourceNames } from '../components/citations.js'
+import { reasonLabels } from '../components/decision.js'
 import { ProjectFrame, useProject } from '../components/project-frame.js'
 import { ErrorAlert, Loading } from '../components/status.js'
-import { classLabels, classifications, formatPercent } from '../format.js'
+import { classLabels, classifications, formatDate, formatDuration, formatPercent } from '../format.js'
 import { useLoad } from '../hooks.js'
 
 /** The numbers of a chart as a table, for screen readers. */
@@ -87,21 +90,92 @@ function SearchOutcomes ({ days }: { days: Figures['search']['searches_per_day']
   )
 }
 
-function Charts ({ figures }: { figures: Figures }) {
-  const { chat, search } = figures
-  const classes = classifications.map((c) => ({ name: classLabels[c], count: chat.classifications[c] ?? 0 }))
-  const { up, down } = chat.feedback
-  const rated = up + down
+/** How the assistant's conversations ended: resolved, handed off and why, how fast the team answered, rated. */
+function ChatOutcomes ({ chat }: { chat: Figures['chat'] }) {
+  const { resolution, handoff, team_answer: team, feedback } = chat
+  const rated = feedback.up + feedback.down
   return (
-    <div class='figures'>
+    <>
+      <Figure id='resolution' title='Resolved by the assistant'>
+        <p class='big-number'>{resolution.chats === 0 ? '—' : formatPercent(resolution.rate)}</p>
+        <p>{resolution.resolved} of {resolution.chats} conversations ended without a handoff or a reply rated down.</p>
+      </Figure>
       <Figure id='handoff' title='Handoff rate'>
-        <p class='big-number'>{formatPercent(chat.handoff.rate)}</p>
-        <p>{chat.handoff.handed_off} of {chat.handoff.chats} conversations were handed off to the team.</p>
+        <p class='big-number'>{formatPercent(handoff.rate)}</p>
+        <p>{handoff.handed_off} of {handoff.chats} conversations were handed off to the team.</p>
+        <table class='compact'>
+          <caption class='sr-only'>Turns handed off by reason</caption>
+          <thead><tr><th scope='col'>Reason</th><th scope='col'>Turns</th></tr></thead>
+          <tbody>
+            {(Object.keys(reasonLabels) as Array<keyof typeof reasonLabels>).map((r) => <tr key={r}><th scope='row'>{reasonLabels[r]}</th><td>{handoff.reasons[r]}</td></tr>)}
+          </tbody>
+        </table>
+      </Figure>
+      <Figure id='team-answer' title='Time to a team answer'>
+        <p class='big-number'>{team.median_seconds === null ? '—' : formatDuration(team.median_seconds)}</p>
+        <p>{team.handoffs === 0 ? 'Nothing was handed off in this period.' : `The median wait of ${team.answered} of ${team.handoffs} handed-off turns answered by the team.`}</p>
       </Figure>
       <Figure id='feedback' title='Customer feedback'>
-        <p class='big-number'>{rated === 0 ? '—' : formatPercent(up / rated)}</p>
-        <p>{rated === 0 ? 'No reply was rated in this period.' : `Of ${rated} replies rated by customers, ${up} helped and ${down} did not.`}</p>
+        <p class='big-number'>{feedback.ratio === null ? '—' : formatPercent(feedback.ratio)}</p>
+        <p>{rated === 0 ? 'No reply was rated in this period.' : `Of ${rated} replies rated by customers, ${feedback.up} helped and ${feedback.down} did not.`}</p>
       </Figure>
+    </>
+  )
+}
+
+/** What the assistant could not answer, grouped, with a link to the latest conversation of each. */
+function Unanswered ({ projectId, groups }: { projectId: string, groups: Figures['chat']['unanswered'] }) {
+  return (
+    <Figure id='unanswered' title='Unanswered questions'>
+      {groups.length === 0
+        ? <p>No question was handed off for lack of an answer in this period.</p>
+        : (
+          <>
+            <p class='hint'>Handed off because no help page, FAQ or item answered them; questions in nearly the same words are counted together. What your help pages could say next.</p>
+            <table class='compact'>
+              <thead><tr><th scope='col'>Question (latest wording)</th><th scope='col'>Times</th><th scope='col'>Last asked</th></tr></thead>
+              <tbody>
+                {groups.map((g) => (
+                  <tr key={g.chat_id}>
+                    <th scope='row'><a href={`/projects/${encodeURIComponent(projectId)}/chats/${encodeURIComponent(g.chat_id)}`}>{g.question}</a></th>
+                    <td>{g.count}</td>
+                    <td>{formatDate(g.last_asked_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+          )}
+    </Figure>
+  )
+}
+
+/** The help pages, FAQs and items the assistant's replies cited most. */
+function TopCited ({ cited }: { cited: Figures['chat']['top_cited'] }) {
+  const kinds = (['knowledge', 'faq', 'catalog'] as const).filter((k) => cited[k].length > 0)
+  return (
+    <Figure id='top-cited' title='Sources cited most'>
+      {kinds.length === 0
+        ? <p>No reply cited a source in this period.</p>
+        : kinds.map((k) => (
+          <table class='compact' key={k}>
+            <caption>{sourceNames[k]}</caption>
+            <thead><tr><th scope='col'>Source</th><th scope='col'>Replies</th></tr></thead>
+            <tbody>{cited[k].map((c) => <tr key={c.reference}><th scope='row'>{c.title ?? c.reference}</th><td>{c.count}</td></tr>)}</tbody>
+          </table>
+        ))}
+    </Figure>
+  )
+}
+
+function Charts ({ projectId, figures }: { projectId: string, figures: Figures }) {
+  const { chat, search } = figures
+  const classes = classifications.map((c) => ({ name: classLabels[c], count: chat.classifications[c] ?? 0 }))
+  return (
+    <div class='figures'>
+      <ChatOutcomes chat={chat} />
+      <Unanswered projectId={projectId} groups={chat.unanswered} />
+      <TopCited cited={chat.top_cited} />
       <Figure id='searches-per-day' title='Searches per day'>
         <ChartView
           kind='line' labels={search.searches_per_day.map((d) => d.day)}
@@ -127,6 +201,17 @@ function Charts ({ figures }: { figures: Figures }) {
   )
 }
 
+/** The figures of each day as a CSV file, made in the browser from what the page shows. */
+function download (figures: Figures, days: number) {
+  const url = URL.createObjectURL(new Blob([analyticsCsv(figures)], { type: 'text/csv;charset=utf-8' }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = `analytics-${days}-days-${new Date().toISOString().slice(0, 10)}.csv`
+  link.click()
+  // The download has started from the link's click; the file's URL is no longer needed.
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
+
 function Body () {
   const project = useProject()
   const [days, setDays] = useState(30)
@@ -141,10 +226,11 @@ function Body () {
           <option value='90'>Last 90 days</option>
           <option value='365'>Last 365 days</option>
         </select>
+        {figures.data !== undefined && <button type='button' onClick={() => download(figures.data!, days)}>Download CSV</button>}
       </div>
       <p class='hint'>Test conversations (from the playground) are left out.</p>
       <ErrorAlert message={figures.error} />
-      {figures.data === undefined ? figures.loading && <Loading what='analytics' /> : <Charts figures={figures.data} />}
+      {figures.data === undefined ? figures.loading && <Loading what='analytics' /> : <Charts projectId={project.id} figures={figures.data} />}
     </>
   )
 }
