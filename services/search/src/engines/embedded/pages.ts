@@ -264,6 +264,19 @@ export class Pages {
     return allowed === null ? run() : this.#keeping(allowed, run).result
   }
 
+  /**
+   * `take` keyword matches from the `skip`-th on, in keyword order, of those past the keyword side's
+   * first `depth` that the merge did not hold: a semantic hit may also be a keyword match further down,
+   * and it is on the merged pages already. Reads the keyword order to skip + take past the depth, plus
+   * as many as the merge may hold from there.
+   */
+  #keywordBeyond (levels: KeywordPlan[], allowed: DocSet | null, ranked: number[], depth: number, skip: number, take: number): number[] {
+    const merged = new Set(ranked)
+    const heldBeyond = ranked.length - depth
+    const next = this.#keyword(levels, allowed, { offset: depth, limit: skip + take + heldBeyond }, false)
+    return next.rowids.filter((rowid) => !merged.has(rowid)).slice(skip, skip + take)
+  }
+
   /** Keyword and semantic rankings merged (see mergeByRank); 0 never gets here: it is the keyword result as is. */
   #hybrid (levels: KeywordPlan[], allowed: DocSet | null, window: Window, hybrid: HybridQuery, wantMatches: boolean): Page {
     const depth = hybridDepth(window.offset + window.limit)
@@ -271,7 +284,14 @@ export class Pages {
     const keyword = ratio === 1 ? NOTHING : this.#keyword(levels, allowed, { limit: depth, offset: 0 }, wantMatches)
     const semantic = this.#catalog.vectors().nearest(hybrid.vector, allowed, depth)
     const ranked = mergeByRank(keyword.rowids, semantic, ratio, (rank) => levelWeight(keyword.levels?.[rank] ?? 0, levels.length))
-    const rowids = ranked.slice(window.offset, window.offset + window.limit)
+    const end = window.offset + window.limit
+    const rowids = ranked.slice(window.offset, end)
+    // Past what the two sides merge into, the keyword matches they did not reach follow in keyword
+    // order, so that every hit the total counts is on some page.
+    if (end > ranked.length && keyword.total > keyword.rowids.length) {
+      const from = Math.max(window.offset, ranked.length)
+      rowids.push(...this.#keywordBeyond(levels, allowed, ranked, depth, from - ranked.length, end - from))
+    }
     // The keyword side's own count, for autocomplete (see SearchResult.keywordHits): not run at all
     // when semantic alone ranks, counted then only when remembered or cheap (no filter).
     const keywordTotal = ratio < 1 ? keyword.total : allowed === null ? this.documentsWith(levels.at(-1)!.tiers.at(-1)!) : undefined

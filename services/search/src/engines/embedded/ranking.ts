@@ -157,8 +157,9 @@ const HYBRID_DEPTH_MARGIN = 20
  * How many documents each side of a hybrid search ranks for the merge, for a page ending at `end`
  * (offset + limit): as many, capped at HYBRID_DEPTH_MAX (the keyword page and the nearest-neighbour
  * search cost more the deeper they read), and HYBRID_DEPTH_MARGIN more, since a document just past
- * the page on both sides can outscore one inside it on one side only. A page ending past the cap is
- * cut from what those ranks merge into (nothing beyond their union).
+ * the page on both sides can outscore one inside it on one side only. Past what those ranks merge
+ * into, the remaining keyword matches follow in keyword order (their ranking scores still fall), so a
+ * deep page is never empty while the total counts more.
  */
 export const hybridDepth = (end: number) => Math.min(end, HYBRID_DEPTH_MAX) + HYBRID_DEPTH_MARGIN
 
