@@ -1,5 +1,6 @@
 // Requests of the soak by time window: latencies, errors, by endpoint; and the plain tables the
 // soak prints.
+import { percentile } from '@chatsearch/testkit/load'
 
 export interface Stats {
   requests: number
@@ -7,11 +8,6 @@ export interface Stats {
   /** ms; NaN without requests. */
   p50: number
   p99: number
-}
-
-function percentile (sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 
 function statsOf (latencies: number[], errors: number): Stats {

@@ -9,7 +9,8 @@ import { cpus, totalmem } from 'node:os'
 import pg from 'pg'
 import { openDatabase, type Defer } from './database.js'
 import { plans, seed, type Seeded } from './seed.js'
-import { load, type LoadOptions, type LoadResult, type NextRequest } from './load.js'
+import { load, type LoadOptions, type NextRequest } from '@chatsearch/testkit/load'
+import type { ChatRun } from './report.js'
 import { figures, readEndpoints, round, table, targets, type ReadEndpoint, type Row } from './report.js'
 import { shopperMessages } from './messages.js'
 import { busyNow, cpuMeter } from './cpu.js'
@@ -225,7 +226,7 @@ async function main () {
   const run = async (name: string, opts: Omit<LoadOptions, 'url' | 'durationS' | 'warmupS'>, url = servers.chatUrl) => {
     log(`${name}: ${opts.connections} connection${opts.connections === 1 ? '' : 's'}, ${WARMUP_S} s warm-up + ${DURATION_S} s`)
     const cpu = cpuMeter([servers.pid, search.pid], database.clusterDir)
-    const result = await load({ ...opts, url, durationS: DURATION_S, warmupS: WARMUP_S })
+    const result: ChatRun = await load({ ...opts, url, durationS: DURATION_S, warmupS: WARMUP_S })
     result.cpu = cpu()
     log(`${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
       `non-2xx ${result.non2xx}${result.non2xx > 0 ? ` ${JSON.stringify(result.statusCodes)}` : ''}, errors ${result.errors}` +
@@ -238,7 +239,7 @@ async function main () {
   // The chat app's cheapest route: what its hooks (security headers, request ids, metrics, logging)
   // cost before any credential or query, between the bare route and a read.
   const appHealth = await run('healthz', { connections: READ_CONNECTIONS, next: () => ({ path: '/healthz' }) })
-  const reads = {} as Record<ReadEndpoint, LoadResult>
+  const reads = {} as Record<ReadEndpoint, ChatRun>
   const next = readRequests(data)
   for (const name of readEndpoints) {
     reads[name] = await run(name, { connections: READ_CONNECTIONS, headers: auth, next: next[name] })
@@ -248,8 +249,8 @@ async function main () {
   const turn10 = await run('newUserMessage', { connections: 10, headers: turnHeaders, next: turnRequests(data) })
 
   // ---- report ----
-  const ratio = (r: LoadResult) => r.rps / bare.rps
-  const readMet = (r: LoadResult) => ratio(r) >= targets.readMinRatio && r.p99 <= targets.readMaxP99Ms
+  const ratio = (r: ChatRun) => r.rps / bare.rps
+  const readMet = (r: ChatRun) => ratio(r) >= targets.readMinRatio && r.p99 <= targets.readMaxP99Ms
   const met = {
     latestConsumerChatId: readMet(reads.latestConsumerChatId),
     listAllProjectConsumerChats: readMet(reads.listAllProjectConsumerChats),

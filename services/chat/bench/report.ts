@@ -1,5 +1,11 @@
-import type { LoadResult } from './load.js'
-import { cpuPerRequest } from './cpu.js'
+import type { LoadResult } from '@chatsearch/testkit/load'
+import { cpuPerRequest, type CpuUse } from './cpu.js'
+
+/** A run of the chat bench: testkit's autocannon run, with the CPU the processes used during it. */
+export interface ChatRun extends LoadResult {
+  /** Filled in by the caller, which knows the processes involved. */
+  cpu?: CpuUse
+}
 
 export const targets = {
   /** Each read endpoint serves at least this share of the bare route's requests per second (issue 16)… */
@@ -15,7 +21,7 @@ export type ReadEndpoint = typeof readEndpoints[number]
 
 export interface Row {
   name: string
-  result: LoadResult
+  result: ChatRun
   /** req/s over the bare route's, for the read endpoints and the baseline itself. */
   ratio?: number
   target: string
@@ -50,7 +56,7 @@ export function table (rows: Row[]): string {
 /** Figures rounded for the JSON line: ms to 0.01, req/s to 0.1. */
 export const round = (v: number, digits = 2) => Number.isFinite(v) ? Number(v.toFixed(digits)) : null
 
-export function figures (r: LoadResult) {
+export function figures (r: ChatRun) {
   return {
     connections: r.connections,
     duration_s: r.durationS,

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { startRedis, testDatabase } from '@chatsearch/testkit'
 import type { ServerRequest } from './server.js'
 import { readLoop, serverReady } from './server-child.js'
-import { load, type LoadResult } from './load.js'
+import { load, type LoadResult } from '@chatsearch/testkit/load'
 import { FACETS, FILTERS, LIMIT, QUERY_COUNT, keywordQueries } from './workload.js'
 
 const ITEMS = Number(process.env.BENCH_CACHE_ITEMS ?? 20_000)

@@ -21,7 +21,7 @@ import { productAt } from '../catalog/generate.js'
 import type { ServerRequest } from './server.js'
 import type { Stalls } from './stalls.js'
 import { readLoop, serverReady, type ServerLoop } from './server-child.js'
-import { load, type LoadResult } from './load.js'
+import { load, type LoadResult } from '@chatsearch/testkit/load'
 import { BATCH, FACETS, FILTERS, LIMIT, QUERY_COUNT, SEED, keywordQueries, percentile, round } from './workload.js'
 
 const BASE_ITEMS = Number(process.env.BENCH_BASE_ITEMS ?? 50_000)

@@ -15,7 +15,7 @@ import { testDatabase } from '@chatsearch/testkit'
 import type { CaseEnd, ChildMessage, EmbedReport, IngestReport, QueryReadyReport } from './engine-child.js'
 import type { ServerRequest } from './server.js'
 import { readLoop, serverReady, type ServerLoop } from './server-child.js'
-import { load, type LoadResult } from './load.js'
+import { load, type LoadResult } from '@chatsearch/testkit/load'
 import { CASES, FACETS, FILTERS, LIMIT, QUERY_COUNT, SUGGEST_LIMIT, keywordQueries, percentile, prefixes, round, type CaseName } from './workload.js'
 
 /** BENCH_SIZES= (empty) leaves out the in-process part (for an HTTP comparison of engines alone). */

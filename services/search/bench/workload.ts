@@ -128,9 +128,6 @@ export function productType (p: Product): string {
   return `${p.category}|${type?.name ?? '?'}`
 }
 
-export function percentile (sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
-}
+export { percentile } from '@chatsearch/testkit/load'
 
 export const round = (v: number, digits = 2): number | null => Number.isFinite(v) ? Number(v.toFixed(digits)) : null
