@@ -1,11 +1,18 @@
 import { createHash, randomInt } from 'node:crypto'
 
-export const services = ['chat', 'search'] as const
+/** `widget` is the publishable key of decision 18: the chat service takes it, from its origins only, on a few routes. */
+export const services = ['chat', 'search', 'widget'] as const
 export type Service = typeof services[number]
+/** The services that authenticate requests; a widget key is checked by the chat service. */
+export type ApiService = Exclude<Service, 'widget'>
+
+/** The prefix of each service's keys: a widget key says it is publishable (`csk_pub_…`). */
+const PREFIX: Record<Service, string> = { chat: 'chat', search: 'search', widget: 'pub' }
+const SERVICE_OF_PREFIX: Record<string, Service> = { chat: 'chat', search: 'search', pub: 'widget' }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const SECRET_LENGTH = 40
-const KEY_FORMAT = /^csk_(chat|search)_([0-9A-Za-z]{32,128})$/
+const KEY_FORMAT = /^csk_(chat|search|pub)_([0-9A-Za-z]{32,128})$/
 
 /** Uniform random base62 text from the CSPRNG (randomInt avoids modulo bias). */
 export function randomBase62 (length: number): string {
@@ -16,15 +23,15 @@ export function randomBase62 (length: number): string {
 
 export const newId = (prefix: 'prj' | 'key') => `${prefix}_${randomBase62(20)}`
 
-/** A new credential: `csk_<service>_<40 base62 characters>` (about 238 bits). */
+/** A new credential: `csk_<chat|search|pub>_<40 base62 characters>` (about 238 bits). */
 export function generateKey (service: Service): string {
-  return `csk_${service}_${randomBase62(SECRET_LENGTH)}`
+  return `csk_${PREFIX[service]}_${randomBase62(SECRET_LENGTH)}`
 }
 
 /** The service a well-formed key is for, or undefined for anything that is not a key. */
 export function keyService (key: string): Service | undefined {
   const match = KEY_FORMAT.exec(key)
-  return match === null ? undefined : match[1] as Service
+  return match === null ? undefined : SERVICE_OF_PREFIX[match[1]!]
 }
 
 /**

@@ -4,12 +4,21 @@ import type { FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { ApiError, MemoryRateLimitStore, RedisRateLimitStore, ThrottledWarning, type RateLimitStore } from '@chatsearch/shell'
 import { TtlCache } from './cache.js'
-import { hashKey, keyService, type Service } from './credential.js'
+import { hashKey, keyService, type ApiService } from './credential.js'
 import { findPrincipal, getProject, type Principal } from './store.js'
+import { signConsumerToken, widgetSecrets, type WidgetSecrets } from './widget.js'
+import { checkOrigin, widgetConsumer } from './widget-request.js'
 import { listenThroughPostgres, listenThroughRedis } from './revocation.js'
 import { LastUsed } from './last-used.js'
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route takes a publishable widget key (decision 18), from its origins only, for the
+     * consumer its token names; on any other route such a key is refused as an unknown one.
+     */
+    widgetKey?: boolean
+  }
   interface FastifyInstance {
     /** onRequest hook: resolves the Bearer credential to its project or answers 401. */
     authenticate: (request: FastifyRequest) => Promise<void>
@@ -24,7 +33,7 @@ declare module 'fastify' {
 }
 
 export interface AuthOptions {
-  service: Service
+  service: ApiService
   /**
    * How long a looked-up key is trusted before it is checked again. Revocations empty the cache at
    * once (see `redis`); this bounds the delay only when a revocation message is lost.
@@ -60,6 +69,8 @@ export const PROJECT_HEADER = 'x-project-id'
 export const SERVICE_TOKEN_MIN_LENGTH = 32
 
 const BEARER = /^Bearer ([^\s]+)$/
+/** What an unknown, revoked or misplaced key is told: the same whatever the reason. */
+const UNKNOWN_KEY = 'the API key is invalid or has been revoked'
 
 function bearerToken (request: FastifyRequest): string {
   const header = request.headers.authorization
@@ -97,6 +108,19 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     return { projectId, keyId: 'service', service: opts.service, username: 'service' }
   }
 
+  const secrets = new TtlCache<WidgetSecrets>(opts.cacheTtlMs ?? 5000)
+
+  /** A widget key, on a route that takes one: its origin checked, its consumer resolved. */
+  async function widgetPrincipal (request: FastifyRequest, hash: Buffer): Promise<Principal> {
+    const principal = await cache.get(hash.toString('base64'), () => findPrincipal(app.pg, hash, 'widget'))
+    if (principal === undefined) throw new ApiError('unauthorized', UNKNOWN_KEY)
+    lastUsed.used(principal.keyId)
+    checkOrigin(request, principal.origins ?? [])
+    const projectSecrets = await secrets.get(principal.projectId, () => widgetSecrets(app.pg, principal.projectId))
+    const consumerId = widgetConsumer(request, projectSecrets)
+    return { ...principal, consumerId, consumerToken: signConsumerToken(projectSecrets.tokenSecret, consumerId) }
+  }
+
   const lastUsed = new LastUsed(app.pg, app.log, opts.lastUsedFlushMs)
   const failures = opts.redis === undefined ? new MemoryRateLimitStore() : new RedisRateLimitStore(opts.redis)
   const throttle = new FailureThrottle(failures,
@@ -112,10 +136,16 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     }
     const service = keyService(token)
     if (service === undefined) throw new ApiError('unauthorized', 'the API key is malformed: expected csk_<service>_<secret>')
+    if (service === 'widget') {
+      // Anywhere but the routes that take it, a publishable key is refused as an unknown key is.
+      if (opts.service !== 'chat' || request.routeOptions.config.widgetKey !== true) throw new ApiError('unauthorized', UNKNOWN_KEY)
+      request.principal = await widgetPrincipal(request, hashKey(token))
+      return
+    }
     if (service !== opts.service) throw new ApiError('unauthorized', `this is a ${service} credential; the ${opts.service} service needs a ${opts.service} credential`)
     const hash = hashKey(token)
     const principal = await cache.get(hash.toString('base64'), () => findPrincipal(app.pg, hash, opts.service))
-    if (principal === undefined) throw new ApiError('unauthorized', 'the API key is invalid or has been revoked')
+    if (principal === undefined) throw new ApiError('unauthorized', UNKNOWN_KEY)
     request.principal = principal
     lastUsed.used(principal.keyId)
   }
@@ -146,6 +176,7 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
     await lastUsed.close()
     cache.clear()
     projects.clear()
+    secrets.clear()
   })
 }, { name: '@chatsearch/auth', fastify: '5.x', dependencies: ['@chatsearch/database'] })
 
@@ -193,11 +224,14 @@ class FailureThrottle {
 
 /**
  * Who a request is, for per-credential counters and keys: the project and key id (a service
- * credential counts per project it acts for); undefined before authentication.
+ * credential counts per project it acts for), and the consumer when the caller is bound to one (a
+ * widget key's browsers never share an Idempotency-Key's stored reply); undefined before authentication.
  */
 export function credentialOf (request: FastifyRequest): string | undefined {
   const principal = request.principal as Principal | null
-  return principal === null ? undefined : `${principal.projectId}:${principal.keyId}`
+  if (principal === null) return undefined
+  const who = `${principal.projectId}:${principal.keyId}`
+  return principal.consumerId === undefined ? who : `${who}:${principal.consumerId}`
 }
 
 /**

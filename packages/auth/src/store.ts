@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { Queryable } from '@chatsearch/shell'
 import { generateKey, hashKey, keyHint, newId, type Service } from './credential.js'
+import { checkOrigins, InvalidOriginsError } from './widget.js'
 import { REVOCATION_NOTIFY } from './revocation.js'
 
 export const authMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
@@ -12,12 +13,14 @@ export interface KeyInfo {
   service: Service
   username: string
   hint: string
+  /** The exact origins a widget key is accepted from; empty for the other services' keys. */
+  origins: string[]
   created_at: string
   /** When the key last authenticated a request, within LAST_USED_FLUSH_MS; null if never. */
   last_used_at: string | null
   revoked_at: string | null
 }
-export interface CreatedKey { id: string, key: string, project_id: string, service: Service, username: string }
+export interface CreatedKey { id: string, key: string, project_id: string, service: Service, username: string, origins: string[] }
 export interface Principal {
   projectId: string
   keyId: string
@@ -25,9 +28,13 @@ export interface Principal {
   username: string
   /**
    * The one consumer whose chats this caller may act on, when it is bound to one (decision 18: a
-   * widget key's consumer token); absent, every consumer of the project. No credential sets it yet.
+   * widget key's consumer token, or the shop's verified customer); absent, every consumer of the project.
    */
   consumerId?: string
+  /** The token naming consumerId that the browser sends back in X-Consumer-Token (widget keys only). */
+  consumerToken?: string
+  /** The origins a widget key is accepted from (widget keys only). */
+  origins?: string[]
 }
 
 const iso = (d: Date | null) => d === null ? null : d.toISOString()
@@ -52,20 +59,25 @@ export async function getProject (db: Queryable, id: string): Promise<Project | 
   return row === undefined ? undefined : { id: row.id, name: row.name, created_at: row.created_at.toISOString() }
 }
 
-/** Issues a key; the secret exists only in the returned value, the database keeps its hash. */
-export async function createKey (db: Queryable, projectId: string, service: Service, username: string): Promise<CreatedKey> {
+/**
+ * Issues a key; the secret exists only in the returned value, the database keeps its hash. A widget
+ * key needs its allowed origins (checked by checkOrigins); the other keys take none.
+ */
+export async function createKey (db: Queryable, projectId: string, service: Service, username: string, origins: readonly string[] = []): Promise<CreatedKey> {
+  if (service !== 'widget' && origins.length > 0) throw new InvalidOriginsError(`only widget keys are bound to origins; a ${service} key is for servers`)
+  const allowed = service === 'widget' ? checkOrigins(origins) : []
   const id = newId('key')
   const key = generateKey(service)
   await db.query(
-    `INSERT INTO api_keys (id, project_id, service, username, key_hash, key_hint)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [id, projectId, service, username, hashKey(key), keyHint(key)])
-  return { id, key, project_id: projectId, service, username }
+    `INSERT INTO api_keys (id, project_id, service, username, key_hash, key_hint, origins)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [id, projectId, service, username, hashKey(key), keyHint(key), allowed])
+  return { id, key, project_id: projectId, service, username, origins: allowed }
 }
 
 export async function listKeys (db: Queryable, projectId: string): Promise<KeyInfo[]> {
-  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string, key_hint: string, created_at: Date, last_used_at: Date | null, revoked_at: Date | null }>(
-    `SELECT id, project_id, service, username, key_hint, created_at, last_used_at, revoked_at
+  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string, key_hint: string, origins: string[], created_at: Date, last_used_at: Date | null, revoked_at: Date | null }>(
+    `SELECT id, project_id, service, username, key_hint, origins, created_at, last_used_at, revoked_at
      FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`, [projectId])
   return rows.map((r) => ({
     id: r.id,
@@ -73,6 +85,7 @@ export async function listKeys (db: Queryable, projectId: string): Promise<KeyIn
     service: r.service,
     username: r.username,
     hint: r.key_hint,
+    origins: r.origins,
     created_at: r.created_at.toISOString(),
     last_used_at: iso(r.last_used_at),
     revoked_at: iso(r.revoked_at)
@@ -99,9 +112,23 @@ export async function touchKeys (db: Queryable, keyIds: string[]): Promise<void>
 
 /** The principal of a live key with this hash, for this service. */
 export async function findPrincipal (db: Queryable, hash: Buffer, service: Service): Promise<Principal | undefined> {
-  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string }>(
-    `SELECT id, project_id, service, username FROM api_keys
+  const { rows } = await db.query<{ id: string, project_id: string, service: Service, username: string, origins: string[] }>(
+    `SELECT id, project_id, service, username, origins FROM api_keys
      WHERE key_hash = $1 AND service = $2 AND revoked_at IS NULL`, [hash, service])
   const row = rows[0]
-  return row === undefined ? undefined : { projectId: row.project_id, keyId: row.id, service: row.service, username: row.username }
+  if (row === undefined) return undefined
+  const principal: Principal = { projectId: row.project_id, keyId: row.id, service: row.service, username: row.username }
+  if (row.service === 'widget') principal.origins = row.origins
+  return principal
+}
+
+/**
+ * Whether a live widget key of any project names this origin: a browser's CORS preflight carries
+ * no key, so it is answered for the origins some shop has allowed; the request itself is then
+ * checked against its own key's origins.
+ */
+export async function widgetOriginKnown (db: Queryable, origin: string): Promise<boolean> {
+  const { rows } = await db.query<{ known: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM api_keys WHERE service = \'widget\' AND revoked_at IS NULL AND origins @> ARRAY[$1::text]) AS known', [origin])
+  return rows[0]!.known
 }

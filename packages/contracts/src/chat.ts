@@ -36,7 +36,8 @@ export const NewUserMessageResponse = Type.Object({
   chat_id: Type.String(),
   classification: Classification,
   citations: Type.Array(Citation),
-  handoff: Type.Boolean({ description: 'The assistant could not help and the chat is flagged for the project\'s team (needs_human), which answers it from the console' })
+  handoff: Type.Boolean({ description: 'The assistant could not help and the chat is flagged for the project\'s team (needs_human), which answers it from the console' }),
+  consumer_token: Type.Optional(Type.String({ description: 'With a publishable widget key only: the signed token naming this browser\'s consumer (a new one when the request sent none). Keep it and send it back in X-Consumer-Token: the consumer is the token\'s, whatever a body or query says.' }))
 }, { additionalProperties: false })
 export type NewUserMessageResponse = Static<typeof NewUserMessageResponse>
 
@@ -73,6 +74,12 @@ export const ConsumerQuery = Type.Object({
   consumer_id: ConsumerId
 })
 export type ConsumerQuery = Static<typeof ConsumerQuery>
+
+/** GET /latestConsumerChatId: a widget key's consumer is its token's, so it sends no consumer_id. */
+export const LatestConsumerChatQuery = Type.Object({
+  consumer_id: Type.Optional(Type.String({ ...ConsumerId, description: 'Consumer whose latest chat is wanted: required with an API key; ignored with a widget key, whose consumer is its token\'s' }))
+})
+export type LatestConsumerChatQuery = Static<typeof LatestConsumerChatQuery>
 
 export const ListAllProjectConsumerChatsResponse = Type.Object({
   chats: Type.Array(ChatSummary),

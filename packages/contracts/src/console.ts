@@ -68,14 +68,25 @@ export const MemberParams = Type.Object({
 })
 export type MemberParams = Static<typeof MemberParams>
 
-export const CredentialService = Type.Union([Type.Literal('chat'), Type.Literal('search')])
+export const CredentialService = Type.Union([Type.Literal('chat'), Type.Literal('search'), Type.Literal('widget')], {
+  description: '`chat` (API keys), `search` (API tokens) or `widget` (publishable keys `csk_pub_…` for the shop\'s pages, bound to origins)'
+})
 export type CredentialService = Static<typeof CredentialService>
+
+/** A widget key's allowed origins, exactly as browsers send them in Origin. */
+export const Origins = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+  minItems: 1,
+  maxItems: limits.widgetOriginsMax,
+  description: 'Exact origins (`https://shop.example`, `http://localhost:8080`: scheme, host, port when not the default; no path) the widget key is accepted from',
+  examples: [['https://shop.example']]
+})
 
 export const Credential = Type.Object({
   id: Type.String(),
   service: CredentialService,
   username: Type.String(),
   hint: Type.String({ description: 'The key\'s service prefix and last four characters' }),
+  origins: Type.Optional(Origins),
   created_at: Timestamp,
   last_used_at: Type.Union([Timestamp, Type.Null()], { description: 'When the credential last authenticated a request (recorded every 10 s or so); null if never' }),
   revoked_at: Type.Union([Timestamp, Type.Null()])
@@ -88,7 +99,10 @@ export type CredentialsQuery = Static<typeof CredentialsQuery>
 export const CredentialsResponse = Type.Object({ credentials: Type.Array(Credential) }, { additionalProperties: false })
 export type CredentialsResponse = Static<typeof CredentialsResponse>
 
-export const IssueCredentialBody = Type.Object({ service: CredentialService }, { additionalProperties: false })
+export const IssueCredentialBody = Type.Object({
+  service: CredentialService,
+  origins: Type.Optional(Origins)
+}, { additionalProperties: false, description: 'A widget key needs `origins`; the other services\' keys take none' })
 export type IssueCredentialBody = Static<typeof IssueCredentialBody>
 
 export const IssuedCredential = Type.Object({
@@ -97,6 +111,7 @@ export const IssuedCredential = Type.Object({
   username: Type.String(),
   key: Type.String({ description: 'The secret, shown this once: only its hash is kept' }),
   hint: Type.String(),
+  origins: Type.Optional(Origins),
   created_at: Timestamp
 }, { additionalProperties: false })
 export type IssuedCredential = Static<typeof IssuedCredential>
@@ -106,6 +121,12 @@ export const CredentialParams = Type.Object({
   credential_id: Type.String({ minLength: 1, maxLength: limits.idMaxChars })
 })
 export type CredentialParams = Static<typeof CredentialParams>
+
+/** The project's widget settings for its team: the identity secret its server signs customer ids with. */
+export const WidgetSettings = Type.Object({
+  identity_secret: Type.String({ description: 'Identity verification: the shop\'s server sends X-Consumer-Id with X-Consumer-Hmac, the hex HMAC-SHA256 of the customer id under this secret. Keep it on the server.' })
+}, { additionalProperties: false })
+export type WidgetSettings = Static<typeof WidgetSettings>
 
 /** A team member's answer from the console; the username is the signed-in user's. */
 export const ConsoleAnswerBody = Type.Object({

@@ -16,8 +16,11 @@ export const errorCatalog = {
   invalid_file: { status: 400, title: 'Bad Request', when: 'a knowledge file is not what its name says, is not valid UTF-8 or UTF-16 text, has no text (a scanned PDF), or is nested or paged beyond what is read' },
   hybrid_search_disabled: { status: 400, title: 'Bad Request', when: 'hybrid search was asked of a server that runs without embeddings' },
   unauthorized: { status: 401, title: 'Unauthorized', when: 'the credential is missing, malformed, unknown, revoked or for the other service; in the console, there is no live session (sign in first)' },
+  invalid_consumer_token: { status: 401, title: 'Unauthorized', when: 'widget key: X-Consumer-Token was not issued by this service for this project (altered, or another project\'s); send none to be given a new one' },
   invalid_credentials: { status: 401, title: 'Unauthorized', when: 'console sign-in: the username or the password is wrong' },
   csrf_failed: { status: 403, title: 'Forbidden', when: 'console: a state-changing request without the session\'s X-CSRF-Token' },
+  origin_not_allowed: { status: 403, title: 'Forbidden', when: 'widget key: the request has no Origin header, or its Origin is not one of the key\'s allowed origins' },
+  invalid_consumer_hmac: { status: 403, title: 'Forbidden', when: 'widget key: X-Consumer-Hmac is not the HMAC-SHA256 of X-Consumer-Id under the project\'s identity secret, or only one of the two was sent' },
   owner_required: { status: 403, title: 'Forbidden', when: 'console: only an owner of the project may do this' },
   not_found: { status: 404, title: 'Not Found', when: 'no route has this path' },
   chat_not_found: { status: 404, title: 'Chat Not Found', when: 'the chat does not exist or belongs to another project' },
@@ -85,6 +88,8 @@ const authenticated: ErrorCode[] = ['unauthorized', 'authentication_throttled', 
 export const bodyErrors = ['payload_too_large', 'unsupported_media_type'] as const satisfies readonly ErrorCode[]
 /** What a route that honours Idempotency-Key can answer with besides. */
 export const idempotencyErrors = ['idempotency_key_in_use', 'idempotency_key_reused'] as const satisfies readonly ErrorCode[]
+/** What a route that takes a publishable widget key (decision 18) can answer with besides. */
+export const widgetErrors = ['origin_not_allowed', 'invalid_consumer_token', 'invalid_consumer_hmac'] as const satisfies readonly ErrorCode[]
 
 /**
  * What each operation of the chat service, by operationId, answers with besides what every route

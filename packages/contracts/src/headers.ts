@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { limits } from './limits.js'
 
 // The headers the API reads and sends besides Authorization (the bearer security scheme) and the
 // content types, in one place: routes validate the request headers with these schemas and both
@@ -36,3 +37,14 @@ export const ResponseHeaders = {
 export type ResponseHeaderName = keyof typeof ResponseHeaders
 /** The headers that tell a client where it stands against its rate limit (the IETF RateLimit fields). */
 export const rateLimitHeaderNames: ResponseHeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']
+
+/**
+ * The request headers of a route that takes a publishable widget key (decision 18). A browser sends
+ * Origin itself; the others are the widget's.
+ */
+export const WidgetRequestHeaders = {
+  Origin: Type.String({ description: 'With a widget key: must be one of the key\'s allowed origins (browsers send it); otherwise 403 `origin_not_allowed`. Ignored with an API key.', examples: ['https://shop.example'] }),
+  'X-Consumer-Token': Type.String({ description: 'With a widget key: the `consumer_token` of an earlier reply, naming this browser\'s consumer. Without it a new consumer is made; one this service did not sign for the project is 401 `invalid_consumer_token`.' }),
+  'X-Consumer-Id': Type.String({ maxLength: limits.consumerIdMaxChars, description: 'With a widget key and X-Consumer-Hmac: the shop\'s logged-in customer, who becomes the consumer (identity verification)' }),
+  'X-Consumer-Hmac': Type.String({ description: 'Hex HMAC-SHA256 of X-Consumer-Id under the project\'s identity secret (console, Widget section), computed by the shop\'s server; wrong or alone: 403 `invalid_consumer_hmac`', examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] })
+}

@@ -6,6 +6,8 @@ export const limits = {
   consumerIdMaxChars: 256,
   /** The comment a customer may send with a rating of a reply (POST /feedback). */
   feedbackCommentMaxChars: 2000,
+  /** The allowed origins of one publishable widget key, at most. */
+  widgetOriginsMax: 20,
   filterMaxChars: 4096,
   facetsMax: 100,
   /** A facet's name: an attribute path, in a search's `facets` and a facet search's facet_name. */

@@ -4,8 +4,14 @@ import { ApiError } from './errors.js'
 import { ThrottledWarning } from './redis/connection.js'
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './redis/rate-limit-store.js'
 
-/** Endpoint classes, each with its own limit per credential and minute. */
-export type RateLimitClass = 'chat_write' | 'chat_read' | 'search' | 'catalog' | 'admin'
+/**
+ * Endpoint classes, each with its own limit per credential and minute; the widget classes count a
+ * publishable key's requests per client address and per consumer instead (see `counters`).
+ */
+export type RateLimitClass = 'chat_write' | 'chat_read' | 'search' | 'catalog' | 'admin' | 'widget_address' | 'widget_consumer'
+
+/** One counter a request is counted in: its class's limit, per `who`. */
+export interface RateCounter { rateClass: RateLimitClass, who: string }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,6 +30,11 @@ export interface RateLimitOptions {
   limits: Partial<Record<RateLimitClass, number>>
   /** Who is counted: the credential of an authenticated request, undefined otherwise. */
   identify: (request: FastifyRequest) => string | undefined
+  /**
+   * The counters of a request, when they are not its route class's per credential (a widget key's
+   * browsers share one key: they are counted per address and per consumer); undefined: the default.
+   */
+  counters?: (request: FastifyRequest) => RateCounter[] | undefined
   windowMs?: number
 }
 
@@ -58,32 +69,46 @@ export class RateLimiter {
   async check (request: FastifyRequest, reply: FastifyReply) {
     const rateClass = request.routeOptions.config.rateLimit
     if (rateClass === undefined) return
-    const limit = this.#opts.limits[rateClass] ?? 0
-    const who = this.#opts.identify(request)
-    if (limit <= 0 || who === undefined) return
-    let window
-    try {
-      window = await this.#store.hit(`rl:${this.#opts.service}:${rateClass}:${who}`, this.#windowMs)
-    } catch (err) {
-      this.failedOpen++
-      this.#warning.warn(err, 'rate limits are not enforced: the shared store is unavailable')
-      return
+    let counters = this.#opts.counters?.(request)
+    if (counters === undefined) {
+      const who = this.#opts.identify(request)
+      counters = who === undefined ? [] : [{ rateClass, who }]
     }
-    const resetS = Math.max(1, Math.ceil(window.resetMs / 1000))
+    // The headers tell of the counter nearest its limit; the first one past it answers 429.
+    let nearest: { rateClass: RateLimitClass, limit: number, count: number, resetS: number } | undefined
+    for (const { rateClass: counted, who } of counters) {
+      const limit = this.#opts.limits[counted] ?? 0
+      if (limit <= 0) continue
+      let window
+      try {
+        window = await this.#store.hit(`rl:${this.#opts.service}:${counted}:${who}`, this.#windowMs)
+      } catch (err) {
+        this.failedOpen++
+        this.#warning.warn(err, 'rate limits are not enforced: the shared store is unavailable')
+        return
+      }
+      const resetS = Math.max(1, Math.ceil(window.resetMs / 1000))
+      if (nearest === undefined || limit - window.count < nearest.limit - nearest.count) nearest = { rateClass: counted, limit, count: window.count, resetS }
+    }
+    if (nearest === undefined) return
+    const { limit, count, resetS } = nearest
     reply.headers({
       'ratelimit-limit': limit,
-      'ratelimit-remaining': Math.max(0, limit - window.count),
+      'ratelimit-remaining': Math.max(0, limit - count),
       'ratelimit-reset': resetS,
       'ratelimit-policy': `${limit};w=${Math.round(this.#windowMs / 1000)}`
     })
-    if (window.count > limit) {
+    if (count > limit) {
       this.limited++
-      this.#onLimited(rateClass)
-      throw new ApiError('rate_limited', `more than ${limit} ${rateClass.replace('_', ' ')} requests in ${Math.round(this.#windowMs / 1000)} s with this credential; retry in ${resetS} s`,
+      this.#onLimited(nearest.rateClass)
+      throw new ApiError('rate_limited', `more than ${limit} ${nearest.rateClass.replace('_', ' ')} requests in ${Math.round(this.#windowMs / 1000)} s ${BY[nearest.rateClass] ?? 'with this credential'}; retry in ${resetS} s`,
         { 'retry-after': String(resetS) })
     }
   }
 }
+
+/** Whose requests a class counts, when not the credential's. */
+const BY: Partial<Record<RateLimitClass, string>> = { widget_address: 'from this address', widget_consumer: 'for this consumer' }
 
 /**
  * Rate limits for the routes that name a class in `config.rateLimit`. The hook runs at preParsing:
