@@ -48,3 +48,6 @@ export const WidgetRequestHeaders = {
   'X-Consumer-Id': Type.String({ maxLength: limits.consumerIdMaxChars, description: 'With a widget key and X-Consumer-Hmac: the shop\'s logged-in customer, who becomes the consumer (identity verification)' }),
   'X-Consumer-Hmac': Type.String({ description: 'Hex HMAC-SHA256 of X-Consumer-Id under the project\'s identity secret (console, Widget section), computed by the shop\'s server; wrong or alone: 403 `invalid_consumer_hmac`', examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'] })
 }
+
+/** The widget headers as a route's optional request headers (Fastify validates and OpenAPI lists them). */
+export const WidgetHeaders = Type.Object(Object.fromEntries(Object.entries(WidgetRequestHeaders).map(([name, schema]) => [name, Type.Optional(schema)])))

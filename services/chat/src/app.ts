@@ -17,6 +17,7 @@ import { listChatsRoutes } from './routes/list-chats.js'
 import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
 import { feedbackRoutes } from './routes/feedback.js'
 import { adminRoutes } from './routes/admin.js'
+import { widgetCors, widgetCounters } from './widget.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -65,8 +66,9 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   })
   await app.register(rateLimitPlugin, {
     service: 'chat',
-    limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0, admin: config.rateLimits?.admin ?? 0 },
-    identify: credentialOf
+    limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0, admin: config.rateLimits?.admin ?? 0, widget_address: config.rateLimits?.widgetAddress ?? 0, widget_consumer: config.rateLimits?.widgetConsumer ?? 0 },
+    identify: credentialOf,
+    counters: widgetCounters
   })
   await app.register(idempotencyPlugin, { service: 'chat', identify: credentialOf })
   await app.register(openApiPlugin, {
@@ -79,6 +81,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
     ],
     tags: [
       { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer, rate a reply' },
+      { name: 'widget', description: 'Browsers\' CORS preflights of the routes a publishable widget key (`csk_pub_…`) may call from a shop\'s page' },
       { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
     ]
   })
@@ -98,7 +101,10 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   })
   assistantCounters(assistant.stats, app.metrics, { sentences: () => assistant.cachedSentences, messages: () => assistant.cachedMessages })
   app.decorate('assistant', assistant)
+  const cors = widgetCors(app.pg, config.authCacheTtlMs)
+  await app.register(cors.preflight)
   await app.register(async (api) => {
+    api.addHook('onRequest', cors.headers)
     api.addHook('onRequest', api.authenticate)
     await api.register(newUserMessageRoutes, { assistant, historyTurns: config.historyTurns })
     await api.register(readConversationRoutes)

@@ -21,7 +21,11 @@ export const ChatEnvSchema = Type.Object({
   /** The reading routes per credential and minute (0: unlimited). */
   RATE_LIMIT_CHAT_READ: rateLimitEnv(1200),
   /** The /admin routes (the console's) per project and minute (0: unlimited). */
-  RATE_LIMIT_ADMIN: rateLimitEnv(600)
+  RATE_LIMIT_ADMIN: rateLimitEnv(600),
+  /** A widget key's requests per client address and minute, all its routes together (0: unlimited). */
+  RATE_LIMIT_WIDGET_ADDRESS: rateLimitEnv(300),
+  /** A widget key's requests per consumer (browser or verified customer) and minute (0: unlimited). */
+  RATE_LIMIT_WIDGET_CONSUMER: rateLimitEnv(60)
 })
 export type ChatEnv = Static<typeof ChatEnvSchema>
 
@@ -42,7 +46,7 @@ export interface ChatConfig {
   /** Shared state of the replicas; without it, this process keeps it (one node). */
   redisUrl?: string
   /** Requests per credential and minute; absent or 0: unlimited. */
-  rateLimits?: { chatWrite: number, chatRead: number, admin?: number }
+  rateLimits?: { chatWrite: number, chatRead: number, admin?: number, widgetAddress?: number, widgetConsumer?: number }
   /** How many earlier turns the assistant sees. */
   historyTurns: number
   /** Worker threads of the classifier's embedder (0: it runs on the event loop); absent: 1. */
@@ -74,7 +78,13 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
     historyTurns: env.HISTORY_TURNS,
     embedThreads: env.EMBED_THREADS,
     ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
-    rateLimits: { chatWrite: env.RATE_LIMIT_CHAT_WRITE, chatRead: env.RATE_LIMIT_CHAT_READ, admin: env.RATE_LIMIT_ADMIN },
+    rateLimits: {
+      chatWrite: env.RATE_LIMIT_CHAT_WRITE,
+      chatRead: env.RATE_LIMIT_CHAT_READ,
+      admin: env.RATE_LIMIT_ADMIN,
+      widgetAddress: env.RATE_LIMIT_WIDGET_ADDRESS,
+      widgetConsumer: env.RATE_LIMIT_WIDGET_CONSUMER
+    },
     ...searchOf(env),
     ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...llmOf(env)

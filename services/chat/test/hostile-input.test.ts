@@ -69,7 +69,7 @@ t.test('hostile input never gets a 5xx and never half-writes', async (t) => {
     for (const method of ['PUT', 'PATCH'] as const) {
       const wrong = await call(app, shop.key, { method, url: '/newUserMessage', headers: { 'content-type': 'application/json' } })
       t.equal(wrong.statusCode, 405, `${method} /newUserMessage with a JSON content type and no body`)
-      t.equal(wrong.headers.allow, 'POST')
+      t.equal(wrong.headers.allow, 'OPTIONS, POST', 'POST, and OPTIONS for the widget\'s preflight')
       t.equal(wrong.json().code, 'method_not_allowed')
     }
   })

@@ -17,6 +17,10 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /listAllProjectConsumerChats': 'listAllProjectConsumerChats',
     'GET /latestConsumerChatId': 'latestConsumerChatId',
     'POST /feedback': 'feedback',
+    'OPTIONS /newUserMessage': 'preflightNewUserMessage',
+    'OPTIONS /readConversation': 'preflightReadConversation',
+    'OPTIONS /latestConsumerChatId': 'preflightLatestConsumerChatId',
+    'OPTIONS /feedback': 'preflightFeedback',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness',
     'POST /admin/chats/{chat_id}/answer': 'adminAnswerChat',
@@ -25,7 +29,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /admin/chats/{chat_id}': 'adminReadChat',
     'DELETE /admin/chats/{chat_id}': 'adminDeleteChat',
     'GET /admin/analytics': 'adminChatAnalytics'
-  }, 'the spec\'s names (and the console\'s admin routes); /metrics is deliberately left out')
+  }, 'the spec\'s names (and the console\'s admin routes, and the widget routes\' preflights); /metrics is deliberately left out')
   // The team's transcript and export describe each message's decision; the shopper's routes have none.
   const json = (path: string, method: string, status = '200') => doc.paths[path][method].responses[status].content['application/json'].schema
   const adminMessage = json('/admin/chats/{chat_id}', 'get').properties.messages.items

@@ -34,6 +34,26 @@ t.test('search credentials', async (t) => {
     t.equal((await search(shop.key, { search_term: 'boots' })).statusCode, 200)
   })
 
+  t.test('a publishable widget key is refused on every route exactly like an unknown key (decision 18)', async (t) => {
+    const widget = (await createKey(h.db, shop.projectId, 'widget', 'tester', ['https://shop.example'])).key
+    const unknown = `csk_search_${'Z'.repeat(40)}`
+    const doc = (await h.app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> }
+    let checked = 0
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(methods)) {
+        if (path === '/healthz' || path === '/readyz') continue
+        // Each route from an address of its own: the failed-authentication throttle is not what is tested.
+        const opts = { method: method.toUpperCase() as 'GET', url: path.replace(/\{[^}]+\}/g, 'x'), headers: { origin: 'https://shop.example', 'x-project-id': shop.projectId }, remoteAddress: `198.51.100.${checked + 1}` }
+        const withWidget = await h.app.inject({ ...opts, headers: { ...opts.headers, authorization: `Bearer ${widget}` } })
+        const withUnknown = await h.app.inject({ ...opts, headers: { ...opts.headers, authorization: `Bearer ${unknown}` } })
+        t.equal(withWidget.statusCode, 401, `${method} ${path}`)
+        t.same(withWidget.json(), withUnknown.json(), `${method} ${path}: the unknown key's body`)
+        checked++
+      }
+    }
+    t.ok(checked >= 15, `${checked} routes checked`)
+  })
+
   t.test('an empty catalog answers with no hits', async (t) => {
     const body = (await search(shop.key, { search_term: 'boots' })).json()
     t.equal(body.estimatedTotalHits, 0)

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { NewUserMessageBody, NewUserMessageEvent, NewUserMessageResponse, bodyErrors, chatErrors, errorResponses, idempotencyErrors, type Message } from '@chatsearch/contracts'
+import { NewUserMessageBody, NewUserMessageEvent, NewUserMessageResponse, WidgetHeaders, bodyErrors, chatErrors, errorResponses, idempotencyErrors, widgetErrors, type Message } from '@chatsearch/contracts'
 import { ApiError, errorBodyOf, wantsStream } from '@chatsearch/shell'
 import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
 import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
@@ -13,12 +13,14 @@ export interface NewUserMessageOptions {
   historyTurns: number
 }
 
-const response = (chatId: string, answer: AssistantAnswer): NewUserMessageResponse => ({
+/** The reply's body; with a widget key, the token of the browser's consumer to send back next time. */
+const response = (chatId: string, answer: AssistantAnswer, consumerToken: string | undefined): NewUserMessageResponse => ({
   assistant_response: answer.reply,
   chat_id: chatId,
   classification: answer.classification,
   citations: answer.citations,
-  handoff: answer.handoff
+  handoff: answer.handoff,
+  ...(consumerToken === undefined ? {} : { consumer_token: consumerToken })
 })
 
 /** The turn to store: the reply with why it went that way (the response above leaves the decision out). */
@@ -60,7 +62,7 @@ async function streamTurn (
   let stored = false
   try {
     const answer = await produce({ onDelta: (text) => send('delta', { text }), onReset: () => send('reset', {}), signal: gone.signal })
-    const body = response(await store(answer), answer)
+    const body = response(await store(answer), answer, request.principal.consumerToken)
     stored = true
     // The turn is stored: a retry with the same Idempotency-Key gets this reply, not a new turn.
     await request.idempotency?.complete({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) })
@@ -90,24 +92,29 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
   })
 
   api.post('/newUserMessage', {
-    config: { rateLimit: 'chat_write', idempotency: { stream: true } },
+    config: { rateLimit: 'chat_write', idempotency: { stream: true }, widgetKey: true },
     schema: {
       operationId: 'newUserMessage',
       tags: ['chat'],
       summary: 'Send a user message and receive the assistant reply',
-      description: 'Starts a conversation when chat_id is omitted or empty (consumer_id is then required), otherwise continues it. With `Accept: text/event-stream` the reply is streamed as server-sent events as it is produced.',
+      description: 'Starts a conversation when chat_id is omitted or empty (consumer_id is then required), otherwise continues it. With `Accept: text/event-stream` the reply is streamed as server-sent events as it is produced. A publishable widget key (`csk_pub_…`) may call it from its allowed origins: the consumer is then its X-Consumer-Token\'s (or the verified X-Consumer-Id\'s, or a new one), whatever `consumer_id` says, another consumer\'s chat_id is 404, and the reply carries `consumer_token`.',
+      headers: WidgetHeaders,
       body: NewUserMessageBody,
       response: {
         200: {
           description: 'The reply: a JSON body, or with `Accept: text/event-stream` server-sent events ending with `done` (that same body) or `error`',
           content: { 'application/json': { schema: NewUserMessageResponse }, 'text/event-stream': { schema: NewUserMessageEvent } }
         },
-        ...errorResponses(...bodyErrors, ...chatErrors.newUserMessage, ...idempotencyErrors)
+        ...errorResponses(...bodyErrors, ...chatErrors.newUserMessage, ...idempotencyErrors, ...widgetErrors)
       }
     }
   }, async (request, reply) => {
-    const { user_message: message, chat_id: chatId, consumer_id: consumerId, test = false } = request.body
-    const { projectId } = request.principal
+    const { user_message: message, chat_id: chatId } = request.body
+    // A caller bound to one consumer (a widget key's browser) acts for it, whatever the body says,
+    // and cannot leave its chats out of the shop's analytics as test chats.
+    const { projectId, consumerId: bound, consumerToken } = request.principal
+    const consumerId = bound ?? request.body.consumer_id
+    const test = bound === undefined && request.body.test === true
     const startedAt = new Date()
     const stream = wantsStream(request)
 
@@ -118,7 +125,7 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
         return reply
       }
       const answer = await opts.assistant.answer(projectId, message, history, { requestId: request.id })
-      return response(await store(answer), answer)
+      return response(await store(answer), answer, consumerToken)
     }
 
     if (chatId === undefined || chatId === '') {
