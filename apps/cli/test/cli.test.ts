@@ -31,10 +31,20 @@ t.test('admin CLI on DATABASE_URL', async (t) => {
   t.equal(searchKey.service, 'search')
   t.equal(searchKey.username, 'admin', 'default username')
 
+  const widget = await run('key', 'create', project.id, '--service', 'widget', '--origins', 'https://shop.example,http://localhost:8080', '--json')
+  t.equal(widget.code, 0, widget.stderr)
+  const widgetKey = JSON.parse(widget.stdout)
+  t.same(Object.keys(widgetKey).sort(), ['id', 'key', 'origins', 'project_id', 'service', 'username'], 'a widget key with its origins')
+  t.match(widgetKey.key, /^csk_pub_[0-9A-Za-z]{40}$/)
+  t.same(widgetKey.origins, ['https://shop.example', 'http://localhost:8080'])
+  t.equal(widgetKey.service, 'widget')
+
   const keys = await run('key', 'list', project.id, '--json')
   t.notMatch(keys.stdout, key.key, 'no secret in a listing')
   const keyList = JSON.parse(keys.stdout)
-  t.same(keyList.map((k: { id: string }) => k.id).sort(), [key.id, searchKey.id].sort())
+  t.same(keyList.map((k: { id: string }) => k.id).sort(), [key.id, searchKey.id, widgetKey.id].sort())
+  t.same(keyList.find((k: { id: string }) => k.id === widgetKey.id).origins, widgetKey.origins, 'listed with its origins')
+  t.match((await run('key', 'list', project.id)).stdout, /origins https:\/\/shop\.example,http:\/\/localhost:8080/)
   t.ok(keyList.every((k: { revoked_at: null }) => k.revoked_at === null))
 
   const revoked = await run('key', 'revoke', key.id, '--json')

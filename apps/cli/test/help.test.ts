@@ -23,8 +23,9 @@ t.test('help at every level, from the top to a command', async (t) => {
   const create = await run('key', 'create', '--help')
   t.equal(create.code, 0)
   t.match(create.stdout, /^Usage: pnpm cli key create \[options\] <projectId>/)
-  t.match(create.stdout, /--service <service> .*\(choices: "chat", "search"\)/)
+  t.match(create.stdout, /--service <service> .*\(choices: "chat", "search",\s+"widget"\)/)
   t.match(create.stdout, /--username <name> .*\(default: "admin"\)/)
+  t.match(create.stdout, /--origins <origin,…> +widget keys only, and required for them/)
   t.match(create.stdout, /--json/, 'the global --json is listed too')
 
   const catalog = await run('help', 'catalog')
@@ -49,7 +50,10 @@ t.test('a mistake in the command: one line, exit code 2, JSON with --json', asyn
     [['project', 'create', 'a', '--bogus'], "unknown option '--bogus'; see pnpm cli project create --help"],
     [['project', 'list', 'extra'], "too many arguments for 'list'. Expected 0 arguments but got 1; see pnpm cli project list --help"],
     [['key', 'create', 'prj_x'], "required option '--service <service>' not specified; see pnpm cli key create --help"],
-    [['key', 'create', 'prj_x', '--service', 'mail'], "option '--service <service>' argument 'mail' is invalid. Allowed choices are chat, search; see pnpm cli key create --help"],
+    [['key', 'create', 'prj_x', '--service', 'mail'], "option '--service <service>' argument 'mail' is invalid. Allowed choices are chat, search, widget; see pnpm cli key create --help"],
+    [['key', 'create', 'prj_x', '--service', 'widget'], 'a widget key needs --origins <origin,…>: the exact origins of the pages it is used on; see pnpm cli key create --help'],
+    [['key', 'create', 'prj_x', '--service', 'chat', '--origins', 'https://shop.example'], '--origins is for widget keys only; a chat key is used from servers; see pnpm cli key create --help'],
+    [['key', 'create', 'prj_x', '--service', 'widget', '--origins', 'https://shop.example,https://shop.example/'], '--origins: "https://shop.example/" is not an origin: expected scheme://host[:port] with no path, as a browser sends it in Origin (e.g. https://shop.example); did you mean https://shop.example?; see pnpm cli key create --help'],
     [['key', 'create', 'prj_x', '--service', 'chat', '--username', ''], '--username must have 1 to 200 characters; see pnpm cli key create --help'],
     [['catalog', 'import', 'prj_x'], "missing required argument 'file'; see pnpm cli catalog import --help"],
     [['knowledge', 'add', 'prj_x'], "missing required argument 'sources'; see pnpm cli knowledge add --help"],

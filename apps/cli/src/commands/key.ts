@@ -13,16 +13,27 @@ export function keyCommands (program: Command, { env, print }: CommandContext) {
     .argument('<projectId>', 'the project it belongs to')
     .addOption(new Option('--service <service>', 'the service it works on').choices(CredentialService.anyOf.map((s) => s.const)).makeOptionMandatory())
     .option('--username <name>', `who uses it (1 to ${USERNAME_MAX} characters)`, 'admin')
-    .action(async (projectId: string, options: { service: CredentialService, username: string }) => {
+    .option('--origins <origin,…>', 'widget keys only, and required for them: the exact origins of the shop\'s pages (e.g. https://shop.example,https://www.shop.example)')
+    .action(async (projectId: string, options: { service: CredentialService, username: string, origins?: string }) => {
       const { service, username } = options
       if (username.trim() === '' || username.length > USERNAME_MAX) throw new UsageError(`--username must have 1 to ${USERNAME_MAX} characters`)
-      const { createKey } = await import('@chatsearch/auth')
+      if (service === 'widget' && options.origins === undefined) throw new UsageError('a widget key needs --origins <origin,…>: the exact origins of the pages it is used on')
+      if (service !== 'widget' && options.origins !== undefined) throw new UsageError(`--origins is for widget keys only; a ${service} key is used from servers`)
+      const { checkOrigins, createKey, InvalidOriginsError } = await import('@chatsearch/auth')
+      let origins: string[] = []
+      try {
+        if (options.origins !== undefined) origins = checkOrigins(options.origins.split(','))
+      } catch (err) {
+        throw err instanceof InvalidOriginsError ? new UsageError(`--origins: ${err.message}`) : err
+      }
       const { requireProject, withDatabase } = await import('../database.js')
-      const created = await withDatabase(env, async (db) => {
+      const { origins: bound, ...created } = await withDatabase(env, async (db) => {
         await requireProject(db, projectId)
-        return await createKey(db, projectId, service, username)
+        return await createKey(db, projectId, service, username, origins)
       })
-      print(created, `created ${service} key ${created.id} for ${username}\n\n  ${created.key}\n\nStore it now: it is not shown again.`)
+      const shown = service === 'widget' ? { ...created, origins: bound } : created
+      const publishable = service === 'widget' ? `\nIt is publishable: it goes in the pages of ${bound.join(', ')} and works only from there, on the widget's routes.` : ''
+      print(shown, `created ${service} key ${created.id} for ${username}\n\n  ${created.key}\n\nStore it now: it is not shown again.${publishable}`)
     })
 
   key.command('list')
@@ -37,7 +48,7 @@ export function keyCommands (program: Command, { env, print }: CommandContext) {
       })
       print(keys, keys.length === 0
         ? 'no keys'
-        : keys.map((k) => `${k.id}  ${k.service.padEnd(6)}  ${k.hint}  ${k.username}  ${k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`}  ${k.last_used_at === null ? 'never used' : `last used ${k.last_used_at}`}`).join('\n'))
+        : keys.map((k) => `${k.id}  ${k.service.padEnd(6)}  ${k.hint}  ${k.username}  ${k.revoked_at === null ? 'active' : `revoked ${k.revoked_at}`}  ${k.last_used_at === null ? 'never used' : `last used ${k.last_used_at}`}${k.origins.length > 0 ? `  origins ${k.origins.join(',')}` : ''}`).join('\n'))
     })
 
   key.command('revoke')
