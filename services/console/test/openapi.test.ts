@@ -32,6 +32,8 @@ t.test('the OpenAPI document describes every console route completely', async (t
     'GET /api/projects/{project_id}/credentials': 'listCredentials',
     'POST /api/projects/{project_id}/credentials': 'issueCredential',
     'DELETE /api/projects/{project_id}/credentials/{credential_id}': 'revokeCredential',
+    'GET /api/projects/{project_id}/widget': 'readWidgetSettings',
+    'POST /api/projects/{project_id}/widget/identity-secret': 'rotateIdentitySecret',
     'GET /api/projects/{project_id}/tasks': 'listTasks',
     'GET /api/projects/{project_id}/tasks/{id}': 'getTask',
     'POST /api/projects/{project_id}/search': 'search',

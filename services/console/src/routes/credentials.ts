@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { CredentialParams, CredentialsQuery, CredentialsResponse, IssueCredentialBody, IssuedCredential, NoContent, ProjectParams, bodyErrors, sessionErrorResponses } from '@chatsearch/contracts'
-import { createKey, keyHint, listKeys, publishRevocation, revokeKey } from '@chatsearch/auth'
+import { CredentialParams, CredentialsQuery, CredentialsResponse, IssueCredentialBody, IssuedCredential, NoContent, ProjectParams, WidgetSettings, bodyErrors, sessionErrorResponses } from '@chatsearch/contracts'
+import { createKey, InvalidOriginsError, keyHint, listKeys, publishRevocation, revokeKey, rotateIdentitySecret, widgetSecrets, type KeyInfo } from '@chatsearch/auth'
 import { ApiError } from '@chatsearch/shell'
+
+/** A widget key's origins; the other keys have none to show. */
+const originsOf = (k: Pick<KeyInfo, 'service' | 'origins'>) => k.service === 'widget' ? { origins: k.origins } : {}
 
 /**
  * The project's credentials (decision 6): the "API Keys" (chat) and "API Tokens" (search) of the
- * dashboard, issued in the signed-in user's name. Any member may issue and revoke.
+ * dashboard, and the publishable widget keys of its "Widget" section (decision 18), issued in the
+ * signed-in user's name. Any member may issue and revoke.
  */
 export async function credentialRoutes (app: FastifyInstance, opts: { redis: FastifyInstance['redis'] }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
@@ -15,7 +19,7 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
     schema: {
       operationId: 'listCredentials',
       tags: ['credentials'],
-      summary: 'The project\'s credentials (chat API keys and search API tokens), revoked ones included, without their secrets',
+      summary: 'The project\'s credentials (chat API keys, search API tokens, widget keys with their origins), revoked ones included, without their secrets',
       params: ProjectParams,
       querystring: CredentialsQuery,
       response: { 200: CredentialsResponse, ...sessionErrorResponses('project_not_found') }
@@ -25,7 +29,7 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
     const service = request.query.service
     return {
       credentials: keys.filter((k) => service === undefined || k.service === service)
-        .map((k) => ({ id: k.id, service: k.service, username: k.username, hint: k.hint, created_at: k.created_at, last_used_at: k.last_used_at, revoked_at: k.revoked_at }))
+        .map((k) => ({ id: k.id, service: k.service, username: k.username, hint: k.hint, ...originsOf(k), created_at: k.created_at, last_used_at: k.last_used_at, revoked_at: k.revoked_at }))
     }
   })
 
@@ -33,18 +37,41 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
     schema: {
       operationId: 'issueCredential',
       tags: ['credentials'],
-      summary: 'Issue a credential of the chat or the search service in the signed-in user\'s name; its secret is shown this once',
+      summary: 'Issue a credential of the chat or the search service, or a widget key bound to its origins, in the signed-in user\'s name; its secret is shown this once',
+      description: 'A widget key (`service: "widget"`) needs `origins`, each an exact origin such as `https://shop.example` (no path, no trailing slash): anything else is 400 `invalid_request`, naming the origin. The other keys take no origins.',
       params: ProjectParams,
       body: IssueCredentialBody,
       response: { 201: IssuedCredential, ...sessionErrorResponses('missing_parameters', ...bodyErrors, 'project_not_found', 'csrf_failed') }
     }
   }, async (request, reply) => {
-    const created = await createKey(app.pg, request.member.projectId, request.body.service, request.session.username)
+    const created = await createKey(app.pg, request.member.projectId, request.body.service, request.session.username, request.body.origins).catch((err: unknown) => {
+      throw err instanceof InvalidOriginsError ? new ApiError('invalid_request', err.message) : err
+    })
     const listed = (await listKeys(app.pg, request.member.projectId)).find((k) => k.id === created.id)!
     return await reply.code(201).send({
-      id: created.id, service: created.service, username: created.username, key: created.key, hint: keyHint(created.key), created_at: listed.created_at
+      id: created.id, service: created.service, username: created.username, key: created.key, hint: keyHint(created.key), ...originsOf(created), created_at: listed.created_at
     })
   })
+
+  api.get('/api/projects/:project_id/widget', {
+    schema: {
+      operationId: 'readWidgetSettings',
+      tags: ['credentials'],
+      summary: 'The project\'s identity secret, under which the shop\'s server signs its logged-in customer\'s id for the widget (made on first read)',
+      params: ProjectParams,
+      response: { 200: WidgetSettings, ...sessionErrorResponses('project_not_found') }
+    }
+  }, async (request) => ({ identity_secret: (await widgetSecrets(app.pg, request.member.projectId)).identitySecret }))
+
+  api.post('/api/projects/:project_id/widget/identity-secret', {
+    schema: {
+      operationId: 'rotateIdentitySecret',
+      tags: ['credentials'],
+      summary: 'Replace the project\'s identity secret: customer ids signed with the old one are refused from then on (within AUTH_CACHE_TTL_MS)',
+      params: ProjectParams,
+      response: { 200: WidgetSettings, ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'csrf_failed') }
+    }
+  }, async (request) => ({ identity_secret: await rotateIdentitySecret(app.pg, request.member.projectId) }))
 
   api.delete('/api/projects/:project_id/credentials/:credential_id', {
     schema: {

@@ -16,6 +16,7 @@ import { Knowledge } from './pages/knowledge.js'
 import { Chats } from './pages/chats.js'
 import { Transcript } from './pages/transcript.js'
 import { Playground } from './pages/playground.js'
+import { Widget } from './pages/widget.js'
 
 // The charts are the heaviest part of the app: only the analytics page loads them.
 const Analytics = lazy(async () => (await import('./pages/analytics.js')).Analytics)
@@ -58,6 +59,7 @@ function SignedIn () {
           <Route path='/projects/:id/chats/:chat_id' component={Transcript} />
           <Route path='/projects/:id/analytics' component={Analytics} />
           <Route path='/projects/:id/playground' component={Playground} />
+          <Route path='/projects/:id/widget' component={Widget} />
           <Route default component={NotFound} />
         </Router>
       </ErrorBoundary>

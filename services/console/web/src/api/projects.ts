@@ -1,5 +1,5 @@
 import { del, get, patch, post, projectPath } from './client.js'
-import type { Credential, Member, IssuedCredential, Project, Role, Service } from './types.js'
+import type { Credential, Member, IssuedCredential, Project, Role, Service, WidgetSettings } from './types.js'
 
 export const listProjects = async () => (await get<{ projects: Project[] }>('/api/projects')).projects
 export const createProject = (name: string) => post<Project>('/api/projects', { name })
@@ -16,5 +16,9 @@ export const removeMember = (id: string, username: string) => del(projectPath(id
 
 export const listCredentials = async (id: string, service: Service) =>
   (await get<{ credentials: Credential[] }>(projectPath(id, 'credentials') + '?service=' + service)).credentials
-export const createCredential = (id: string, service: Service) => post<IssuedCredential>(projectPath(id, 'credentials'), { service })
+export const createCredential = (id: string, service: Service, origins?: string[]) =>
+  post<IssuedCredential>(projectPath(id, 'credentials'), origins === undefined ? { service } : { service, origins })
 export const revokeCredential = (id: string, credentialId: string) => del(projectPath(id, 'credentials', credentialId))
+
+export const readWidgetSettings = (id: string) => get<WidgetSettings>(projectPath(id, 'widget'))
+export const rotateIdentitySecret = (id: string) => post<WidgetSettings>(projectPath(id, 'widget', 'identity-secret'))

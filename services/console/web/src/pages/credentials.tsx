@@ -18,7 +18,7 @@ interface Props {
 }
 
 /** A new credential, shown once in full. */
-function Revealed ({ credential, noun, onDismiss }: { credential: IssuedCredential, noun: string, onDismiss: () => void }) {
+export function Revealed ({ credential, noun, onDismiss }: { credential: IssuedCredential, noun: string, onDismiss: () => void }) {
   return (
     <div class='revealed' role='group' aria-label={`New ${noun}`}>
       <p><strong>Copy your new {noun} now.</strong> It is shown only once; the console keeps only its hint.</p>
