@@ -1,7 +1,7 @@
 import t from 'tap'
 import Fastify from 'fastify'
 import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
-import { testDatabase } from '@chatsearch/shell/testing'
+import { testDatabase } from '@chatsearch/testkit'
 import {
   authMigrations, authPlugin, checkOrigins, createKey, createProject, credentialOf, generateKey, identityHmac, keyHint, keyService, listKeys,
   revokeKey, rotateIdentitySecret, signConsumerToken, verifyConsumerToken, widgetOriginKnown, widgetSecrets

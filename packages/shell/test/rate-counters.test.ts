@@ -1,7 +1,7 @@
 import t from 'tap'
 import Fastify from 'fastify'
 import { installErrorHandler, rateLimitPlugin, redisPlugin } from '../src/index.js'
-import { startRedis } from '../src/testing.js'
+import { startRedis } from '@chatsearch/testkit'
 
 // A caller counted in counters of its own instead of its credential's (a widget key's browsers:
 // per address and per consumer), in the in-process store and in a real Redis.
