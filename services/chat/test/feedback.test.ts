@@ -169,7 +169,7 @@ t.test('feedback on assistant messages', async (t) => {
     await rateFirstReply(other, theirs, 'down')
     const analytics = async (app: FastifyInstance, projectId: string) =>
       (await app.inject({ url: '/admin/analytics?days=1', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': projectId } })).json()
-    t.same((await analytics(app, fresh.projectId)).feedback, { up: 2, down: 1 })
-    t.same((await analytics(app, other.projectId)).feedback, { up: 0, down: 1 })
+    t.same((await analytics(app, fresh.projectId)).feedback, { up: 2, down: 1, ratio: 2 / 3 })
+    t.same((await analytics(app, other.projectId)).feedback, { up: 0, down: 1, ratio: 0 })
   })
 })
