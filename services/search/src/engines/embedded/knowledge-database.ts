@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3'
 import type { Db } from './database.js'
+import { FTS_TOKENIZER } from './fts.js'
 
 /**
  * A project's knowledge, in a SQLite file of its own beside its catalog's: catalog re-indexing (which
@@ -42,7 +43,7 @@ export function openKnowledgeDatabase (file: string): Db {
       vector BLOB
     );
     CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc, position);
-    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, section, text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, section, text, content='', contentless_delete=1, tokenize='${FTS_TOKENIZER}');
     CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
   `)
   return db
