@@ -57,14 +57,24 @@ export async function testDatabase (t: Teardown): Promise<string> {
     url.pathname = `/${name}`
     return url.toString()
   }
-  const dir = await mkdtemp(join(tmpdir(), 'chatsearch-pg-'))
-  await openForPostgresUser(dir)
-  const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), ephemeral: true })
-  t.teardown(async () => {
-    await db.stop()
-    await rm(dir, { recursive: true, force: true })
-  })
-  return db.url
+  for (let attempt = 1; ; attempt++) {
+    const dir = await mkdtemp(join(tmpdir(), 'chatsearch-pg-'))
+    await openForPostgresUser(dir)
+    try {
+      const db = await startEmbeddedPostgres({ dataDir: dir, port: await freePort(), ephemeral: true })
+      t.teardown(async () => {
+        await db.stop()
+        await rm(dir, { recursive: true, force: true })
+      })
+      return db.url
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true })
+      // The free port can be taken by another test file's server before PostgreSQL binds it (test
+      // files run side by side): a new cluster on another port then.
+      if (attempt < 3 && /Address already in use/.test((err as Error).message)) continue
+      throw err
+    }
+  }
 }
 
 /**
