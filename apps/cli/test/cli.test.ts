@@ -72,11 +72,13 @@ t.test('admin CLI on DATABASE_URL', async (t) => {
     t.same(JSON.parse(unheard.stdout), { id: searchKey.id, revoked: true, announced: false })
   })
 
-  t.test('what cannot be done is explained, with exit code 1', async (t) => {
+  t.test('what cannot be done is explained, with exit code 1 (2 for a bad argument)', async (t) => {
     const cases: Array<[string[], number, RegExp]> = [
       [['key', 'create', 'prj_nope', '--service', 'chat'], 1, /no project prj_nope/],
       [['key', 'revoke', 'key_nope'], 1, /no key key_nope/],
-      [['key', 'list', 'prj_nope'], 1, /no project/]
+      [['key', 'list', 'prj_nope'], 1, /no project/],
+      [['key', 'create', project.id, '--service', 'widget', '--origins', 'https://shop.example/cart'], 2, /is not an origin.*did you mean https:\/\/shop\.example\?/],
+      [['key', 'create', project.id, '--service', 'widget'], 2, /origin/]
     ]
     for (const [args, code, message] of cases) {
       const res = await run(...args)
