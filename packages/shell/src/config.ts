@@ -1,5 +1,6 @@
 import { Type, type TObject, type TSchema, type Static } from 'typebox'
 import { Value } from 'typebox/value'
+import type { LogDestination, LogLevel } from './logger.js'
 
 /** A configuration the process cannot start with; the message is one line naming each bad variable. */
 export class ConfigError extends Error {
@@ -118,12 +119,47 @@ export const commonEnv = {
 export const rateLimitEnv = (perMinute: number) => Type.Integer({ minimum: 0, maximum: 1_000_000, default: perMinute })
 
 /** TRUST_PROXY as Fastify's `trustProxy`: "true"/"false" as booleans, anything else a list of addresses. */
-export function trustProxyOf (value: string | undefined): string | boolean {
+function trustProxyOf (value: string | undefined): string | boolean {
   if (value === undefined || value === 'false') return false
   return value === 'true' ? true : value
 }
 
-/** What both services take from the common variables for their server and authentication. */
-export function edgeConfigOf (env: { AUTH_FAILURES_PER_MINUTE: number, TRUST_PROXY?: string | undefined }) {
-  return { authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE, trustProxy: trustProxyOf(env.TRUST_PROXY) }
+/** What every service's app takes from the common variables; each service's config extends it. */
+export interface ServiceConfig {
+  /** Resolved (embedded or not) before the app is built. */
+  databaseUrl: string
+  logLevel: LogLevel
+  /** Where log lines go; stdout by default. */
+  logStream?: LogDestination
+  /** Asked by GET /metrics when set. */
+  metricsToken?: string
+  dbPoolSize: number
+  /** How long a looked-up credential is trusted (see @chatsearch/auth); absent: 5 s. */
+  authCacheTtlMs?: number
+  /** Failed authentications per client address and minute before 429 (0: off). */
+  authFailuresPerMinute?: number
+  /** Fastify's trustProxy: which proxies name the client address (for the throttles, logs and Secure cookies). */
+  trustProxy?: string | boolean
+  /** Shared state of the replicas; without it, this process keeps it (one node). */
+  redisUrl?: string
+  /** The shared secret of our services: it alone opens the /admin routes, and the chat service asks search with it; unset: not accepted. */
+  serviceToken?: string
+}
+
+/** The common variables as loadConfig reads them. */
+export type CommonEnv = Static<TObject<typeof commonEnv>>
+
+/** The common variables as a ServiceConfig, on the database resolved from them. */
+export function serviceConfigOf (env: CommonEnv, databaseUrl: string): ServiceConfig {
+  return {
+    databaseUrl,
+    logLevel: env.LOG_LEVEL,
+    ...(env.METRICS_TOKEN === undefined ? {} : { metricsToken: env.METRICS_TOKEN }),
+    dbPoolSize: env.DB_POOL_SIZE,
+    authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
+    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN })
+  }
 }

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
-import { apiVersion } from '@chatsearch/contracts'
+import { authMigrations, projectCredentials } from '@chatsearch/auth'
 import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
-import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, type Metrics } from '@chatsearch/shell'
+import { buildOnServiceBase, type Metrics, type ServiceBaseOptions } from '@chatsearch/shell'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
@@ -52,42 +51,43 @@ function modelOf (config: ChatConfig, metrics: Metrics): ChatModel | undefined {
   return openAiChatModel({ ...config.llm, onUsage: tokenCounter(metrics, config.llm.model) })
 }
 
-async function register (app: FastifyInstance, config: ChatConfig, parts: ChatParts) {
-  await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
-  await migrate(app.pg, 'auth', authMigrations)
-  await migrate(app.pg, 'chat', chatMigrations)
-  await app.register(redisPlugin, { url: config.redisUrl, name: 'chat' })
-  await app.register(authPlugin, {
+/**
+ * The shared parts as the chat service has them. The search service is no readiness check: without
+ * it replies still come, uncited.
+ */
+function baseOf (config: ChatConfig): ServiceBaseOptions {
+  return {
     service: 'chat',
-    cacheTtlMs: config.authCacheTtlMs,
-    failuresPerMinute: config.authFailuresPerMinute,
-    redis: app.redis,
-    ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken })
-  })
-  await app.register(rateLimitPlugin, {
-    service: 'chat',
-    limits: { chat_write: config.rateLimits?.chatWrite ?? 0, chat_read: config.rateLimits?.chatRead ?? 0, admin: config.rateLimits?.admin ?? 0, widget_address: config.rateLimits?.widgetAddress ?? 0, widget_consumer: config.rateLimits?.widgetConsumer ?? 0 },
-    identify: credentialOf,
-    counters: widgetCounters
-  })
-  await app.register(idempotencyPlugin, { service: 'chat', identify: credentialOf })
-  await app.register(openApiPlugin, {
-    title: 'Chat Service API',
-    description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations, rate replies.',
-    version: apiVersion,
-    servers: [
-      { url: '/', description: 'The chat service itself, on its own host and port (CHAT_PORT, 3001 by default)' },
-      { url: '/chat', description: 'Through the gateway of docker-compose.yml, which serves the chat API under /chat' }
-    ],
-    tags: [
-      { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer, rate a reply' },
-      { name: 'widget', description: 'Browsers\' CORS preflights of the routes a publishable widget key (`csk_pub_…`) may call from a shop\'s page' },
-      { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
-    ]
-  })
-  // The search service is not a readiness check: without it replies still come, uncited.
-  await app.register(healthRoutes, { service: 'chat', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })
+    config,
+    migrations: { auth: authMigrations, chat: chatMigrations },
+    credentials: {
+      check: projectCredentials('chat'),
+      rateLimits: {
+        chat_write: config.rateLimits?.chatWrite ?? 0,
+        chat_read: config.rateLimits?.chatRead ?? 0,
+        admin: config.rateLimits?.admin ?? 0,
+        widget_address: config.rateLimits?.widgetAddress ?? 0,
+        widget_consumer: config.rateLimits?.widgetConsumer ?? 0
+      },
+      counters: widgetCounters
+    },
+    openApi: {
+      title: 'Chat Service API',
+      description: 'Conversational AI assistant scoped to a project: send messages, read and list conversations, rate replies.',
+      servers: [
+        { url: '/', description: 'The chat service itself, on its own host and port (CHAT_PORT, 3001 by default)' },
+        { url: '/chat', description: 'Through the gateway of docker-compose.yml, which serves the chat API under /chat' }
+      ],
+      tags: [
+        { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer, rate a reply' },
+        { name: 'widget', description: 'Browsers\' CORS preflights of the routes a publishable widget key (`csk_pub_…`) may call from a shop\'s page' },
+        { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
+      ]
+    }
+  }
+}
 
+async function register (app: FastifyInstance, config: ChatConfig, parts: ChatParts) {
   const model = parts.model ?? modelOf(config, app.metrics)
   const retriever = parts.retriever ?? retrieverOf(config, app.metrics)
   const assistant = new Assistant({
@@ -117,6 +117,5 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
 
 /** The chat service as a Fastify app: migrations applied, routes registered, ready to listen or inject. */
 export async function buildApp (config: ChatConfig, parts: ChatParts = {}): Promise<FastifyInstance> {
-  const server = { name: 'chat', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken, trustProxy: config.trustProxy }
-  return await buildService(server, (app) => register(app, config, parts))
+  return await buildOnServiceBase(baseOf(config), (app) => register(app, config, parts))
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, ConfigError, loadConfig, rateLimitEnv, serviceConfigOf, type ServiceConfig } from '@chatsearch/shell'
 
 /** Every environment variable the chat service reads; README's configuration table mirrors it. */
 export const ChatEnvSchema = Type.Object({
@@ -30,21 +30,9 @@ export const ChatEnvSchema = Type.Object({
 export type ChatEnv = Static<typeof ChatEnvSchema>
 
 /** What buildApp needs: the database is resolved (embedded or not) before the app is built. */
-export interface ChatConfig {
-  databaseUrl: string
-  logLevel: LogLevel
-  /** Where log lines go; stdout by default. */
-  logStream?: LogDestination
-  /** Asked by GET /metrics when set. */
-  metricsToken?: string
-  dbPoolSize: number
+export interface ChatConfig extends ServiceConfig {
+  /** How long a looked-up credential, and a widget key's origin, is trusted. */
   authCacheTtlMs: number
-  /** Failed authentications per client address and minute before 429 (0: off). */
-  authFailuresPerMinute?: number
-  /** Fastify's trustProxy: which proxies name the client address (for the throttle and logs). */
-  trustProxy?: string | boolean
-  /** Shared state of the replicas; without it, this process keeps it (one node). */
-  redisUrl?: string
   /** Requests per credential and minute; absent or 0: unlimited. */
   rateLimits?: { chatWrite: number, chatRead: number, admin?: number, widgetAddress?: number, widgetConsumer?: number }
   /** How many earlier turns the assistant sees. */
@@ -53,8 +41,6 @@ export interface ChatConfig {
   embedThreads?: number
   /** Where the assistant retrieves catalog items; without it replies carry no citations. */
   search?: { url: string, serviceToken: string, timeoutMs: number }
-  /** The shared secret of our services: it asks search, and it alone opens the /admin routes. */
-  serviceToken?: string
   /** An OpenAI-compatible model writing the replies; without it the grounded responder does. */
   llm?: { baseUrl: string, model: string, apiKey?: string, timeoutMs: number, retries: number, promptTokens: number }
 }
@@ -69,15 +55,10 @@ export function readChatEnv (env: NodeJS.ProcessEnv = process.env): ChatEnv {
 
 export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
   return {
-    databaseUrl,
-    logLevel: env.LOG_LEVEL,
-    metricsToken: env.METRICS_TOKEN,
-    dbPoolSize: env.DB_POOL_SIZE,
+    ...serviceConfigOf(env, databaseUrl),
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    ...edgeConfigOf(env),
     historyTurns: env.HISTORY_TURNS,
     embedThreads: env.EMBED_THREADS,
-    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
     rateLimits: {
       chatWrite: env.RATE_LIMIT_CHAT_WRITE,
       chatRead: env.RATE_LIMIT_CHAT_READ,
@@ -86,7 +67,6 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
       widgetConsumer: env.RATE_LIMIT_WIDGET_CONSUMER
     },
     ...searchOf(env),
-    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...llmOf(env)
   }
 }

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { authMigrations } from '@chatsearch/auth'
-import { apiVersion } from '@chatsearch/contracts'
-import { buildService, databasePlugin, healthRoutes, migrate, MemoryRateLimitStore, openApiPlugin, pingDatabase, redisCheck, redisPlugin, RedisRateLimitStore } from '@chatsearch/shell'
+import { buildOnServiceBase, MemoryRateLimitStore, RedisRateLimitStore, type ServiceBaseOptions } from '@chatsearch/shell'
 import type { ConsoleConfig } from './config.js'
 import { documentCsrf, sessionPlugin, sessionSecurity } from './session.js'
 import { requireMember } from './membership.js'
@@ -16,37 +15,39 @@ import { consoleCsp, defaultWebRoot, webRoutes } from './web.js'
 
 export const consoleMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
 
+/** The shared parts as the console has them: its users sign in to sessions, so no project credentials. */
+function baseOf (config: ConsoleConfig): ServiceBaseOptions {
+  return {
+    service: 'console',
+    config,
+    // The console's tables refer to the auth package's projects.
+    migrations: { auth: authMigrations, console: consoleMigrations },
+    openApi: {
+      title: 'Console API',
+      description: 'The JSON API of the project dashboard (its web app\'s): sign in with a console user, manage projects, members and credentials, and reach each project\'s catalog, knowledge, conversations, analytics and playground, which are forwarded to the search and chat services. Signed in by the `console_session` cookie; every POST, PUT, PATCH and DELETE also sends the session\'s CSRF token in `X-CSRF-Token`.',
+      servers: [
+        { url: '/', description: 'The console itself, on its own host and port (CONSOLE_PORT, 3000 by default)' },
+        { url: '/', description: 'Through the gateway of docker-compose.yml, which serves the console (its web app and /api) at its root' }
+      ],
+      tags: [
+        { name: 'session', description: 'Sign in with a console username and password, read the session and its CSRF token, sign out' },
+        { name: 'projects', description: 'The projects of the signed-in user, and their members (owners manage them)' },
+        { name: 'credentials', description: 'The project\'s credentials: chat API keys and search API tokens, issued and revoked by its members' },
+        { name: 'catalog', description: 'The project catalog and its index settings: forwarded to the search service' },
+        { name: 'rules', description: 'The project\'s search rules (pin and hide items for a query, optionally between two dates): forwarded to the search service' },
+        { name: 'knowledge', description: 'The project\'s knowledge: pages, FAQs, crawls and uploaded files, forwarded to the search service' },
+        { name: 'tasks', description: 'Catalog imports, crawls and file uploads that run in the background: forwarded to the search service' },
+        { name: 'search', description: 'Search and autocomplete of the project catalog, as its shoppers get them: forwarded to the search service' },
+        { name: 'conversations', description: 'The project\'s chats: list, read, export, delete, and answer those handed off to the team; forwarded to the chat service' },
+        { name: 'analytics', description: 'Chat and search figures per day, from both services' },
+        { name: 'playground', description: 'Talk to the project\'s assistant as a test chat, left out of analytics' }
+      ],
+      security: sessionSecurity
+    }
+  }
+}
+
 async function register (app: FastifyInstance, config: ConsoleConfig) {
-  // First: the routes registered after it are documented as they are registered.
-  await app.register(openApiPlugin, {
-    title: 'Console API',
-    description: 'The JSON API of the project dashboard (its web app\'s): sign in with a console user, manage projects, members and credentials, and reach each project\'s catalog, knowledge, conversations, analytics and playground, which are forwarded to the search and chat services. Signed in by the `console_session` cookie; every POST, PUT, PATCH and DELETE also sends the session\'s CSRF token in `X-CSRF-Token`.',
-    version: apiVersion,
-    servers: [
-      { url: '/', description: 'The console itself, on its own host and port (CONSOLE_PORT, 3000 by default)' },
-      { url: '/', description: 'Through the gateway of docker-compose.yml, which serves the console (its web app and /api) at its root' }
-    ],
-    tags: [
-      { name: 'session', description: 'Sign in with a console username and password, read the session and its CSRF token, sign out' },
-      { name: 'projects', description: 'The projects of the signed-in user, and their members (owners manage them)' },
-      { name: 'credentials', description: 'The project\'s credentials: chat API keys and search API tokens, issued and revoked by its members' },
-      { name: 'catalog', description: 'The project catalog and its index settings: forwarded to the search service' },
-      { name: 'rules', description: 'The project\'s search rules (pin and hide items for a query, optionally between two dates): forwarded to the search service' },
-      { name: 'knowledge', description: 'The project\'s knowledge: pages, FAQs, crawls and uploaded files, forwarded to the search service' },
-      { name: 'tasks', description: 'Catalog imports, crawls and file uploads that run in the background: forwarded to the search service' },
-      { name: 'search', description: 'Search and autocomplete of the project catalog, as its shoppers get them: forwarded to the search service' },
-      { name: 'conversations', description: 'The project\'s chats: list, read, export, delete, and answer those handed off to the team; forwarded to the chat service' },
-      { name: 'analytics', description: 'Chat and search figures per day, from both services' },
-      { name: 'playground', description: 'Talk to the project\'s assistant as a test chat, left out of analytics' }
-    ],
-    security: sessionSecurity
-  })
-  await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
-  // The console's tables refer to the auth package's projects.
-  await migrate(app.pg, 'auth', authMigrations)
-  await migrate(app.pg, 'console', consoleMigrations)
-  await app.register(redisPlugin, { url: config.redisUrl, name: 'console' })
-  await app.register(healthRoutes, { service: 'console', checks: { database: () => pingDatabase(app.pg), ...redisCheck(app.redis) } })
   await app.register(sessionPlugin, { ttlMs: config.sessionTtlMs })
 
   const chat = new Upstream('chat', config.chatUrl, config.serviceToken, config.upstreamTimeoutMs, app.log)
@@ -72,13 +73,5 @@ async function register (app: FastifyInstance, config: ConsoleConfig) {
 
 /** The console as a Fastify app: migrations applied, routes registered, ready to listen or inject. */
 export async function buildApp (config: ConsoleConfig): Promise<FastifyInstance> {
-  const server = {
-    name: 'console',
-    logLevel: config.logLevel,
-    ...(config.logStream === undefined ? {} : { logStream: config.logStream }),
-    ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
-    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
-    contentSecurityPolicy: consoleCsp
-  }
-  return await buildService(server, (app) => register(app, config))
+  return await buildOnServiceBase({ ...baseOf(config), contentSecurityPolicy: consoleCsp }, (app) => register(app, config))
 }

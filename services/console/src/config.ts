@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, ConfigError, loadConfig, trustProxyOf, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, ConfigError, loadConfig, serviceConfigOf, type ServiceConfig } from '@chatsearch/shell'
 
 /** Every environment variable the console reads; README's configuration table mirrors it. */
 export const ConsoleEnvSchema = Type.Object({
@@ -16,15 +16,7 @@ export const ConsoleEnvSchema = Type.Object({
 export type ConsoleEnv = Static<typeof ConsoleEnvSchema>
 
 /** What buildApp needs: the database is resolved (embedded or not) before the app is built. */
-export interface ConsoleConfig {
-  databaseUrl: string
-  logLevel: LogLevel
-  logStream?: LogDestination
-  metricsToken?: string
-  dbPoolSize: number
-  /** Fastify's trustProxy: whether X-Forwarded-Proto/For are believed (Secure cookies behind a TLS gateway). */
-  trustProxy?: string | boolean
-  redisUrl?: string
+export interface ConsoleConfig extends ServiceConfig {
   chatUrl: string
   searchUrl: string
   /** The shared secret that opens the chat and search /admin routes, with X-Project-Id. */
@@ -52,12 +44,7 @@ function upstreamsOf (env: ConsoleEnv) {
 
 export function consoleConfig (env: ConsoleEnv, databaseUrl: string): ConsoleConfig {
   return {
-    databaseUrl,
-    logLevel: env.LOG_LEVEL,
-    ...(env.METRICS_TOKEN === undefined ? {} : { metricsToken: env.METRICS_TOKEN }),
-    dbPoolSize: env.DB_POOL_SIZE,
-    trustProxy: trustProxyOf(env.TRUST_PROXY),
-    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
+    ...serviceConfigOf(env, databaseUrl),
     ...upstreamsOf(env),
     sessionTtlMs: env.CONSOLE_SESSION_TTL_HOURS * 3_600_000,
     signInFailures: env.CONSOLE_SIGNIN_FAILURES,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { authMigrations, authPlugin, credentialOf } from '@chatsearch/auth'
-import { apiVersion } from '@chatsearch/contracts'
-import { buildService, databasePlugin, healthRoutes, idempotencyPlugin, migrate, openApiPlugin, pingDatabase, rateLimitPlugin, redisCheck, redisPlugin, VersionedCache } from '@chatsearch/shell'
+import { authMigrations, projectCredentials } from '@chatsearch/auth'
+import { buildOnServiceBase, VersionedCache, type ServiceBaseOptions } from '@chatsearch/shell'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { suggestionRoutes } from './routes/suggestions.js'
@@ -31,24 +30,37 @@ declare module 'fastify' {
   }
 }
 
+/** The shared parts as the search service has them, with its engine among the readiness checks. */
+function baseOf (config: SearchConfig): ServiceBaseOptions {
+  return {
+    service: 'search',
+    config,
+    migrations: { auth: authMigrations, search: searchMigrations },
+    credentials: {
+      check: projectCredentials('search'),
+      rateLimits: { search: config.rateLimits?.search ?? 0, catalog: config.rateLimits?.catalog ?? 0, admin: config.rateLimits?.admin ?? 0 }
+    },
+    openApi: {
+      title: 'Search Service API',
+      description: 'Catalog and knowledge search scoped to a project: keyword and hybrid search, filters, facets, autocomplete; knowledge pages and question-and-answer pairs searched by chunk.',
+      servers: [
+        { url: '/', description: 'The search service itself, on its own host and port (SEARCH_PORT, 3002 by default)' },
+        { url: '/search', description: 'Through the gateway of docker-compose.yml, which serves the search API under /search' }
+      ],
+      tags: [
+        { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; search a facet\'s values; autocomplete a partial term, and review the popular searches it may suggest; record shoppers\' clicks on hits and conversions, for the analytics' },
+        { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
+        { name: 'rules', description: 'The project\'s search rules: for the searches a rule\'s query matches, optionally between two dates, pin items to positions and hide items; the same on both engines' },
+        { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
+        { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' },
+        { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
+      ]
+    },
+    checks: (app) => ({ engine: () => app.engine.ping() })
+  }
+}
+
 async function register (app: FastifyInstance, config: SearchConfig) {
-  await app.register(databasePlugin, { databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize })
-  await migrate(app.pg, 'auth', authMigrations)
-  await migrate(app.pg, 'search', searchMigrations)
-  await app.register(redisPlugin, { url: config.redisUrl, name: 'search' })
-  await app.register(authPlugin, {
-    service: 'search',
-    cacheTtlMs: config.authCacheTtlMs,
-    failuresPerMinute: config.authFailuresPerMinute,
-    redis: app.redis,
-    ...(config.serviceToken === undefined ? {} : { serviceToken: config.serviceToken })
-  })
-  await app.register(rateLimitPlugin, {
-    service: 'search',
-    limits: { search: config.rateLimits?.search ?? 0, catalog: config.rateLimits?.catalog ?? 0, admin: config.rateLimits?.admin ?? 0 },
-    identify: credentialOf
-  })
-  await app.register(idempotencyPlugin, { service: 'search', identify: credentialOf })
   const searchCache = VersionedCache.create(app.redis, SEARCH_CACHE_PREFIX, (config.cacheTtlS ?? 0) * 1000, app.log,
     (result) => app.metrics.cacheRequests.inc({ cache: 'search', result }))
   app.decorate('searchCache', searchCache)
@@ -57,23 +69,6 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   const searchRules = new RulesStore(app.pg)
   app.decorate('searchRules', searchRules)
   app.metrics.store('search_rules', () => searchRules.size)
-  await app.register(openApiPlugin, {
-    title: 'Search Service API',
-    description: 'Catalog and knowledge search scoped to a project: keyword and hybrid search, filters, facets, autocomplete; knowledge pages and question-and-answer pairs searched by chunk.',
-    version: apiVersion,
-    servers: [
-      { url: '/', description: 'The search service itself, on its own host and port (SEARCH_PORT, 3002 by default)' },
-      { url: '/search', description: 'Through the gateway of docker-compose.yml, which serves the search API under /search' }
-    ],
-    tags: [
-      { name: 'search', description: 'Search the project\'s catalog by keyword or hybrid (semantic and keyword) matching, with filters, facets and pagination; search a facet\'s values; autocomplete a partial term, and review the popular searches it may suggest; record shoppers\' clicks on hits and conversions, for the analytics' },
-      { name: 'catalog', description: 'Maintain the project\'s catalog: add, replace and remove items, read and replace its index settings (what the CLI\'s catalog import calls)' },
-      { name: 'rules', description: 'The project\'s search rules: for the searches a rule\'s query matches, optionally between two dates, pin items to positions and hide items; the same on both engines' },
-      { name: 'knowledge', description: 'Maintain and search the project\'s knowledge: help pages, policies and question-and-answer pairs, split into chunks along their headings and searched by keyword and meaning' },
-      { name: 'tasks', description: 'Follow long work (large catalog imports, crawls, file imports): status, progress, what was done and why it failed' },
-      { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
-    ]
-  })
   await app.register(enginePlugin, {
     dataDir: config.dataDir,
     embeddings: config.embeddings,
@@ -89,14 +84,6 @@ async function register (app: FastifyInstance, config: SearchConfig) {
   await app.tasks.register('catalog_import', catalogImport(app))
   await app.tasks.register('crawl', knowledgeCrawl(app, config.crawlAllowPrivateNetworks ?? false))
   await app.tasks.register('files', knowledgeFiles(app))
-  await app.register(healthRoutes, {
-    service: 'search',
-    checks: {
-      database: () => pingDatabase(app.pg),
-      engine: () => app.engine.ping(),
-      ...redisCheck(app.redis)
-    }
-  })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     await api.register(searchRoutes)
@@ -113,6 +100,5 @@ async function register (app: FastifyInstance, config: SearchConfig) {
 
 /** The search service as a Fastify app, ready to listen or inject. */
 export async function buildApp (config: SearchConfig): Promise<FastifyInstance> {
-  const server = { name: 'search', logLevel: config.logLevel, logStream: config.logStream, metricsToken: config.metricsToken, trustProxy: config.trustProxy }
-  return await buildService(server, (app) => register(app, config))
+  return await buildOnServiceBase(baseOf(config), (app) => register(app, config))
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { commonEnv, ConfigError, edgeConfigOf, loadConfig, rateLimitEnv, type LogDestination, type LogLevel } from '@chatsearch/shell'
+import { commonEnv, ConfigError, loadConfig, rateLimitEnv, serviceConfigOf, type ServiceConfig } from '@chatsearch/shell'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
@@ -51,8 +51,7 @@ export const SearchEnvSchema = Type.Object({
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
-export interface SearchConfig {
-  databaseUrl: string
+export interface SearchConfig extends ServiceConfig {
   /** Where the embedded engine keeps one SQLite index per project (under search/). */
   dataDir: string
   /** Reader threads for searches (0: on the event loop). */
@@ -69,23 +68,8 @@ export interface SearchConfig {
   embedThreads?: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
   remoteEmbeddings?: { baseUrl: string, model: string, apiKey?: string }
-  logLevel: LogLevel
-  /** Where log lines go; stdout by default. */
-  logStream?: LogDestination
-  /** Asked by GET /metrics when set. */
-  metricsToken?: string
-  dbPoolSize: number
-  authCacheTtlMs: number
-  /** Failed authentications per client address and minute before 429 (0: off). */
-  authFailuresPerMinute?: number
-  /** Fastify's trustProxy: which proxies name the client address (for the throttle and logs). */
-  trustProxy?: string | boolean
-  /** The shared secret the chat service presents (see @chatsearch/auth); unset: not accepted. */
-  serviceToken?: string
   /** Search on this Meilisearch server instead of the embedded engine. */
   meilisearch?: MeilisearchOptions
-  /** Shared state of the replicas; without it, this process keeps it (one node). */
-  redisUrl?: string
   /** Requests per credential and minute; absent or 0: unlimited. */
   rateLimits?: { search: number, catalog: number, admin?: number }
   /** Response cache lifetime in seconds; absent or 0: no cache. */
@@ -111,10 +95,10 @@ function meilisearchOf (env: SearchEnv): MeilisearchOptions | undefined {
   }
 }
 
-/** The variables, checked at once: a bad combination stops the start before anything is opened. */
 /** The bundled embedders EMBEDDER names. */
 export type BundledEmbedder = SearchEnv['EMBEDDER']
 
+/** The variables, checked at once: a bad combination stops the start before anything is opened. */
 export function readSearchEnv (env: NodeJS.ProcessEnv = process.env): SearchEnv {
   const read = loadConfig(SearchEnvSchema, env)
   meilisearchOf(read)
@@ -124,7 +108,7 @@ export function readSearchEnv (env: NodeJS.ProcessEnv = process.env): SearchEnv 
 export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig {
   const meilisearch = meilisearchOf(env)
   return {
-    databaseUrl,
+    ...serviceConfigOf(env, databaseUrl),
     dataDir: env.DATA_DIR,
     embeddings: env.EMBEDDINGS,
     readers: env.SEARCH_READERS,
@@ -135,14 +119,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     ...(env.EMBEDDINGS_URL === undefined
       ? {}
       : { remoteEmbeddings: { baseUrl: env.EMBEDDINGS_URL, model: env.EMBEDDINGS_MODEL, ...(env.EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: env.EMBEDDINGS_API_KEY }) } }),
-    logLevel: env.LOG_LEVEL,
-    metricsToken: env.METRICS_TOKEN,
-    dbPoolSize: env.DB_POOL_SIZE,
-    authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    ...edgeConfigOf(env),
-    ...(env.SERVICE_TOKEN === undefined ? {} : { serviceToken: env.SERVICE_TOKEN }),
     ...(meilisearch === undefined ? {} : { meilisearch }),
-    ...(env.REDIS_URL === undefined ? {} : { redisUrl: env.REDIS_URL }),
     rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG, admin: env.RATE_LIMIT_ADMIN },
     cacheTtlS: env.SEARCH_CACHE_TTL_S,
     // Half the shutdown grace for running tasks: the rest of the app must close within it too.
