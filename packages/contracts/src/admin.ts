@@ -3,7 +3,7 @@ import { limits } from './limits.js'
 import { Classification, Message } from './message.js'
 import { TurnDecision } from './decision.js'
 import { Feedback } from './feedback.js'
-import { Timestamp } from './timestamp.js'
+import { Timestamp, timestampOf } from './timestamp.js'
 
 // The admin routes of both services (decision 15): what the console calls with the service token
 // and X-Project-Id. The gateway never routes /admin/ from outside.
@@ -31,8 +31,8 @@ const chatFilters = {
   consumer_id: Type.Optional(Type.String({ minLength: 1, maxLength: limits.consumerIdMaxChars, description: 'Only this consumer\'s chats' })),
   classification: Type.Optional(Classification),
   needs_human: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'Only chats that wait for a person (`true`) or that do not (`false`)' })),
-  from: Type.Optional(Type.String({ format: 'date-time', description: 'Only chats last updated at or after this instant (ISO 8601)' })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'Only chats last updated before this instant (ISO 8601)' }))
+  from: Type.Optional(timestampOf('Only chats last updated at or after this instant (ISO 8601)')),
+  to: Type.Optional(timestampOf('Only chats last updated before this instant (ISO 8601)'))
 }
 
 export const adminChatsLimitDefault = 50

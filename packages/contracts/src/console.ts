@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { limits } from './limits.js'
-import { Timestamp } from './timestamp.js'
+import { Timestamp, timestampOrNull } from './timestamp.js'
 
 // The console's own JSON API under /api (services/console), signed in by session cookie. Routes
 // that only forward to the chat or search service answer with that service's own schemas.
@@ -88,8 +88,8 @@ export const Credential = Type.Object({
   hint: Type.String({ description: 'The key\'s service prefix and last four characters' }),
   origins: Type.Optional(Origins),
   created_at: Timestamp,
-  last_used_at: Type.Union([Timestamp, Type.Null()], { description: 'When the credential last authenticated a request (recorded every 10 s or so); null if never' }),
-  revoked_at: Type.Union([Timestamp, Type.Null()])
+  last_used_at: timestampOrNull('When the credential last authenticated a request (recorded every 10 s or so); null if never'),
+  revoked_at: timestampOrNull('When the credential was revoked; null while it is live')
 }, { additionalProperties: false })
 export type Credential = Static<typeof Credential>
 

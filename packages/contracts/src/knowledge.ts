@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { DOCUMENT_ID_PATTERN } from './catalog.js'
 import { limits } from './limits.js'
+import { timestampOf } from './timestamp.js'
 
 /** Limits of knowledge documents and their search (spec/knowledge.md). */
 export const knowledgeLimits = {
@@ -71,7 +72,7 @@ export const KnowledgeChunk = Type.Object({
 }, { additionalProperties: false })
 export type KnowledgeChunk = Static<typeof KnowledgeChunk>
 
-const UpdatedAt = Type.String({ format: 'date-time', description: 'When the document was last written (ISO 8601 UTC)' })
+const UpdatedAt = timestampOf('When the document was last written (ISO 8601 UTC)')
 
 export const KnowledgeDocument = Type.Object({
   id: Type.String(),

@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox'
 import { limits } from './limits.js'
 import { DOCUMENT_ID_PATTERN } from './catalog.js'
+import { timestampOrNull } from './timestamp.js'
 
 const ItemId = (description: string) => Type.String({ pattern: DOCUMENT_ID_PATTERN, description })
 // Either bound may be left out or null (no bound on that side). PUT /rules checks that the window
 // is not empty (400 invalid_request) and answers both as ISO 8601 UTC.
-const Instant = (description: string) => Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description }))
+const Instant = (description: string) => Type.Optional(timestampOrNull(description))
 
 /** How a rule's query is compared with a search's search_term, both read as their words (case, accents and punctuation ignored). */
 export const SearchRuleMatch = Type.Union([Type.Literal('exact'), Type.Literal('contains')], {

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { ErrorBody } from './error.js'
 import { limits } from './limits.js'
+import { Timestamp, timestampOrNull } from './timestamp.js'
 
 /** What long work a task does (spec/knowledge.md). */
 export const TaskType = Type.Union([Type.Literal('crawl'), Type.Literal('files'), Type.Literal('catalog_import')])
@@ -8,8 +9,6 @@ export type TaskType = Static<typeof TaskType>
 
 export const TaskStatus = Type.Union([Type.Literal('enqueued'), Type.Literal('processing'), Type.Literal('succeeded'), Type.Literal('failed')])
 export type TaskStatus = Static<typeof TaskStatus>
-
-const TimestampOrNull = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description })
 
 /** Long work of a project, run by any replica of the search service. */
 export const Task = Type.Object({
@@ -22,9 +21,9 @@ export const Task = Type.Object({
   }, { additionalProperties: false }),
   details: Type.Record(Type.String(), Type.Unknown(), { description: 'What was done and what was skipped and why' }),
   error: Type.Union([ErrorBody, Type.Null()], { description: 'Why the task failed, when `status` is `failed`' }),
-  enqueued_at: Type.String({ format: 'date-time' }),
-  started_at: TimestampOrNull('When a replica first took the task; null while enqueued'),
-  finished_at: TimestampOrNull('When the task succeeded or failed')
+  enqueued_at: Timestamp,
+  started_at: timestampOrNull('When a replica first took the task; null while enqueued'),
+  finished_at: timestampOrNull('When the task succeeded or failed')
 }, { additionalProperties: false })
 export type Task = Static<typeof Task>
 
