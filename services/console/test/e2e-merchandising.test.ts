@@ -223,6 +223,22 @@ t.test('a team member merchandises the catalog in a browser', { skip: browserSki
     await section.getByRole('button', { name: `Include ${popular}` }).waitFor()
     t.pass('still excluded after a reload')
 
+    // An edit in progress survives a change made elsewhere on the page: including the search again
+    // reloads the settings while the synonyms are being typed.
+    const synonymsField = page.getByLabel('Synonyms', { exact: true })
+    await synonymsField.fill('wool: merino')
+    await section.getByRole('button', { name: `Include ${popular}` }).click()
+    await page.getByText('The settings changed while you were editing them', { exact: false }).waitFor()
+    t.equal(await synonymsField.inputValue(), 'wool: merino', 'the typed synonyms stay while the settings change elsewhere')
+    await page.getByRole('button', { name: 'Discard my edits and show the new settings' }).click()
+    t.equal(await synonymsField.inputValue(), '', 'discarded on request')
+    t.equal(await page.getByLabel('Searches never suggested by autocomplete').inputValue(), '', 'and the form shows the search included again')
+    await section.getByRole('button', { name: `Exclude ${popular}` }).click()
+    await section.getByRole('button', { name: `Include ${popular}` }).waitFor()
+    const excludedBy = Date.now() + 10_000
+    while (await page.getByLabel('Searches never suggested by autocomplete').inputValue() !== popular && Date.now() < excludedBy) await page.waitForTimeout(100)
+    t.equal(await page.getByLabel('Searches never suggested by autocomplete').inputValue(), popular, 'an untouched form shows the change made elsewhere')
+
     // The settings form, saved with autocomplete's threshold changed, keeps its message (it was made
     // again, and the message lost, whenever that threshold changed).
     await page.getByLabel('Shoppers a search needs before autocomplete suggests it').fill('2')

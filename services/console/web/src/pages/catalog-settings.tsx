@@ -25,13 +25,32 @@ const linesOf = (text: string) => [...new Set(text.split('\n').map((s) => s.trim
 const indexingOf = (s: CatalogSettings) =>
   JSON.stringify([s.searchableAttributes, s.filterableAttributes, s.facetableAttributes, s.sortableAttributes ?? [], s.synonyms ?? {}, s.stopWords ?? []])
 
-export function CatalogSettingsForm ({ projectId, settings, onSaved }: { projectId: string, settings: CatalogSettings, onSaved: () => void }) {
+interface Props {
+  projectId: string
+  /** The settings last loaded: the fields start from them, and a save compares with them. */
+  settings: CatalogSettings
+  /** The settings changed elsewhere (an import, popular searches) while the fields were being edited. */
+  stale: boolean
+  /** The first edit of a field. */
+  onEdit: () => void
+  /** Drops the edits and shows the settings last loaded. */
+  onShowLatest: () => void
+  onSaved: () => void
+}
+
+export function CatalogSettingsForm ({ projectId, settings, stale, onEdit, onShowLatest, onSaved }: Props) {
   const action = useAction()
   return (
     <section aria-labelledby='settings' class='card'>
       <h2 id='settings'>Settings</h2>
+      {stale && (
+        <div class='notice' role='status'>
+          <p>The settings changed while you were editing them (after an import or a change to popular searches). Saving replaces them with what this form shows.</p>
+          <button type='button' onClick={onShowLatest}>Discard my edits and show the new settings</button>
+        </div>
+      )}
       <form
-        class='stack' onSubmit={(e) => {
+        class='stack' onInput={onEdit} onSubmit={(e) => {
           e.preventDefault()
           const data = new FormData(e.currentTarget)
           const synonyms = parseSynonyms(String(data.get('synonyms')))

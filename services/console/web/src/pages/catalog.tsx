@@ -17,13 +17,22 @@ function Body () {
   // An import infers the settings of an empty catalog, and the popular-searches list changes
   // autocomplete's. The form's fields take their values when it mounts, so once the settings loaded
   // after either arrive it is mounted again with them (saving what it first showed would undo the
-  // change); a save of its own keeps it mounted, with its message.
+  // change), unless someone is editing it: their edits stay, and the form says the settings changed
+  // and offers to show the new ones. A save of its own keeps it mounted, with its message.
   const [formKey, setFormKey] = useState(0)
+  const [stale, setStale] = useState(false)
+  const editing = useRef(false)
   const changedElsewhere = useRef(false)
+  const showLatest = () => {
+    editing.current = false
+    setStale(false)
+    setFormKey((k) => k + 1)
+  }
   useEffect(() => {
     if (changedElsewhere.current && !settings.loading) {
       changedElsewhere.current = false
-      setFormKey((k) => k + 1)
+      if (editing.current) setStale(true)
+      else showLatest()
     }
   }, [settings.loading, settings.data])
   const reloadForForm = () => {
@@ -46,7 +55,16 @@ function Body () {
           <>
             <CatalogBrowse projectId={project.id} settings={settings.data} version={version} initialTerm={query.q ?? ''} cited={query.item} key={query.q} />
             <CatalogSuggestions projectId={project.id} settings={settings.data} onChanged={reloadForForm} />
-            <CatalogSettingsForm key={formKey} projectId={project.id} settings={settings.data} onSaved={() => settings.reload()} />
+            <CatalogSettingsForm
+              key={formKey} projectId={project.id} settings={settings.data} stale={stale}
+              onEdit={() => { editing.current = true }}
+              onShowLatest={showLatest}
+              onSaved={() => {
+                editing.current = false
+                setStale(false)
+                settings.reload()
+              }}
+            />
           </>
           )}
     </>
