@@ -114,10 +114,11 @@ export const authPlugin = fp<AuthOptions>(async (app, opts) => {
   async function widgetPrincipal (request: FastifyRequest, hash: Buffer): Promise<Principal> {
     const principal = await cache.get(hash.toString('base64'), () => findPrincipal(app.pg, hash, 'widget'))
     if (principal === undefined) throw new ApiError('unauthorized', UNKNOWN_KEY)
-    lastUsed.used(principal.keyId)
     checkOrigin(request, principal.origins ?? [])
     const projectSecrets = await secrets.get(principal.projectId, () => widgetSecrets(app.pg, principal.projectId))
     const consumerId = widgetConsumer(request, projectSecrets)
+    // Last used means it authenticated a request: one refused for its origin or consumer did not.
+    lastUsed.used(principal.keyId)
     return { ...principal, consumerId, consumerToken: signConsumerToken(projectSecrets.tokenSecret, consumerId) }
   }
 

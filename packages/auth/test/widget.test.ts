@@ -46,7 +46,7 @@ t.test('the auth plugin with widget keys', async (t) => {
   await app.register(databasePlugin, { databaseUrl })
   await migrate(app.pg, 'auth', authMigrations)
   await app.register(redisPlugin, { url: undefined, name: 'test' })
-  await app.register(authPlugin, { service: 'chat', cacheTtlMs: 100, redis: app.redis })
+  await app.register(authPlugin, { service: 'chat', cacheTtlMs: 100, redis: app.redis, lastUsedFlushMs: 50 })
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)
     api.get('/widget', { config: { widgetKey: true } }, async (request) => ({ ...request.principal, credential: credentialOf(request) }))
@@ -98,6 +98,19 @@ t.test('the auth plugin with widget keys', async (t) => {
       t.same(Object.keys(res.json()).sort(), ['code', 'error', 'message', 'statusCode'], name)
       t.equal(res.json().code, 'origin_not_allowed', name)
     }
+  })
+
+  t.test('a request refused for its origin or its consumer does not count as the key\'s last use', async (t) => {
+    const fresh = await createKey(app.pg, shop.id, 'widget', 'alice', ['https://shop.example'])
+    const lastUsedAt = async () => (await listKeys(app.pg, shop.id)).find((k) => k.id === fresh.id)?.last_used_at
+    t.equal((await call('/widget', fresh.key, { origin: 'https://evil.example' })).statusCode, 403)
+    t.equal((await call('/widget', fresh.key, { ...fromShop, 'x-consumer-token': 'hello' })).statusCode, 401)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    t.equal(await lastUsedAt(), null, 'never used: both requests were refused')
+    t.equal((await call('/widget', fresh.key, fromShop)).statusCode, 200)
+    const deadline = Date.now() + 5000
+    while (await lastUsedAt() === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    t.not(await lastUsedAt(), null, 'an accepted request is its last use')
   })
 
   t.test('anywhere else it is refused exactly like an unknown key', async (t) => {
