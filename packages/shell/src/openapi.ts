@@ -30,7 +30,7 @@ export interface OpenApiOptions {
   security?: { name: string, scheme: OpenApi.SecuritySchemeObject }
 }
 
-const bearerScheme = { name: 'bearer', scheme: { type: 'http', scheme: 'bearer', description: 'csk_… credential of the project' } } satisfies OpenApiOptions['security']
+const bearerScheme = { name: 'bearer', scheme: { type: 'http', scheme: 'bearer', description: 'The project\'s credential: a secret key (`csk_chat_…`, `csk_search_…`) from a server, or on the chat routes marked for widgets a publishable widget key (`csk_pub_…`) from a page on one of its origins' } } satisfies OpenApiOptions['security']
 
 /** Answered on any path: for a method or a path the service does not have, or an expectation it does not meet. */
 const pathResponses = {
