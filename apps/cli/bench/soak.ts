@@ -19,6 +19,7 @@ import { asItem, FILTERED, seeded, Texts } from './texts.js'
 import { clock, int, mb, ms, windowLine, windowRule, Windows, WINDOW_COLUMNS, type ClosedWindow } from './windows.js'
 import { grewMost, summariseSnapshot, type Growth, type HeapSummary } from './heap.js'
 import { report, type Plan } from './report.js'
+import { boundedRun } from '@chatsearch/testkit/bounded-run'
 
 const CLIENTS = 4
 const SAMPLE_S = 5
@@ -59,25 +60,7 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
 const out = (line = '') => process.stdout.write(line + '\n')
 
 // ---- clean-up: whatever was started is stopped, on success, failure, Ctrl-C or deadline ----
-const undo: Array<() => Promise<unknown>> = []
-const defer = (fn: () => Promise<unknown>) => { undo.push(fn) }
-let cleaning: Promise<void> | undefined
-function cleanup (): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of undo.reverse()) await fn().catch((err: unknown) => log(`clean-up step failed: ${String(err)}`))
-  })()
-  return cleaning
-}
-let aborting = false
-function abort (reason: string, code: number) {
-  if (aborting) return
-  aborting = true
-  log(reason)
-  cleanup().then(() => process.exit(code), () => process.exit(code))
-}
-process.on('SIGINT', () => abort('interrupted, cleaning up', 130))
-process.on('SIGTERM', () => abort('terminated, cleaning up', 143))
-setTimeout(() => abort(`still running after ${DEADLINE_MS / 60_000} min, giving up`, 1), DEADLINE_MS).unref()
+const { defer, cleanup, abort, stopping } = boundedRun({ log, deadlineMs: DEADLINE_MS })
 
 interface Setup { texts: Texts, facetable: string[], items: number }
 
@@ -187,7 +170,7 @@ async function main () {
     let next = t0 + i * interval / CLIENTS
     for (;;) {
       const now = performance.now()
-      if (now >= endAt || aborting) return
+      if (now >= endAt || stopping()) return
       if (snapshotting) { await refSnapshot?.catch(() => {}); continue }
       if (next > now) { await sleep(next - now); continue }
       // Behind by more than a second (a slow answer, a pause): carry on from now, without a burst.
@@ -205,7 +188,7 @@ async function main () {
   const pending: Array<Promise<Sample>> = []
   let closing = Promise.resolve()
   for (let j = 1; j * SAMPLE_S <= DURATION_S; j++) {
-    if (aborting) break
+    if (stopping()) break
     const wait = t0 + j * SAMPLE_S * 1000 - performance.now()
     if (wait > 0) await sleep(wait)
     const taken = sample(j * SAMPLE_S, service.pid, services, service.metricsToken)
@@ -230,7 +213,7 @@ async function main () {
   await Promise.all(pending)
   await closing
   // Interrupted: abort() cleans up and exits; nothing is reported.
-  if (aborting) throw new Error('interrupted')
+  if (stopping()) throw new Error('interrupted')
   closeWindow(WINDOWS - 1)
   samples.sort((a, b) => a.atS - b.atS)
 
@@ -259,7 +242,7 @@ try {
   process.stdout.write(JSON.stringify(summary) + '\n')
   process.exitCode = summary.ok ? 0 : 1
 } catch (err) {
-  if (!aborting) {
+  if (!stopping()) {
     log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
     await cleanup()
     process.exitCode = 1

@@ -17,6 +17,7 @@ import { busyNow, cpuMeter } from './cpu.js'
 import type { ServerMessage } from './server.js'
 import type { SearchServerMessage } from './search-server.js'
 import { freePort } from '@chatsearch/testkit'
+import { boundedRun } from '@chatsearch/testkit/bounded-run'
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2)
@@ -30,28 +31,7 @@ const began = performance.now()
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
 
 // ---- clean-up: whatever was started is stopped, on success, failure, Ctrl-C or deadline ----
-const undo: Array<() => Promise<unknown>> = []
-const defer: Defer = (fn) => { undo.push(fn) }
-let cleaning: Promise<void> | undefined
-function cleanup (): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of undo.reverse()) {
-      await fn().catch((err: unknown) => log(`clean-up step failed: ${String(err)}`))
-    }
-  })()
-  return cleaning
-}
-let aborting = false
-function abort (reason: string, code: number) {
-  // A second Ctrl-C (or the signal forwarded by scripts/bench.mjs) must not cut the clean-up short.
-  if (aborting) return
-  aborting = true
-  log(reason)
-  cleanup().then(() => process.exit(code), () => process.exit(code))
-}
-process.on('SIGINT', () => abort('interrupted, cleaning up', 130))
-process.on('SIGTERM', () => abort('terminated, cleaning up', 143))
-setTimeout(() => abort(`still running after ${DEADLINE_MS / 1000} s, giving up`, 1), DEADLINE_MS).unref()
+const { defer, cleanup }: { defer: Defer, cleanup: () => Promise<void> } = boundedRun({ log, deadlineMs: DEADLINE_MS })
 
 // ---- the servers' process ----
 async function stopChild (child: ChildProcess) {

@@ -62,6 +62,7 @@ import { buildApp } from '../src/app.js'
 import { judgeQuestion, judgeRequest, judgeTurn, summarise, type Answer, type Observation, type Ratio, type ShareFigure, type Summary } from './checks.js'
 import { evidenceFeatures, explain as explainEvidence } from './features.js'
 import { DatasetError, loadDatasets, missingFacts, splitOf, type Dataset, type Split } from './datasets.js'
+import { boundedRun } from '@chatsearch/testkit/bounded-run'
 
 const TOKEN = 'eval-service-token-' + 'e'.repeat(32)
 const DEADLINE_MS = Number(process.env.EVAL_DEADLINE_S ?? 900) * 1000
@@ -95,25 +96,12 @@ const FEATURES = process.env.EVAL_FEATURES === undefined || process.env.EVAL_FEA
 const began = performance.now()
 const log = (line: string) => process.stderr.write(`[eval ${((performance.now() - began) / 1000).toFixed(0)} s] ${line}\n`)
 
-const undo: Array<() => unknown> = []
-let cleaning: Promise<void> | undefined
-const cleanup = () => {
-  cleaning ??= (async () => {
-    for (const fn of undo.reverse()) {
-      try { await fn() } catch (err) { log(`clean-up step failed: ${String(err)}`) }
-    }
-  })()
-  return cleaning
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => { log(`${signal}: cleaning up`); cleanup().finally(() => process.exit(130)) })
-}
-setTimeout(() => { log(`deadline of ${DEADLINE_MS / 1000} s reached: cleaning up`); cleanup().finally(() => process.exit(1)) }, DEADLINE_MS).unref()
+const { defer, cleanup, stopping } = boundedRun({ log, deadlineMs: DEADLINE_MS })
 
 /** Embedding holds the event loop: done in small batches, so that Ctrl-C is seen within seconds. */
 async function inBatches<T> (all: T[], size: number, fn: (batch: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < all.length; i += size) {
-    if (cleaning !== undefined) throw new Error('interrupted')
+    if (stopping()) throw new Error('interrupted')
     await fn(all.slice(i, i + size))
     await new Promise((resolve) => setImmediate(resolve))
   }
@@ -161,13 +149,13 @@ try {
   if (datasets.length === 0) throw new Error(`no entries to send (EVAL_SPLIT=${SPLIT}${ONLY === undefined ? '' : `, EVAL_ONLY=${ONLY.join(',')}`})`)
 
   log('starting PostgreSQL…')
-  const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(fn) } })
+  const databaseUrl = await testDatabase({ teardown: defer })
   const dataDir = await mkdtemp(join(tmpdir(), 'chat-eval-'))
-  undo.push(() => rm(dataDir, { recursive: true, force: true }))
+  defer(() => rm(dataDir, { recursive: true, force: true }))
   const search = await buildSearch({ databaseUrl, dataDir, embeddings: true, embedder: EMBEDDER, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN })
-  undo.push(() => search.close())
+  defer(() => search.close())
   const pool = createPool(databaseUrl, 2)
-  undo.push(() => pool.end())
+  defer(() => pool.end())
 
   const keys = new Map<Dataset, string>()
   const projects = new Map<Dataset, string>()
@@ -192,12 +180,12 @@ try {
 
   const searchUrl = await search.listen({ host: '127.0.0.1', port: 0 })
   const chat = await buildApp({ databaseUrl, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, historyTurns: 6, search: { url: searchUrl, serviceToken: TOKEN, timeoutMs: 10_000 } })
-  undo.push(() => chat.close())
+  defer(() => chat.close())
 
   const errors: string[] = []
   /** A reply; an answer other than 200 is kept as an empty reply (and listed), so one error does not end the run. */
   const send = async (key: string, message: string, consumer: string, chatId?: string): Promise<Answer> => {
-    if (cleaning !== undefined) throw new Error('interrupted')
+    if (stopping()) throw new Error('interrupted')
     const payload = { user_message: message, consumer_id: consumer, ...(chatId === undefined ? {} : { chat_id: chatId }) }
     const res = await chat.inject({ method: 'POST', url: '/newUserMessage', headers: { authorization: `Bearer ${key}` }, payload })
     if (res.statusCode === 200) return res.json()
@@ -315,7 +303,7 @@ try {
   }))
 } catch (err) {
   // Interrupted (Ctrl-C, deadline): the handler cleans up and exits; what failed since is its doing.
-  if (cleaning !== undefined) await new Promise(() => {})
+  if (stopping()) await new Promise(() => {})
   log(`cannot run: ${err instanceof DatasetError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err)}`)
   process.exitCode = 1
 } finally {

@@ -11,7 +11,7 @@
 // CPU per batch. Keyword-only (EMBEDDINGS=false) unless BENCH_EMBED=1, which embeds the imported items with
 // the service's default embedder (the seed stays keyword-only). Bounded by BENCH_DEADLINE_S (600 s);
 // cleans up on Ctrl-C. Progress on stderr, the table and one line of JSON on stdout.
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +23,7 @@ import type { Stalls } from './stalls.js'
 import { readLoop, serverReady, type ServerLoop } from './server-child.js'
 import { load, type LoadResult } from '@chatsearch/testkit/load'
 import { BATCH, FACETS, FILTERS, LIMIT, QUERY_COUNT, SEED, keywordQueries, percentile, round } from './workload.js'
+import { boundedRun } from '@chatsearch/testkit/bounded-run'
 
 const BASE_ITEMS = Number(process.env.BENCH_BASE_ITEMS ?? 50_000)
 const IMPORT_ITEMS = Number(process.env.BENCH_IMPORT_ITEMS ?? 50_000)
@@ -39,21 +40,7 @@ const goals = { searchRatio: 0.5, healthzMs: 50, loopMaxMs: 20 }
 const began = performance.now()
 const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)} s] ${line}\n`)
 
-const undo: Array<() => unknown> = []
-const children = new Set<ChildProcess>()
-let cleaning: Promise<void> | undefined
-function cleanup (): Promise<void> {
-  cleaning ??= (async () => {
-    for (const child of children) child.kill('SIGKILL')
-    for (const fn of undo.reverse()) await Promise.resolve(fn()).catch(() => {})
-  })()
-  return cleaning
-}
-setTimeout(() => {
-  log(`deadline of ${DEADLINE_MS / 1000} s reached: stopping`)
-  cleanup().finally(() => process.exit(1))
-}, DEADLINE_MS).unref()
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => { cleanup().finally(() => process.exit(130)) })
+const { defer, cleanup } = boundedRun({ log, deadlineMs: DEADLINE_MS })
 
 /** GET /healthz every HEALTH_EVERY_MS until `signal` aborts; the latencies in ms, sorted. */
 async function probeHealth (url: string, signal: AbortSignal): Promise<{ latencies: number[], failed: number }> {
@@ -94,22 +81,20 @@ interface Phase { search: LoadResult, health: { latencies: number[], failed: num
 
 async function main () {
   const root = await mkdtemp(join(tmpdir(), 'chatsearch-import-bench-'))
-  undo.push(() => rm(root, { recursive: true, force: true }))
+  defer(() => rm(root, { recursive: true, force: true }))
   log('starting PostgreSQL')
-  const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(fn) } })
+  const databaseUrl = await testDatabase({ teardown: defer })
   log(`starting the search service and seeding ${BASE_ITEMS} items (keyword-only)`)
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
     execArgv: ['--import', import.meta.resolve('tsx')],
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: join(root, 'data'), BENCH_ITEMS: String(BASE_ITEMS), ...(EMBED ? { BENCH_EMBEDDINGS: '1' } : {}) },
     stdio: ['ignore', 2, 2, 'ipc']
   })
-  children.add(child)
-  child.once('exit', () => children.delete(child))
+  defer(() => child.kill('SIGKILL'))
   const ready = await serverReady(child, 300_000)
   // The machine's own part of a loop's delay, measured in the same phases: see idle-loop.ts.
   const idleChild = fork(fileURLToPath(new URL('./idle-loop.ts', import.meta.url)), [], { execArgv: ['--import', import.meta.resolve('tsx')], stdio: ['ignore', 2, 2, 'ipc'] })
-  children.add(idleChild)
-  idleChild.once('exit', () => children.delete(idleChild))
+  defer(() => idleChild.kill('SIGKILL'))
   log(`seeded in ${ready.importSeconds.toFixed(1)} s; readers ${String(ready.config.readers)}${ready.readersFailed === undefined ? '' : ` (failed: ${ready.readersFailed})`}`)
   const url = `http://127.0.0.1:${ready.searchPort}`
   const headers = { authorization: `Bearer ${ready.key}` }

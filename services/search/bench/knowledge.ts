@@ -32,6 +32,7 @@ import { validateKnowledgeBatch } from '../src/knowledge/validate.js'
 import { helpPages, helpQueries, type BenchPage } from './knowledge-corpus.js'
 import { rawKnowledge } from './knowledge-raw.js'
 import { percentile, round } from './workload.js'
+import { boundedRun } from '@chatsearch/testkit/bounded-run'
 
 const SEED = 42
 const BATCH = 50
@@ -44,18 +45,7 @@ const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000
 const began = performance.now()
 const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)} s] ${line}\n`)
 
-const undo: Array<() => Promise<unknown>> = []
-let cleaning: Promise<void> | undefined
-const cleanup = () => {
-  cleaning ??= (async () => {
-    for (const fn of undo.reverse()) await fn().catch((err: unknown) => log(`clean-up step failed: ${String(err)}`))
-  })()
-  return cleaning
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => { log(`${signal}: cleaning up`); cleanup().finally(() => process.exit(130)) })
-}
-setTimeout(() => { log(`deadline of ${DEADLINE_MS / 1000} s reached: cleaning up`); cleanup().finally(() => process.exit(1)) }, DEADLINE_MS).unref()
+const { defer, cleanup } = boundedRun({ log, deadlineMs: DEADLINE_MS })
 
 /** Pages with enough sections for `chunks` chunks (the generator writes about five per page). */
 const pagesFor = (chunks: number) => helpPages(Math.ceil(chunks / 5), SEED)
@@ -125,20 +115,20 @@ async function timedSides<K extends string> (count: number, sides: Record<K, (i:
 
 async function main () {
   log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`)
-  const databaseUrl = await testDatabase({ teardown: (fn) => { undo.push(async () => await fn()) } })
+  const databaseUrl = await testDatabase({ teardown: defer })
   const dataDir = await mkdtemp(join(tmpdir(), 'chatsearch-bench-knowledge-'))
-  undo.push(() => rm(dataDir, { recursive: true, force: true }))
+  defer(() => rm(dataDir, { recursive: true, force: true }))
 
   // The service's own configuration with embeddings on (the default), rate limits off; searches on
   // the event loop (reader threads do not start under tsx on Node 20; they serve catalog searches).
   const env = readSearchEnv({ ...(process.env.EMBEDDER === undefined ? {} : { EMBEDDER: process.env.EMBEDDER }), DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_SEARCH: '0', RATE_LIMIT_CATALOG: '0', SEARCH_CACHE_TTL_S: '0', SEARCH_READERS: '0' })
   const app = await buildApp(searchConfig(env, databaseUrl))
-  undo.push(() => app.close())
+  defer(() => app.close())
   const embedder = app.embedder
   if (embedder === undefined) throw new Error('the search app started without an embedder')
   await app.listen({ host: '127.0.0.1', port: 0 })
   const bare = Fastify({ logger: false })
-  undo.push(() => bare.close())
+  defer(() => bare.close())
   bare.post('/bare', async () => ({ hits: [], ok: true }))
   await bare.listen({ host: '127.0.0.1', port: 0 })
 

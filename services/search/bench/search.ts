@@ -17,6 +17,7 @@ import type { ServerRequest } from './server.js'
 import { readLoop, serverReady, type ServerLoop } from './server-child.js'
 import { load, type LoadResult } from '@chatsearch/testkit/load'
 import { CASES, FACETS, FILTERS, LIMIT, QUERY_COUNT, SUGGEST_LIMIT, keywordQueries, percentile, prefixes, round, type CaseName } from './workload.js'
+import { boundedRun } from '@chatsearch/testkit/bounded-run'
 
 /** BENCH_SIZES= (empty) leaves out the in-process part (for an HTTP comparison of engines alone). */
 const SIZES = (process.env.BENCH_SIZES ?? '50000,200000').split(',').filter((s) => s.trim() !== '').map(Number)
@@ -93,25 +94,7 @@ function gitState (): string {
 }
 
 // ---- clean-up: whatever was started is stopped, on success, failure, Ctrl-C or deadline ----
-const undo: Array<() => Promise<unknown>> = []
-const defer = (fn: () => unknown) => { undo.push(async () => await fn()) }
-let cleaning: Promise<void> | undefined
-function cleanup (): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of undo.reverse()) await fn().catch((err: unknown) => log(`clean-up step failed: ${String(err)}`))
-  })()
-  return cleaning
-}
-let aborting = false
-function abort (reason: string, code: number) {
-  if (aborting) return
-  aborting = true
-  log(reason)
-  cleanup().then(() => process.exit(code), () => process.exit(code))
-}
-process.on('SIGINT', () => abort('interrupted, cleaning up', 130))
-process.on('SIGTERM', () => abort('terminated, cleaning up', 143))
-setTimeout(() => abort(`still running after ${DEADLINE_MS / 1000} s, giving up`, 1), DEADLINE_MS).unref()
+const { defer, cleanup, stopping } = boundedRun({ log, deadlineMs: DEADLINE_MS })
 
 // ---- child processes ----
 const children = new Set<ChildProcess>()
@@ -616,7 +599,8 @@ try {
   await cleanup()
   process.exit(0)
 } catch (err) {
-  log(err instanceof Error ? (err.stack ?? err.message) : String(err))
+  // Interrupted: the child processes were stopped under main(), which is why it threw.
+  if (!stopping()) log(err instanceof Error ? (err.stack ?? err.message) : String(err))
   await cleanup()
   process.exit(1)
 }
