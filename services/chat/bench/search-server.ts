@@ -8,15 +8,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp, demoCatalogFile, demoKnowledge, ingestDocuments, ingestKnowledge } from '@chatsearch/search'
+import { toParent } from '@chatsearch/testkit/bench-child'
 
 export type SearchServerMessage =
   | { type: 'ready', items: number, startMs: number }
   | { type: 'failed', error: string }
 
-const send = (message: SearchServerMessage) => new Promise<void>((resolve) => {
-  if (process.send === undefined) return resolve()
-  process.send(message, undefined, {}, () => resolve())
-})
+const send = (message: SearchServerMessage) => toParent(message)
 
 const env = (name: string) => {
   const value = process.env[name]

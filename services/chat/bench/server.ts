@@ -5,21 +5,13 @@
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app.js'
+import { toParent, listeningPort } from '@chatsearch/testkit/bench-child'
 
 export type ServerMessage =
   | { type: 'ready', chatPort: number, barePort: number, startMs: number }
   | { type: 'failed', error: string }
 
-const send = (message: ServerMessage) => new Promise<void>((resolve) => {
-  if (process.send === undefined) return resolve()
-  process.send(message, undefined, {}, () => resolve())
-})
-
-const port = (app: FastifyInstance) => {
-  const address = app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port')
-  return address.port
-}
+const send = (message: ServerMessage) => toParent(message)
 
 const apps: FastifyInstance[] = []
 let closing = false
@@ -54,7 +46,7 @@ try {
   bare.get('/bare', async () => ({ hello: 'world', ok: true }))
   await bare.listen({ host: '127.0.0.1', port: 0 })
 
-  await send({ type: 'ready', chatPort: port(chat), barePort: port(bare), startMs })
+  await send({ type: 'ready', chatPort: listeningPort(chat), barePort: listeningPort(bare), startMs })
 } catch (err) {
   await send({ type: 'failed', error: err instanceof Error ? (err.stack ?? err.message) : String(err) })
   await close()

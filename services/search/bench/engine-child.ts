@@ -19,6 +19,7 @@ import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '@chatsearch/filter'
 import { processQuery } from '../src/text.js'
 import { BATCH, CASES, EMBEDDER, FACETS, FILTERS, LIMIT, PROJECT, QUERY_COUNT, SEED, SUGGEST_LIMIT, benchSettings, keywordQueries, prefixes, productType, typoQueries, type CaseName } from './workload.js'
+import { toParent } from '@chatsearch/testkit/bench-child'
 
 export interface EmbedReport {
   items: number
@@ -55,10 +56,7 @@ export type ChildMessage =
   | { type: 'case-end', end: CaseEnd }
   | { type: 'done' }
 
-const send = (message: ChildMessage) => new Promise<void>((resolve) => {
-  if (process.send === undefined) return resolve()
-  process.send(message, undefined, {}, () => resolve())
-})
+const send = (message: ChildMessage) => toParent(message)
 const log = (line: string) => process.stderr.write(`[bench:child] ${line}\n`)
 // The benchmark went away: do not linger.
 process.on('disconnect', () => process.exit(0))

@@ -16,6 +16,7 @@ import { ingestDocuments } from '../src/ingest/documents.js'
 import { parseFilter } from '@chatsearch/filter'
 import { processQuery, tokenize } from '../src/text.js'
 import { BATCH, EMBEDDER, builtMark, FACETS, LIMIT, PROJECT, SEED, benchSettings, keywordQueries, typoQueries } from './workload.js'
+import { toParent } from '@chatsearch/testkit/bench-child'
 
 export const KINDS = ['keyword', 'typo', 'kwFacets', 'kwFilterFacets', 'browseFilterFacets', 'hybrid'] as const
 export type Kind = typeof KINDS[number]
@@ -37,10 +38,7 @@ const WARMUP = 20
 /** The filters of the filtered kinds, as the service gets them and as SQL over the fields table. */
 const PRICES = [50, 100, 150, 200, 300, 500]
 const log = (line: string) => process.stderr.write(`[bench:engine] ${line}\n`)
-const send = async (message: CpuChildMessage) => await new Promise<void>((resolve) => {
-  if (process.send === undefined) return resolve()
-  process.send(message, undefined, {}, () => resolve())
-})
+const send = (message: CpuChildMessage) => toParent(message)
 process.on('disconnect', () => process.exit(0))
 
 /** A bag-of-words embedding: each word a seeded random direction, a text their sum. Cheap, deterministic, and similar texts get similar vectors. */

@@ -18,6 +18,7 @@ import { readSearchEnv, searchConfig } from '../src/config.js'
 import { ingestDocuments } from '../src/ingest/documents.js'
 import { recordStalls, threadCpuMs, type Stalls } from './stalls.js'
 import { BATCH, SEED, benchSettings } from './workload.js'
+import { toParent, listeningPort } from '@chatsearch/testkit/bench-child'
 
 export type ServerMessage =
   | { type: 'ready', searchPort: number, barePort: number, key: string, importSeconds: number, items: number, config: Record<string, unknown>, readersFailed?: string }
@@ -28,16 +29,7 @@ export type ServerMessage =
 /** What the benchmark asks between its runs. */
 export type ServerRequest = { type: 'loop-reset' } | { type: 'loop-read' }
 
-const send = (message: ServerMessage) => new Promise<void>((resolve) => {
-  if (process.send === undefined) return resolve()
-  process.send(message, undefined, {}, () => resolve())
-})
-
-const portOf = (app: FastifyInstance) => {
-  const address = app.server.address()
-  if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port')
-  return address.port
-}
+const send = (message: ServerMessage) => toParent(message)
 
 const within = <T>(ms: number, promise: Promise<T>) => Promise.race([
   promise,
@@ -185,7 +177,7 @@ try {
   await bare.listen({ host: '127.0.0.1', port: 0 })
 
   const { databaseUrl: _url, dataDir: _dir, ...shown } = config
-  await send({ type: 'ready', searchPort: portOf(app), barePort: portOf(bare), key, importSeconds, items: imported, config: shown, ...(readersFailed === undefined ? {} : { readersFailed }) })
+  await send({ type: 'ready', searchPort: listeningPort(app), barePort: listeningPort(bare), key, importSeconds, items: imported, config: shown, ...(readersFailed === undefined ? {} : { readersFailed }) })
 } catch (err) {
   await send({ type: 'failed', error: err instanceof Error ? (err.stack ?? err.message) : String(err) })
   await close()
