@@ -16,6 +16,7 @@ import { listChatsRoutes } from './routes/list-chats.js'
 import { latestConsumerChatRoutes } from './routes/latest-consumer-chat.js'
 import { feedbackRoutes } from './routes/feedback.js'
 import { adminRoutes } from './routes/admin.js'
+import { widgetFileRoutes } from './routes/widget-files.js'
 import { widgetCors, widgetCounters } from './widget.js'
 
 declare module 'fastify' {
@@ -80,7 +81,7 @@ function baseOf (config: ChatConfig): ServiceBaseOptions {
       ],
       tags: [
         { name: 'chat', description: 'Conversations of the project: send a user message and get the reply, read a conversation, list the chats of the project or of one consumer, rate a reply' },
-        { name: 'widget', description: 'Browsers\' CORS preflights of the routes a publishable widget key (`csk_pub_…`) may call from a shop\'s page' },
+        { name: 'widget', description: 'The embeddable chat widget\'s scripts (public), and browsers\' CORS preflights of the routes a publishable widget key (`csk_pub_…`) may call from a shop\'s page' },
         { name: 'admin', description: 'For the console only (decision 15): the service token with X-Project-Id; never routed by the gateway' }
       ]
     }
@@ -103,6 +104,7 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   app.decorate('assistant', assistant)
   const cors = widgetCors(app.pg, config.authCacheTtlMs)
   await app.register(cors.preflight)
+  await app.register(widgetFileRoutes)
   await app.register(async (api) => {
     api.addHook('onRequest', cors.headers)
     api.addHook('onRequest', api.authenticate)

@@ -21,6 +21,8 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'OPTIONS /readConversation': 'preflightReadConversation',
     'OPTIONS /latestConsumerChatId': 'preflightLatestConsumerChatId',
     'OPTIONS /feedback': 'preflightFeedback',
+    'GET /widget/v1/loader.js': 'widgetLoader',
+    'GET /widget/v1/panel.js': 'widgetPanel',
     'GET /healthz': 'liveness',
     'GET /readyz': 'readiness',
     'POST /admin/chats/{chat_id}/answer': 'adminAnswerChat',

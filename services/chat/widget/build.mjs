@@ -1,8 +1,8 @@
 // Two classic scripts (IIFE), each one file: the panel first, so that the loader can carry the
 // panel's content hash and ask for `panel.js?v=<hash>`, which the chat service caches for a year.
-import { createHash } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
 import { build } from 'vite'
+import { panelVersionOf } from './files.js'
 
 const root = import.meta.dirname
 const outDir = new URL('dist/', import.meta.url)
@@ -24,5 +24,5 @@ const bundle = (name, define = {}) => build({
 })
 
 await bundle('panel')
-const panelVersion = createHash('sha256').update(await readFile(new URL('panel.js', outDir))).digest('hex').slice(0, 12)
+const panelVersion = panelVersionOf(await readFile(new URL('panel.js', outDir)))
 await bundle('loader', { __PANEL_VERSION__: JSON.stringify(panelVersion) })

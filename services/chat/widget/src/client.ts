@@ -94,7 +94,8 @@ export class Client {
       res = await fetch(this.config.api + path, { ...init, mode: 'cors', credentials: 'omit' })
     } catch (err) {
       if (init.signal?.aborted === true) throw err
-      // A refused origin fails the CORS preflight, which a page sees only as a network error.
+      // A refused origin fails the CORS preflight, which a page sees only as a network error, like a
+      // service that is down: the shopper is told the chat is not available on this page.
       throw new WidgetError('unavailable')
     }
     if (!res.ok) throw await errorOf(res)

@@ -43,7 +43,7 @@ export const texts: Record<Lang, Texts> = {
     thanks: 'Thank you for your feedback.',
     handoff: 'A member of our team will see this conversation and answer here.',
     notAllowed: 'The chat is not available on this page.',
-    unavailable: 'The chat cannot be reached right now. Please try again later.',
+    unavailable: 'The chat is not available on this page right now.',
     tooMany: 'Too many messages at once. Please wait a moment and try again.',
     failed: 'Your message could not be sent. Please try again.'
   },
@@ -64,7 +64,7 @@ export const texts: Record<Lang, Texts> = {
     thanks: 'Danke für Ihre Rückmeldung.',
     handoff: 'Ein Mitglied unseres Teams sieht dieses Gespräch und antwortet hier.',
     notAllowed: 'Der Chat ist auf dieser Seite nicht verfügbar.',
-    unavailable: 'Der Chat ist gerade nicht erreichbar. Bitte versuchen Sie es später noch einmal.',
+    unavailable: 'Der Chat ist auf dieser Seite gerade nicht verfügbar.',
     tooMany: 'Zu viele Nachrichten auf einmal. Bitte warten Sie einen Moment.',
     failed: 'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.'
   },
@@ -85,7 +85,7 @@ export const texts: Record<Lang, Texts> = {
     thanks: 'Merci pour votre avis.',
     handoff: 'Un membre de notre équipe verra cette conversation et répondra ici.',
     notAllowed: 'Le chat n’est pas disponible sur cette page.',
-    unavailable: 'Le chat est injoignable pour le moment. Veuillez réessayer plus tard.',
+    unavailable: 'Le chat n’est pas disponible sur cette page pour le moment.',
     tooMany: 'Trop de messages à la fois. Veuillez patienter un instant.',
     failed: 'Votre message n’a pas pu être envoyé. Veuillez réessayer.'
   },
@@ -106,7 +106,7 @@ export const texts: Record<Lang, Texts> = {
     thanks: 'Gracias por su opinión.',
     handoff: 'Un miembro de nuestro equipo verá esta conversación y responderá aquí.',
     notAllowed: 'El chat no está disponible en esta página.',
-    unavailable: 'No se puede acceder al chat en este momento. Inténtelo de nuevo más tarde.',
+    unavailable: 'El chat no está disponible en esta página en este momento.',
     tooMany: 'Demasiados mensajes a la vez. Espere un momento.',
     failed: 'No se pudo enviar su mensaje. Inténtelo de nuevo.'
   }

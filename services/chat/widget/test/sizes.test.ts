@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { gzipSync } from 'node:zlib'
 import t from 'tap'
-import { widgetDist, widgetFiles } from '../files.js'
+import { widgetFileNames as widgetFiles } from '@chatsearch/contracts'
+import { widgetDist } from '../files.js'
 
 // Budgets of issue 29: the loader every page of the shop downloads, and the panel loaded on opening.
 const BUDGET: Record<string, number> = { 'loader.js': 10 * 1024, 'panel.js': 60 * 1024 }
