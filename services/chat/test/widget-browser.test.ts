@@ -1,0 +1,136 @@
+// The widget as a shop uses it (issue 29 item 7): a page on another origin embeds the loader with a
+// publishable key, and a shopper in Chromium asks, reads the streamed reply with its link, rates it,
+// comes back on a new page load, is handed off and sees the team's answer; a page on an origin the
+// key does not list is refused.
+import { existsSync } from 'node:fs'
+import t from 'tap'
+import { chromium, type Page } from 'playwright-core'
+import { createKey } from '@chatsearch/auth'
+import { harness } from './helpers.js'
+import { searchStack, TOKEN } from './support/search-stack.js'
+import { shopPage } from './support/shop-page.js'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const skip = process.env.CI !== 'true' && !existsSync(CHROMIUM) ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)` : false
+
+t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180_000 }, async (t) => {
+  const h = await harness(t)
+  const shop = await h.tenant()
+  const stack = await searchStack(t, h, shop, {}, { knowledge: true })
+  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, serviceToken: TOKEN })
+  const chatUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+
+  // The key is made for the page's origin, which is known once the page listens: the page reads it at load.
+  const attrs: Record<string, string> = { key: 'csk_pub_placeholderplaceholder', lang: 'en', color: '#0a7d3b' }
+  const origin = await shopPage(t, chatUrl, attrs)
+  attrs.key = (await createKey(h.db, shop.projectId, 'widget', 'tester', [origin])).key
+  const strangerOrigin = await shopPage(t, chatUrl, attrs)
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  t.teardown(() => browser.close())
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', (err) => pageErrors.push(err.message))
+  const requested: string[] = []
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname))
+
+  const launcher = (p: Page) => p.locator('chatsearch-launcher button')
+  const panel = (p: Page) => p.locator('chatsearch-chat')
+  const ask = async (p: Page, text: string) => {
+    await panel(p).locator('textarea').fill(text)
+    await panel(p).locator('textarea').press('Enter')
+  }
+
+  await t.test('the loader draws the launcher; the panel is loaded only when opened', async (t) => {
+    await page.goto(origin)
+    await launcher(page).waitFor()
+    t.equal(await launcher(page).getAttribute('aria-label'), 'Open the chat')
+    t.notOk(requested.includes('/widget/v1/panel.js'), 'no panel before the shopper opens the chat')
+    await launcher(page).click()
+    await panel(page).locator('section[role=dialog]').waitFor()
+    t.ok(requested.includes('/widget/v1/panel.js'), 'the panel, once opened')
+    t.equal(await page.evaluate(() => document.activeElement?.tagName), 'CHATSEARCH-CHAT', 'focus moves into the panel')
+    t.equal(await panel(page).locator('textarea').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement), true, 'to the message field')
+    t.match(await panel(page).locator('.log').textContent(), /Hello! Ask me/, 'the greeting')
+  })
+
+  let chatId = ''
+  await t.test('a question gets a streamed reply with its source linked, and a thumbs up is stored', async (t) => {
+    const streamed = page.waitForResponse((r) => r.url().endsWith('/newUserMessage'))
+    await ask(page, 'How long does shipping take?')
+    const response = await streamed
+    t.match(response.headers()['content-type'], /^text\/event-stream/, 'streamed as server-sent events')
+    const source = panel(page).locator('.assistant ul.src a')
+    await source.waitFor({ timeout: 20_000 })
+    t.equal(await source.getAttribute('href'), 'https://demo-shop.example/help/faq#faq-shipping-time', 'the FAQ, linked')
+    t.equal(await source.getAttribute('rel'), 'noopener noreferrer')
+    t.match(await panel(page).locator('.assistant').last().textContent(), /Standard delivery takes 3 to 5 working days/)
+    t.equal(await panel(page).locator('.log').getAttribute('aria-live'), 'polite', 'replies are announced')
+    const kept = JSON.parse(await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('chatsearch-widget:'))?.[1] ?? '{}')) as { token?: string, chatId?: string }
+    t.match(kept.token, /^v1\./, 'the consumer token is kept')
+    chatId = kept.chatId ?? ''
+    t.ok(chatId, 'and the chat')
+
+    const up = panel(page).locator('.assistant button[aria-label=Helpful]').last()
+    await up.click()
+    await panel(page).locator('.assistant .note').last().getByText('Thank you').waitFor()
+    t.equal(await up.getAttribute('aria-pressed'), 'true')
+    const { rows } = await h.db.query("SELECT feedback_rating FROM messages WHERE chat_id = $1 AND role = 'assistant'", [chatId])
+    t.same(rows.map((r) => r.feedback_rating), ['up'], 'the rating is stored with the reply')
+  })
+
+  await t.test('Escape closes the chat and gives focus back to the launcher', async (t) => {
+    await panel(page).locator('textarea').press('Escape')
+    await panel(page).locator('section[role=dialog]').waitFor({ state: 'hidden' })
+    t.equal(await launcher(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement), true)
+    t.equal(await launcher(page).getAttribute('aria-expanded'), 'false')
+  })
+
+  await t.test('the conversation comes back on the next page load; a handoff shows the team\'s answer as it arrives', async (t) => {
+    await page.reload()
+    await launcher(page).click()
+    await panel(page).locator('.user').getByText('How long does shipping take?').waitFor()
+    t.equal(await panel(page).locator('.assistant button[aria-label=Helpful]').first().getAttribute('aria-pressed'), 'true', 'the rating given is shown')
+    await ask(page, 'I want to cancel my order')
+    await panel(page).locator('p.st').getByText('A member of our team will see this conversation').waitFor({ timeout: 20_000 })
+    const answered = await app.inject({
+      method: 'POST',
+      url: `/admin/chats/${encodeURIComponent(chatId)}/answer`,
+      headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': shop.projectId },
+      payload: { username: 'maria', content: 'Your order 1042 is cancelled; the refund follows in 3 days.' }
+    })
+    t.equal(answered.statusCode, 201, answered.body)
+    const team = panel(page).locator('.team')
+    await team.getByText('Your order 1042 is cancelled').waitFor({ timeout: 15_000 })
+    t.match(await team.textContent(), /Team member \(maria\)/, 'named as the team\'s')
+  })
+
+  await t.test('on a narrow screen the panel fills it', async (t) => {
+    await page.setViewportSize({ width: 375, height: 700 })
+    const box = await panel(page).locator('section[role=dialog]').boundingBox()
+    t.same(box, { x: 0, y: 0, width: 375, height: 700 })
+    await page.setViewportSize({ width: 1280, height: 900 })
+  })
+
+  await t.test('a page on an origin the key does not list is refused', async (t) => {
+    const other = await context.newPage()
+    await other.goto(strangerOrigin)
+    await launcher(other).click()
+    await ask(other, 'hello')
+    const alert = panel(other).locator('p.st[role=alert]')
+    await alert.waitFor({ timeout: 10_000 })
+    t.equal(await alert.textContent(), 'The chat is not available on this page right now.')
+    t.equal(await panel(other).locator('textarea').inputValue(), 'hello', 'the message is kept to send again')
+    const preflight = await fetch(`${chatUrl}/newUserMessage`, { method: 'OPTIONS', headers: { origin: strangerOrigin, 'access-control-request-method': 'POST' } })
+    t.equal(preflight.status, 403)
+    t.equal(((await preflight.json()) as { code: string }).code, 'origin_not_allowed')
+    t.equal(preflight.headers.get('access-control-allow-origin'), null, 'the browser is not let through')
+    const direct = await fetch(`${chatUrl}/newUserMessage`, { method: 'POST', headers: { origin: strangerOrigin, authorization: `Bearer ${attrs.key!}`, 'content-type': 'application/json' }, body: JSON.stringify({ user_message: 'hello' }) })
+    t.equal(direct.status, 403)
+    t.equal(((await direct.json()) as { code: string }).code, 'origin_not_allowed')
+    await other.close()
+  })
+
+  t.same(pageErrors, [], 'no uncaught errors on the shop\'s page')
+})
