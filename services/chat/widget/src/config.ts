@@ -6,7 +6,7 @@ export type Position = 'left' | 'right'
 export interface WidgetConfig {
   /** The publishable widget key, csk_pub_… */
   key: string
-  /** Base URL of the chat service, without a trailing slash. */
+  /** Base URL of the chat API, without a trailing slash (data-api; by default the loader's, less /widget/v1/loader.js). */
   api: string
   /** The panel's script, beside the loader. */
   panelUrl: string
@@ -44,7 +44,8 @@ export function readConfig (attr: (name: string) => string | null, scriptSrc: st
   if (!KEY.test(key)) return { error: 'data-key must be a publishable widget key (csk_pub_…)' }
   const src = baseUrl(scriptSrc, scriptSrc)
   if (src === undefined) return { error: 'the loader must be loaded over http(s)' }
-  const api = baseUrl(attr('data-api') ?? new URL(scriptSrc).origin, scriptSrc)
+  // By default the API is where the loader came from: the chat service itself, or under a gateway's path.
+  const api = baseUrl(attr('data-api') ?? scriptSrc.replace(/\/widget\/v1\/[^/?#]*([?#].*)?$/, ''), scriptSrc)
   if (api === undefined) return { error: 'data-api must be an http(s) URL' }
   const color = attr('data-color')?.trim()
   const greeting = attr('data-greeting')?.trim().slice(0, MAX_GREETING)

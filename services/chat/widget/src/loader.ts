@@ -1,7 +1,7 @@
 // The one script a shop embeds: it reads its data- attributes, draws the launcher, and loads the
 // panel (panel.js, beside it) only when the shopper first opens the chat.
 import { readConfig, type WidgetConfig } from './config.js'
-import { launcherCss, themeCss } from './styles.js'
+import { launcherCss, style, themeCss } from './styles.js'
 import { texts } from './texts.js'
 import type { ChatPanel } from './panel.js'
 
@@ -27,8 +27,6 @@ function mount (config: WidgetConfig): void {
   const host = document.createElement('chatsearch-launcher')
   host.dataset.position = config.position
   const root = host.attachShadow({ mode: 'open' })
-  const style = document.createElement('style')
-  style.textContent = themeCss(config.color) + launcherCss
   const button = document.createElement('button')
   button.className = 'l'
   button.type = 'button'
@@ -36,7 +34,8 @@ function mount (config: WidgetConfig): void {
   button.setAttribute('aria-expanded', 'false')
   button.setAttribute('aria-haspopup', 'dialog')
   button.innerHTML = ICON
-  root.append(style, button)
+  style(root, themeCss(config.color) + launcherCss)
+  root.append(button)
   document.body.append(host)
 
   let panel: Promise<ChatPanel> | undefined

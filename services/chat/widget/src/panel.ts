@@ -5,7 +5,7 @@ import type { WidgetConfig } from './config.js'
 import { Client, WidgetError, type Failure, type Shown } from './client.js'
 import { segments, safeHref } from './links.js'
 import { Memory } from './memory.js'
-import { panelCss, themeCss } from './styles.js'
+import { panelCss, style, themeCss } from './styles.js'
 import { texts, type Texts } from './texts.js'
 
 /** How often the panel asks for the team's answers while a conversation is handed off. */
@@ -47,7 +47,6 @@ export class ChatPanel extends HTMLElement {
     this.client = new Client(config, () => this.memory.get().token)
     this.dataset.position = config.position
     this.root = this.attachShadow({ mode: 'open' })
-    const style = el('style', {}, themeCss(config.color) + panelCss)
     this.log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': this.t.title })
     this.status = el('p', { class: 'st', role: 'status' })
     this.input = el('textarea', { id: 'in', rows: '2', maxlength: '8000', placeholder: this.t.placeholder, autocomplete: 'off' })
@@ -56,7 +55,8 @@ export class ChatPanel extends HTMLElement {
     const close = el('button', { class: 'x', type: 'button', 'aria-label': this.t.close }, '×')
     this.panel = el('section', { class: 'p', role: 'dialog', 'aria-labelledby': 'tt', hidden: '' },
       el('header', {}, el('h2', { id: 'tt' }, this.t.title), close), this.log, this.status, form)
-    this.root.append(style, this.panel)
+    style(this.root, themeCss(config.color) + panelCss)
+    this.root.append(this.panel)
 
     close.addEventListener('click', () => { this.close() })
     this.panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.preventDefault(); this.close() } })
@@ -64,6 +64,23 @@ export class ChatPanel extends HTMLElement {
     this.input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); this.send().catch(() => {}) }
     })
+  }
+
+  /**
+   * The console's live preview: the panel open in place (not fixed to the window) with a sample
+   * exchange, sending nothing.
+   */
+  preview (sample: { question: string, answer: string, source: { title: string, url: string } }): void {
+    this.dataset.preview = ''
+    this.loaded = true
+    this.panel.hidden = false
+    this.greet()
+    this.bubble('user').append(sample.question)
+    const node = this.bubble('assistant')
+    node.append(...linked(sample.answer))
+    this.finish(node, [{ source: 'faq', reference: 'sample', confidence: 1, title: sample.source.title, url: sample.source.url }], undefined)
+    this.input.disabled = true
+    this.sendButton.disabled = true
   }
 
   open (): void {

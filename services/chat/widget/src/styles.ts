@@ -29,6 +29,8 @@ export const panelCss = `.p{position:fixed;bottom:20px;right:20px;z-index:var(--
 display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--r);box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden}
 :host([data-position=left]) .p{right:auto;left:20px}
 .p[hidden]{display:none}
+:host([data-preview]){display:flex;justify-content:flex-end}:host([data-preview][data-position=left]){justify-content:flex-start}
+:host([data-preview]) .p{position:relative;inset:auto;bottom:auto;right:auto;left:auto;max-width:100%;height:520px;box-shadow:0 2px 10px rgba(0,0,0,.2)}
 header{display:flex;align-items:center;justify-content:space-between;padding:12px 16px;background:var(--a);color:var(--at)}
 h2{margin:0;font-size:17px}
 .x{background:none;border:0;color:inherit;font-size:24px;line-height:1;padding:4px 8px}
@@ -54,3 +56,19 @@ textarea{flex:1;resize:none;font:inherit;padding:8px;border:1px solid rgba(0,0,0
 @keyframes b{50%{opacity:.2}}
 @media (max-width:480px){.p{inset:0;width:auto;height:auto;max-width:none;max-height:none;border-radius:0}}
 @media (prefers-reduced-motion:reduce){.dots::after{animation:none}}`
+
+/**
+ * Styles a shadow root: a constructed style sheet where the browser has them, which a page's
+ * Content-Security-Policy (style-src without 'unsafe-inline') does not block, else a <style>.
+ */
+export function style (root: ShadowRoot, css: string): void {
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(css)
+    root.adoptedStyleSheets = [sheet]
+    return
+  }
+  const node = document.createElement('style')
+  node.textContent = css
+  root.append(node)
+}

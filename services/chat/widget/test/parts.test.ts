@@ -1,7 +1,6 @@
 import t from 'tap'
 import { readConfig } from '../src/config.js'
 import { segments, safeHref } from '../src/links.js'
-import { eventsOf } from '../src/sse.js'
 import { langOf, languages, texts } from '../src/texts.js'
 
 const KEY = 'csk_pub_' + 'a1B2'.repeat(10)
@@ -12,7 +11,8 @@ const isColor = (c: string) => /^#[0-9a-f]{3,8}$|^[a-z]+$/i.test(c)
 t.test('the script tag\'s attributes, each checked', async (t) => {
   t.same(readConfig(attrs({ 'data-key': KEY }), SRC, 'de-AT', isColor, 'abc'), {
     key: KEY, api: 'https://chat.example', panelUrl: 'https://chat.example/widget/v1/panel.js?v=abc', position: 'right', lang: 'de'
-  }, 'defaults: the script\'s origin, on the right, the page\'s language')
+  }, 'defaults: the service the loader came from, on the right, the page\'s language')
+  t.match(readConfig(attrs({ 'data-key': KEY }), 'https://shop.example/chat/widget/v1/loader.js', null, isColor, 'v'), { api: 'https://shop.example/chat' }, 'behind a gateway\'s path')
   t.match(readConfig(attrs({ 'data-key': KEY, 'data-api': 'https://api.example/chat/', 'data-color': '#c00', 'data-position': 'LEFT', 'data-greeting': ' Hi! ', 'data-lang': 'fr' }), SRC, 'en', isColor, 'v'),
     { api: 'https://api.example/chat', color: '#c00', position: 'left', greeting: 'Hi!', lang: 'fr' })
   t.same(readConfig(attrs({ 'data-key': 'csk_chat_' + 'a'.repeat(40) }), SRC, null, isColor, 'v'), { error: 'data-key must be a publishable widget key (csk_pub_…)' }, 'a secret key is refused')
@@ -37,15 +37,4 @@ t.test('every language has every text', async (t) => {
   t.equal(langOf(null, 'es-MX'), 'es')
   t.equal(langOf('DE', 'fr'), 'de')
   t.equal(langOf('it', 'it'), 'en')
-})
-
-t.test('server-sent events split across chunks at any point', async (t) => {
-  const text = 'event: delta\ndata: {"text":"Hel"}\n\nevent: delta\r\ndata: {"text":"lo"}\r\n\r\nevent: done\ndata: {"a":1}\n\n'
-  const bytes = new TextEncoder().encode(text)
-  for (const cut of [1, 7, 33, 34, 60]) {
-    const body = new ReadableStream<Uint8Array>({ start (c) { c.enqueue(bytes.slice(0, cut)); c.enqueue(bytes.slice(cut)); c.close() } })
-    const events = []
-    for await (const e of eventsOf(body)) events.push(e)
-    t.same(events, [{ event: 'delta', data: '{"text":"Hel"}' }, { event: 'delta', data: '{"text":"lo"}' }, { event: 'done', data: '{"a":1}' }], `cut at ${cut}`)
-  }
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { eventsOf, type ServerEvent } from '../src/api/sse.js'
+import { eventsOf, type ServerEvent } from '../src/sse.js'
 
 /** A body that arrives in these pieces. */
 function bodyOf (chunks: Array<string | Uint8Array>): ReadableStream<Uint8Array> {
