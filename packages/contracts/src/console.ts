@@ -124,7 +124,8 @@ export type CredentialParams = Static<typeof CredentialParams>
 
 /** The project's widget settings for its team: the identity secret its server signs customer ids with. */
 export const WidgetSettings = Type.Object({
-  identity_secret: Type.String({ description: 'Identity verification: the shop\'s server sends X-Consumer-Id with X-Consumer-Hmac, the hex HMAC-SHA256 of the customer id under this secret. Keep it on the server.' })
+  identity_secret: Type.String({ description: 'Identity verification: the shop\'s server sends X-Consumer-Id with X-Consumer-Hmac, the hex HMAC-SHA256 of the customer id under this secret. Keep it on the server.' }),
+  loader_url: Type.String({ description: 'The src of the widget\'s <script> tag: the chat service\'s /widget/v1/loader.js as browsers reach it (CHAT_PUBLIC_URL); a path, when the chat service is under the console\'s own origin (a gateway), is resolved against the page' })
 }, { additionalProperties: false })
 export type WidgetSettings = Static<typeof WidgetSettings>
 

@@ -63,7 +63,7 @@ async function register (app: FastifyInstance, config: ConsoleConfig) {
     await signedIn.register(async (project) => {
       project.addHook('onRequest', requireMember(project))
       await project.register(projectRoutes)
-      await project.register(credentialRoutes, { redis: app.redis })
+      await project.register(credentialRoutes, { redis: app.redis, chatPublicUrl: (config.chatPublicUrl ?? config.chatUrl).replace(/\/+$/, '') })
       await project.register(searchForwards, { search })
       await project.register(chatForwards, { chat, search })
     })

@@ -6,6 +6,7 @@ export const ConsoleEnvSchema = Type.Object({
   ...commonEnv,
   CONSOLE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   CHAT_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'Base URL of the chat service (its /admin routes)' })),
+  CHAT_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^(https?://|/)', description: 'The chat service as shops\' browsers reach it (the widget snippet\'s src): a URL, or a path on the console\'s own origin behind a gateway (/chat); CHAT_URL by default' })),
   SEARCH_URL: Type.Optional(Type.String({ pattern: '^https?://', description: 'Base URL of the search service' })),
   CONSOLE_SESSION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 12 }),
   /** Failed sign-ins per username and client address in 15 minutes before 429 (0: off). */
@@ -18,6 +19,8 @@ export type ConsoleEnv = Static<typeof ConsoleEnvSchema>
 /** What buildApp needs: the database is resolved (embedded or not) before the app is built. */
 export interface ConsoleConfig extends ServiceConfig {
   chatUrl: string
+  /** The chat service as browsers reach it, for the widget's snippet: a URL or a path on the console's origin; chatUrl when absent. */
+  chatPublicUrl?: string
   searchUrl: string
   /** The shared secret that opens the chat and search /admin routes, with X-Project-Id. */
   serviceToken: string
@@ -46,6 +49,7 @@ export function consoleConfig (env: ConsoleEnv, databaseUrl: string): ConsoleCon
   return {
     ...serviceConfigOf(env, databaseUrl),
     ...upstreamsOf(env),
+    chatPublicUrl: (env.CHAT_PUBLIC_URL ?? env.CHAT_URL!).replace(/\/+$/, ''),
     sessionTtlMs: env.CONSOLE_SESSION_TTL_HOURS * 3_600_000,
     signInFailures: env.CONSOLE_SIGNIN_FAILURES,
     upstreamTimeoutMs: env.CONSOLE_UPSTREAM_TIMEOUT_MS

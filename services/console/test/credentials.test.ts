@@ -84,6 +84,7 @@ t.test('credentials issued in the console work on their service until revoked', 
     t.equal(settings.statusCode, 200)
     const secret = settings.json().identity_secret as string
     t.match(secret, /^[0-9A-Za-z]{40}$/)
+    t.match(settings.json().loader_url, /^http:\/\/127\.0\.0\.1:\d+\/widget\/v1\/loader\.js$/, 'the snippet\'s src: the chat service (CHAT_URL when CHAT_PUBLIC_URL is not set)')
     t.equal((await alice.request({ method: 'GET', url: `/api/projects/${projectId}/widget` })).json().identity_secret, secret, 'the same each time')
     t.equal((await bob.request({ method: 'GET', url: `/api/projects/${projectId}/widget` })).statusCode, 404, 'not another project\'s member\'s')
 

@@ -104,6 +104,15 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await widgetCard.getByRole('button', { name: 'I have copied it' }).click()
     await widgetCard.locator('td').getByText('http://localhost:8080').waitFor()
     t.equal(await widgetCard.locator('td code').filter({ hasText: 'https://shop.example' }).count(), 1, 'listed with its origins')
+    // The snippet to paste holds the key just created and the chat service's loader; the preview is the widget's own panel.
+    const snippetCard = page.locator('section', { has: page.getByRole('heading', { name: 'Snippet and preview', level: 2 }) })
+    const snippet = snippetCard.getByLabel('Widget snippet')
+    t.equal((await snippet.textContent())?.trim(), `<script src="${stack.chatUrl}/widget/v1/loader.js" data-key="${widgetKey}" data-color="#1f5fbf" data-lang="en" async></script>`)
+    await snippetCard.getByLabel('Language').selectOption('de')
+    await snippetCard.getByLabel('Position').selectOption('left')
+    await snippetCard.locator('chatsearch-chat h2').getByText('Fragen Sie uns').waitFor()
+    t.match(await snippet.textContent(), /data-position="left" data-lang="de"/, 'the snippet follows the theme chosen')
+    t.equal(await snippetCard.locator('chatsearch-chat .src a').getAttribute('href'), 'https://shop.example/help/faq#shipping', 'the preview shows a reply with its source')
     const identitySecret = (await page.getByLabel('Identity secret', { exact: true }).textContent())?.trim() ?? ''
     t.match(identitySecret, /^\w{40}$/, 'the identity secret is shown')
     await snapshot('widget')

@@ -12,8 +12,9 @@ const originsOf = (k: Pick<KeyInfo, 'service' | 'origins'>) => k.service === 'wi
  * dashboard, and the publishable widget keys of its "Widget" section (decision 18), issued in the
  * signed-in user's name. Any member may issue and revoke.
  */
-export async function credentialRoutes (app: FastifyInstance, opts: { redis: FastifyInstance['redis'] }) {
+export async function credentialRoutes (app: FastifyInstance, opts: { redis: FastifyInstance['redis'], chatPublicUrl: string }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
+  const loaderUrl = `${opts.chatPublicUrl}/widget/v1/loader.js`
 
   api.get('/api/projects/:project_id/credentials', {
     schema: {
@@ -57,11 +58,11 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
     schema: {
       operationId: 'readWidgetSettings',
       tags: ['credentials'],
-      summary: 'The project\'s identity secret, under which the shop\'s server signs its logged-in customer\'s id for the widget (made on first read)',
+      summary: 'The project\'s identity secret, under which the shop\'s server signs its logged-in customer\'s id for the widget (made on first read), and the widget loader\'s URL for the snippet',
       params: ProjectParams,
       response: { 200: WidgetSettings, ...sessionErrorResponses('project_not_found') }
     }
-  }, async (request) => ({ identity_secret: (await widgetSecrets(app.pg, request.member.projectId)).identitySecret }))
+  }, async (request) => ({ identity_secret: (await widgetSecrets(app.pg, request.member.projectId)).identitySecret, loader_url: loaderUrl }))
 
   api.post('/api/projects/:project_id/widget/identity-secret', {
     schema: {
@@ -71,7 +72,7 @@ export async function credentialRoutes (app: FastifyInstance, opts: { redis: Fas
       params: ProjectParams,
       response: { 200: WidgetSettings, ...sessionErrorResponses(...bodyErrors, 'project_not_found', 'csrf_failed') }
     }
-  }, async (request) => ({ identity_secret: await rotateIdentitySecret(app.pg, request.member.projectId) }))
+  }, async (request) => ({ identity_secret: await rotateIdentitySecret(app.pg, request.member.projectId), loader_url: loaderUrl }))
 
   api.delete('/api/projects/:project_id/credentials/:credential_id', {
     schema: {

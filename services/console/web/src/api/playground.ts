@@ -1,5 +1,5 @@
 import { ApiError, projectPath, send } from './client.js'
-import { eventsOf } from './sse.js'
+import { eventsOf } from '@chatsearch/chat-widget/sse'
 import type { ErrorBody, NewUserMessageResponse } from './types.js'
 
 export interface StreamHandlers {

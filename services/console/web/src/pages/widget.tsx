@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { createCredential, listCredentials, readWidgetSettings, revokeCredential, rotateIdentitySecret } from '../api/projects.js'
 import type { IssuedCredential } from '../api/types.js'
 import { ConfirmButton } from '../components/confirm-button.js'
@@ -13,7 +13,7 @@ import { Revealed } from './credentials.js'
 const originsOf = (text: string) => text.split(/[\s,]+/).filter((o) => o !== '')
 
 /** The publishable widget keys (decision 18): created for the shop's origins, listed with them, revoked. */
-function WidgetKeys ({ projectId }: { projectId: string }) {
+function WidgetKeys ({ projectId, onCreated }: { projectId: string, onCreated: (key: string) => void }) {
   const list = useLoad(() => listCredentials(projectId, 'widget'), [projectId])
   const action = useAction()
   const [created, setCreated] = useState<IssuedCredential | undefined>()
@@ -35,6 +35,7 @@ function WidgetKeys ({ projectId }: { projectId: string }) {
           action.run(() => createCredential(projectId, 'widget', origins), 'New widget key created.').then((c) => {
             if (c === undefined) return
             setCreated(c)
+            onCreated(c.key)
             form.reset()
             list.reload()
           })
@@ -121,11 +122,88 @@ function IdentityVerification ({ projectId }: { projectId: string }) {
   )
 }
 
+interface Theme { color: string, position: 'right' | 'left', lang: 'en' | 'de' | 'fr' | 'es', greeting: string }
+
+const LANGUAGES = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' } as const
+
+/** The <script> tag a shop pastes into its pages, with the theme chosen here. */
+export function snippetOf (loaderUrl: string, key: string, theme: Theme): string {
+  const attr = (name: string, value: string) => ` data-${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`
+  return `<script src="${loaderUrl}"${attr('key', key)}${attr('color', theme.color)}${theme.position === 'left' ? attr('position', 'left') : ''}` +
+    `${attr('lang', theme.lang)}${theme.greeting.trim() === '' ? '' : attr('greeting', theme.greeting.trim())} async></script>`
+}
+
+/** The widget's own panel (the chat service's panel.js, built into the console), open in place with a sample exchange. */
+function Preview ({ theme }: { theme: Theme }) {
+  const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    let gone = false
+    import('@chatsearch/chat-widget/panel').then(() => {
+      if (gone || box.current === null) return
+      const panel = document.createElement('chatsearch-chat')
+      panel.setup({ key: 'csk_pub_preview', api: '', panelUrl: '', color: theme.color, position: theme.position, lang: theme.lang, ...(theme.greeting.trim() === '' ? {} : { greeting: theme.greeting.trim() }) })
+      box.current.replaceChildren(panel)
+      panel.preview({
+        question: 'How long does shipping take?',
+        answer: 'Standard delivery takes 3 to 5 working days.',
+        source: { title: 'How long does shipping take?', url: 'https://shop.example/help/faq#shipping' }
+      })
+    }, () => {})
+    return () => { gone = true }
+  }, [theme.color, theme.position, theme.lang, theme.greeting])
+  return <div ref={box} class='widget-preview' aria-label='Preview of the widget' role='region' />
+}
+
+/** The snippet to paste, for the key just created (a key is shown once) or any other, and a live preview of the theme. */
+function Snippet ({ projectId, lastKey }: { projectId: string, lastKey: string | undefined }) {
+  const settings = useLoad(() => readWidgetSettings(projectId), [projectId])
+  const [theme, setTheme] = useState<Theme>({ color: '#1f5fbf', position: 'right', lang: 'en', greeting: '' })
+  const loaderUrl = settings.data === undefined ? undefined : new URL(settings.data.loader_url, window.location.href).href
+  const snippet = loaderUrl === undefined ? '' : snippetOf(loaderUrl, lastKey ?? 'csk_pub_…', theme)
+  const set = <K extends keyof Theme>(name: K) => (e: Event) => { setTheme({ ...theme, [name]: (e.currentTarget as HTMLInputElement).value }) }
+  return (
+    <section aria-labelledby='widget-snippet' class='card'>
+      <h2 id='widget-snippet'>Snippet and preview</h2>
+      <p class='hint'>
+        Paste this tag into the shop's pages, before <code>&lt;/body&gt;</code>.
+        {lastKey === undefined ? ' Put your widget key in data-key (it is shown only once, when created).' : ' It holds the widget key just created.'}
+      </p>
+      <div class='inline-form'>
+        <label for='widget-color'>Colour</label>
+        <input id='widget-color' type='color' value={theme.color} onInput={set('color')} />
+        <label for='widget-position'>Position</label>
+        <select id='widget-position' value={theme.position} onChange={set('position')}>
+          <option value='right'>Bottom right</option>
+          <option value='left'>Bottom left</option>
+        </select>
+        <label for='widget-lang'>Language</label>
+        <select id='widget-lang' value={theme.lang} onChange={set('lang')}>
+          {Object.entries(LANGUAGES).map(([code, name]) => <option key={code} value={code}>{name}</option>)}
+        </select>
+        <label for='widget-greeting'>Greeting</label>
+        <input id='widget-greeting' type='text' maxLength={500} value={theme.greeting} placeholder='(the widget’s own)' onInput={set('greeting')} />
+      </div>
+      <ErrorAlert message={settings.error} />
+      {loaderUrl === undefined
+        ? settings.loading && <Loading what='the snippet' />
+        : (
+          <div class='secret-row'>
+            <code class='snippet' tabIndex={0} aria-label='Widget snippet'>{snippet}</code>
+            <CopyButton text={snippet} what='snippet' />
+          </div>
+          )}
+      <Preview theme={theme} />
+    </section>
+  )
+}
+
 function Body () {
   const project = useProject()
+  const [lastKey, setLastKey] = useState<string | undefined>()
   return (
     <>
-      <WidgetKeys projectId={project.id} />
+      <WidgetKeys projectId={project.id} onCreated={setLastKey} />
+      <Snippet projectId={project.id} lastKey={lastKey} />
       <IdentityVerification projectId={project.id} />
     </>
   )
