@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url'
 const root = new URL('..', import.meta.url).pathname
 const benchmarks = {
   chat: { dir: 'services/chat', script: 'bench/chat.ts' },
+  widget: { dir: 'services/chat', script: 'bench/widget.ts' },
   search: { dir: 'services/search', script: 'bench/search.ts' },
   engine: { dir: 'services/search', script: 'bench/engine-cpu.ts' },
   relevance: { dir: 'services/search', script: 'bench/relevance.ts' },
