@@ -12,6 +12,9 @@ export interface DemoCredentials {
   /** The console's demo sign-in (user `demo`, owner of the demo project); absent in files of earlier versions. */
   consoleUsername?: string
   consolePassword?: string
+  /** The demo's widget key, bound to the sample shop page's origins; absent in files of earlier versions. */
+  widgetKey?: string
+  widgetKeyId?: string
 }
 
 const credentialsFile = (dataDir: string) => join(dataDir, 'demo-credentials.json')
@@ -41,7 +44,7 @@ export async function ensureDemoProject (db: pg.Pool, dataDir: string): Promise<
  * The console user `demo`, owner of the demo project, with a random password kept beside the demo
  * keys. A password the file does not hold (a data directory of an earlier version) is set anew.
  */
-export async function ensureDemoUser (db: pg.Pool, dataDir: string, demo: DemoCredentials): Promise<Required<DemoCredentials>> {
+export async function ensureDemoUser (db: pg.Pool, dataDir: string, demo: DemoCredentials): Promise<DemoCredentials & Required<Pick<DemoCredentials, 'consoleUsername' | 'consolePassword'>>> {
   const username = demo.consoleUsername ?? 'demo'
   let password = demo.consolePassword
   const user = await findUser(db, username)
@@ -58,7 +61,12 @@ export async function ensureDemoUser (db: pg.Pool, dataDir: string, demo: DemoCr
   return saved
 }
 
-export function banner (demo: Required<DemoCredentials>, chatUrl: string, searchUrl: string, consoleUrl: string): string {
+/** Keeps the demo credentials (mode 600) for later starts. */
+export async function saveDemoCredentials (dataDir: string, demo: DemoCredentials): Promise<void> {
+  await writeFile(credentialsFile(dataDir), JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 })
+}
+
+export function banner (demo: Required<DemoCredentials>, chatUrl: string, searchUrl: string, consoleUrl: string, shopUrl: string): string {
   const auth = (key: string) => `-H 'Authorization: Bearer ${key}'`
   const json = "-H 'Content-Type: application/json'"
   return `
@@ -71,6 +79,9 @@ Demo project ${demo.projectId}
   console sign-in  ${demo.consoleUsername} / ${demo.consolePassword}
   chat key    ${demo.chatKey}
   search key  ${demo.searchKey}
+  widget key  ${demo.widgetKey}
+
+Sample shop page with the chat widget: ${shopUrl}
 
 Try it:
   curl -s ${chatUrl}/newUserMessage ${auth(demo.chatKey)} ${json} \\

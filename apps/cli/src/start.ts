@@ -5,14 +5,17 @@ import { buildApp as buildSearch, demoCatalogFile, demoKnowledge, inferSettings,
 import { readFile } from 'node:fs/promises'
 import { closeOnSignal, createPool, exitOnConfigError, limitHeapGrowth, loadConfig, resolveDatabase } from '@chatsearch/shell'
 import { randomBase62 } from '@chatsearch/auth'
-import { banner, ensureDemoProject, ensureDemoUser } from './demo.js'
+import { banner, ensureDemoProject, ensureDemoUser, saveDemoCredentials } from './demo.js'
+import { demoWidgetKey, serveDemoShop } from './demo-shop.js'
 
 /** The whole service in one process on embedded defaults: what `pnpm start` runs. */
 const StartEnvSchema = Type.Object({
   ...ChatEnvSchema.properties,
   ...SearchEnvSchema.properties,
   ...ConsoleEnvSchema.properties,
-  DEMO: Type.Boolean({ default: true })
+  DEMO: Type.Boolean({ default: true }),
+  /** The sample shop page with the widget (demo only), on an origin of its own. */
+  DEMO_SHOP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3003 })
 })
 
 // The chat asks the search service over HTTP (as in production), with a secret made for this run
@@ -35,7 +38,8 @@ const chat = await buildChat(chatConfig({ ...env, SEARCH_URL: env.SEARCH_URL ?? 
 
 // Callers first: the console asks chat and search, and a reply still being written may ask the search service.
 const apps = [chat, search]
-closeOnSignal(apps, { graceMs: env.SHUTDOWN_GRACE_MS, after: database.stop })
+let closeShop = async () => {}
+closeOnSignal(apps, { graceMs: env.SHUTDOWN_GRACE_MS, after: async () => { await closeShop(); await database.stop() } })
 
 const chatUrl = await chat.listen({ host: env.HOST, port: env.CHAT_PORT })
 // The console reaches the services of this process, over HTTP as in production.
@@ -66,7 +70,18 @@ if (env.DEMO) {
       const faqs = documents.filter((d) => typeof d === 'object' && d !== null && 'question' in d).length
       log(`demo knowledge: ${result.total - faqs} pages and ${faqs} FAQs`)
     }
-    process.stdout.write(banner(demo, chatUrl, searchUrl, consoleUrl))
+    // The page's origin must be on the widget key, so the key is made once the page's port is known.
+    const pageHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST
+    let key = demo.widgetKey ?? ''
+    const shop = await serveDemoShop(env.HOST, env.DEMO_SHOP_PORT, `${chatUrl}/widget/v1/loader.js`, () => key)
+    closeShop = shop.close
+    const port = new URL(shop.url).port
+    const origins = [...new Set([`http://${pageHost}:${port}`, `http://localhost:${port}`, `http://127.0.0.1:${port}`])]
+    const widget = await demoWidgetKey(pool, demo.projectId, origins, demo)
+    key = widget.widgetKey
+    const withWidget = { ...demo, ...widget }
+    if (widget.widgetKey !== demo.widgetKey) await saveDemoCredentials(env.DATA_DIR, withWidget)
+    process.stdout.write(banner(withWidget, chatUrl, searchUrl, consoleUrl, `http://${pageHost}:${port}/`))
   } finally {
     await pool.end()
   }

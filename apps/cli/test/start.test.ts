@@ -23,6 +23,7 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
     CHAT_PORT: String(await freePort()),
     SEARCH_PORT: String(await freePort()),
     CONSOLE_PORT: String(await freePort()),
+    DEMO_SHOP_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     // Embedding the demo catalog takes a while on a busy machine; the search tests cover hybrid.
@@ -95,6 +96,20 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
   })
   t.ok((await searched.json() as { estimatedTotalHits: number }).estimatedTotalHits > 0, 'the console reaches the search service of the same process')
 
+  // The sample shop page embeds the widget with the demo's widget key, which works from that page's origin only.
+  const shopUrl = /Sample shop page with the chat widget: (\S+)/.exec(out)?.[1]
+  t.equal(shopUrl, `http://127.0.0.1:${env.DEMO_SHOP_PORT}/`)
+  const widgetKey = /widget key\s+(csk_pub_\w+)/.exec(out)?.[1]
+  const shopPage = await (await fetch(shopUrl!)).text()
+  t.ok(shopPage.includes(`<script src="http://127.0.0.1:${env.CHAT_PORT}/widget/v1/loader.js" data-key="${widgetKey}" async></script>`), 'the page embeds the widget with the key')
+  t.equal((await fetch(`http://127.0.0.1:${env.CHAT_PORT}/widget/v1/loader.js`)).status, 200, 'which the chat service serves')
+  const fromOrigin = (origin: string) => fetch(`http://127.0.0.1:${env.CHAT_PORT}/newUserMessage`, {
+    method: 'POST', headers: { authorization: `Bearer ${widgetKey}`, 'content-type': 'application/json', origin }, body: JSON.stringify({ user_message: 'Hello!' })
+  })
+  t.equal((await fromOrigin(`http://127.0.0.1:${env.DEMO_SHOP_PORT}`)).status, 200, 'the widget key works from the page\'s origin')
+  t.equal((await fromOrigin(`http://localhost:${env.DEMO_SHOP_PORT}`)).status, 200, 'and as localhost')
+  t.equal((await fromOrigin('https://elsewhere.example')).status, 403, 'not from another')
+
   const listed = await fetch(`http://127.0.0.1:${env.SEARCH_PORT}/knowledge/documents`, { headers: { authorization: `Bearer ${searchKey}` } })
   t.equal((await listed.json() as { total: number }).total, 14, 'the demo knowledge base: 4 pages and 10 FAQs')
 
@@ -108,6 +123,7 @@ t.test('pnpm start: embedded stack, demo project, clean stop, data kept', async 
   const again = await waitForOutput(second, 'Press Ctrl-C to stop.', 180_000)
   t.equal(/Demo project (prj_\w+)/.exec(again)?.[1], projectId, 'second start reuses the data')
   t.equal(/console sign-in\s+(\S+ \/ \S+)/.exec(again)?.[1], /console sign-in\s+(\S+ \/ \S+)/.exec(out)?.[1], 'and the demo sign-in')
+  t.equal(/widget key\s+(csk_pub_\w+)/.exec(again)?.[1], widgetKey, 'and the widget key, its page\'s origin unchanged')
   const latest = await fetch(`http://127.0.0.1:${env.CHAT_PORT}/latestConsumerChatId?consumer_id=starter`, { headers: { authorization: `Bearer ${chatKey}` } })
   t.type(((await latest.json()) as { chat_id: unknown }).chat_id, 'string', 'the chat of the first run is still there')
   second.kill('SIGTERM')
