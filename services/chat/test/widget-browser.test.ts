@@ -13,7 +13,7 @@ import { shopPage } from './support/shop-page.js'
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 // Run in the page, where the DOM is the browser's (this file is compiled without the DOM's types).
 /** Whether the element has the focus within its shadow root. */
-const FOCUSED = '(el) => el === el.getRootNode().activeElement'
+const FOCUSED = (el: { getRootNode: () => unknown }) => el === (el.getRootNode() as { activeElement: unknown }).activeElement
 const skip = process.env.CI !== 'true' && !existsSync(CHROMIUM) ? `no browser at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)` : false
 
 t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180_000 }, async (t) => {
@@ -107,6 +107,9 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
     const team = panel(page).locator('.team')
     await team.getByText('Your order 1042 is cancelled').waitFor({ timeout: 15_000 })
     t.match(await team.textContent(), /Team member \(maria\)/, 'named as the team\'s')
+    t.equal(await panel(page).locator('.m.user').count(), 2, 'each question once')
+    t.equal(await panel(page).locator('.m.assistant').count(), 3, 'the greeting and each reply once')
+    t.equal(await team.count(), 1, 'the team\'s answer once, however often the widget looked')
   })
 
   await t.test('on a narrow screen the panel fills it', async (t) => {

@@ -210,9 +210,10 @@ export class ChatPanel extends HTMLElement {
       // The reply's msg_id (for the thumbs) is in the conversation as stored.
       const stored = await this.client.read(reply.chatId).catch(() => [])
       const last = stored.filter((m) => m.role === 'assistant').at(-1)
-      for (const m of stored) if (m !== last) this.shown.add(m.id)
-      if (last !== undefined) this.shown.add(last.id)
+      const asked = stored.filter((m) => m.role === 'user').at(-1)
+      for (const m of [last, asked]) if (m !== undefined) this.shown.add(m.id)
       this.finish(node, reply.citations, last?.id)
+      // A team member's answer written since the last look appears too.
       for (const m of stored) this.show(m)
       this.showHandoff()
       if (reply.handoff) this.schedulePoll()
