@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns'
 import t from 'tap'
-import { guardedLookup, isPublicAddress, type LookupFunction } from '../src/knowledge/crawl/address-guard.js'
+import { guardedLookup, isPublicAddress, type LookupFunction } from '@chatsearch/shell'
 import { crawl, type FetchedPage } from '../src/knowledge/crawl/crawl.js'
 import { page, paths, redirect, startSite } from './crawl-site.js'
 
@@ -41,7 +41,7 @@ t.test('the guarded lookup refuses a name when any of its addresses is internal'
   })
   t.same(await resolve('public.test', false), { address: '93.184.216.34', family: 4 })
   t.same(await resolve('public.test', true), [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }])
-  await t.rejects(resolve('mixed.test', true), { code: 'ERR_CRAWL_ADDRESS_REFUSED', message: /mixed\.test resolves to 10\.0\.0\.5, an internal address \(private\)/ })
+  await t.rejects(resolve('mixed.test', true), { code: 'ERR_ADDRESS_REFUSED', message: /mixed\.test resolves to 10\.0\.0\.5, an internal address \(private\)/ })
   await t.rejects(resolve('mapped.test', false), { message: /mapped\.test resolves to ::ffff:192\.168\.0\.1, an internal address \(private\)/ })
 })
 

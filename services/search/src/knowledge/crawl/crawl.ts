@@ -1,9 +1,8 @@
 import { Agent } from 'undici'
-import { ApiError } from '@chatsearch/shell'
+import { ApiError, guardedLookup, refuseLiteral, type AddressPolicy } from '@chatsearch/shell'
 import { FileRejected } from '../parse/file-rejected.js'
 import { loadHtml, readContent, type HtmlDocument } from '../parse/html.js'
 import type { ParsedPage } from '../types.js'
-import { guardedLookup, refuseLiteral, type AddressPolicy } from './address-guard.js'
 import { decodeText, fetchBounded, type FetcherContext } from './fetcher.js'
 import { extractLinks, type PageLinks } from './links.js'
 import { acquireOriginQueue } from './origin-queue.js'
@@ -57,7 +56,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml'])
  */
 export async function crawl (startUrl: string, options: CrawlOptions, onPage: (page: FetchedPage) => Promise<void>): Promise<CrawlReport> {
   const opts = resolveOptions(options)
-  const policy: AddressPolicy = { allowPrivateNetworks: opts.allowPrivateNetworks, allowHosts: opts.allowHosts }
+  const policy: AddressPolicy = { allowPrivateNetworks: opts.allowPrivateNetworks, allowHosts: opts.allowHosts, hint: 'set CRAWL_ALLOW_PRIVATE_NETWORKS=true to crawl internal networks' }
   const start = startUrlOf(startUrl, policy)
   opts.signal?.throwIfAborted()
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { request, type Dispatcher } from 'undici'
-import { addressRefusal, refuseLiteral, type AddressPolicy } from './address-guard.js'
+import { addressRefusal, refuseLiteral, type AddressPolicy } from '@chatsearch/shell'
 import { normaliseUrl, sameOrigin } from './url.js'
 
 /** What the fetcher was asked for and where it ended. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { LookupFunction } from './address-guard.js'
+import type { LookupFunction } from '@chatsearch/shell'
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 

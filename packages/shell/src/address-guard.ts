@@ -32,7 +32,7 @@ export function internalRange (ip: string): string | undefined {
   return range === 'unicast' ? undefined : range
 }
 
-/** Whether a crawl may connect to `ip` when private networks are not allowed. */
+/** Whether `ip` may be connected to when private networks are not allowed. */
 export function isPublicAddress (ip: string): boolean {
   return internalRange(ip) === undefined
 }
@@ -47,9 +47,9 @@ function embeddedIPv4 (address: ipaddr.IPv6, range: string): string | undefined 
 
 /** The error a refused address raises, recognised by its code wherever a fetch fails with it. */
 export class AddressRefusedError extends Error {
-  readonly code = 'ERR_CRAWL_ADDRESS_REFUSED'
-  constructor (readonly host: string, readonly address: string, readonly range: string) {
-    super(`${host === address ? address : `${host} resolves to ${address}`}, an internal address (${range}); set CRAWL_ALLOW_PRIVATE_NETWORKS=true to crawl internal networks`)
+  readonly code = 'ERR_ADDRESS_REFUSED'
+  constructor (readonly host: string, readonly address: string, readonly range: string, hint?: string) {
+    super(`${host === address ? address : `${host} resolves to ${address}`}, an internal address (${range})${hint === undefined ? '' : `; ${hint}`}`)
     this.name = 'AddressRefusedError'
   }
 }
@@ -62,10 +62,16 @@ export function addressRefusal (err: unknown): AddressRefusedError | undefined {
   return undefined
 }
 
+/**
+ * Where outgoing requests of the service may go: the crawler's (spec/knowledge.md) and the
+ * webhooks' (decision 18) follow the same rules, each with its own switch for internal networks.
+ */
 export interface AddressPolicy {
   allowPrivateNetworks: boolean
   /** Host names trusted whatever they resolve to (tests and local setups). */
   allowHosts: readonly string[]
+  /** What a refusal adds to say how to allow internal addresses (the switch of its caller). */
+  hint?: string
 }
 
 /** The refusal for a host written as an IP address, which net.connect dials without any lookup. */
@@ -73,7 +79,7 @@ export function refuseLiteral (hostname: string, policy: AddressPolicy): Address
   const ip = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
   if (policy.allowPrivateNetworks || policy.allowHosts.includes(hostname) || !ipaddr.isValid(ip)) return undefined
   const range = internalRange(ip)
-  return range === undefined ? undefined : new AddressRefusedError(ip, ip, range)
+  return range === undefined ? undefined : new AddressRefusedError(ip, ip, range, policy.hint)
 }
 
 /**
@@ -89,7 +95,7 @@ export function guardedLookup (policy: AddressPolicy, lookup: LookupFunction = d
       if (!policy.allowPrivateNetworks && !policy.allowHosts.includes(hostname)) {
         for (const { address } of addresses) {
           const range = internalRange(address)
-          if (range !== undefined) return callback(new AddressRefusedError(hostname, address, range) as NodeJS.ErrnoException, '')
+          if (range !== undefined) return callback(new AddressRefusedError(hostname, address, range, policy.hint) as NodeJS.ErrnoException, '')
         }
       }
       if (options.all === true) return callback(null, addresses)
