@@ -14,6 +14,7 @@ export const errorCatalog = {
   invalid_sort: { status: 400, title: 'Bad Request', when: 'a sort criterion is not `attribute:asc` or `attribute:desc`, or names an attribute that is not sortable' },
   invalid_document: { status: 400, title: 'Bad Request', when: 'a catalog item or knowledge document in the batch is not acceptable (nothing of the batch was written)' },
   invalid_file: { status: 400, title: 'Bad Request', when: 'a knowledge file is not what its name says, is not valid UTF-8 or UTF-16 text, has no text (a scanned PDF), or is nested or paged beyond what is read' },
+  invalid_webhook_url: { status: 400, title: 'Bad Request', when: 'a webhook URL is not an absolute http(s) URL, carries credentials, or names (or resolves to) a loopback, private, link-local or other internal address while WEBHOOK_ALLOW_PRIVATE_NETWORKS is off' },
   hybrid_search_disabled: { status: 400, title: 'Bad Request', when: 'hybrid search was asked of a server that runs without embeddings' },
   unauthorized: { status: 401, title: 'Unauthorized', when: 'the credential is missing, malformed, unknown, revoked or for the other service; in the console, there is no live session (sign in first)' },
   invalid_consumer_token: { status: 401, title: 'Unauthorized', when: 'widget key: X-Consumer-Token was not issued by this service for this project (altered, or another project\'s); send none to be given a new one' },
@@ -27,6 +28,8 @@ export const errorCatalog = {
   message_not_found: { status: 404, title: 'Message Not Found', when: 'the chat has no assistant message with this msg_id (a customer\'s own message cannot be rated)' },
   document_not_found: { status: 404, title: 'Document Not Found', when: 'no catalog item (or, under /knowledge, no knowledge document) has this id in the project' },
   task_not_found: { status: 404, title: 'Task Not Found', when: 'no task has this id in the project' },
+  webhook_not_found: { status: 404, title: 'Webhook Not Found', when: 'no webhook endpoint has this id in the project' },
+  delivery_not_found: { status: 404, title: 'Delivery Not Found', when: 'the webhook endpoint has no delivery with this id' },
   query_not_found: { status: 404, title: 'Query Not Found', when: 'an event\'s query_id names no search of the project (searches made with the service token are not recorded, so theirs name none); nothing of the list was recorded' },
   project_not_found: { status: 404, title: 'Project Not Found', when: 'console: no project has this id, or the signed-in user is not a member of it' },
   user_not_found: { status: 404, title: 'User Not Found', when: 'console: no console user, or no member of the project, has this username' },
@@ -108,7 +111,15 @@ export const chatErrors = {
   adminExportChats: ['missing_parameters'],
   adminReadChat: ['chat_not_found'],
   adminDeleteChat: ['chat_not_found'],
-  adminChatAnalytics: []
+  adminChatAnalytics: [],
+  adminListWebhooks: [],
+  adminCreateWebhook: ['missing_parameters', 'invalid_webhook_url'],
+  adminUpdateWebhook: ['invalid_webhook_url', 'webhook_not_found'],
+  adminDeleteWebhook: ['webhook_not_found'],
+  adminRotateWebhookSecret: ['webhook_not_found'],
+  adminTestWebhook: ['webhook_not_found'],
+  adminListWebhookDeliveries: ['webhook_not_found'],
+  adminRetryWebhookDelivery: ['webhook_not_found', 'delivery_not_found']
 } as const satisfies Record<string, readonly ErrorCode[]>
 
 /** The same for each operation of the search service. */

@@ -1,0 +1,7 @@
+export * from './signature.js'
+export * from './config.js'
+export * from './webhooks.js'
+export * from './plugin.js'
+export * from './routes.js'
+export { checkWebhookUrl } from './url.js'
+export { retryDelay, eventBody, MAX_RETRY_MS, DELIVERY_RETENTION_DAYS } from './worker.js'

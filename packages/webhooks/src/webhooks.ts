@@ -1,0 +1,60 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { WebhookDelivery, WebhookDeliveryEvent, WebhookEventType } from '@chatsearch/contracts'
+import type { LookupFunction, Queryable } from '@chatsearch/shell'
+import type { WebhookConfig } from './config.js'
+import { insertDeliveries } from './store.js'
+import { DeliveryWorker } from './worker.js'
+
+export interface WebhooksOptions extends WebhookConfig {
+  /** The User-Agent of deliveries, naming the service and its version. */
+  userAgent: string
+  /** How host names are resolved (default dns.lookup). */
+  lookup?: LookupFunction
+}
+
+/**
+ * A service's side of webhooks: `emit` queues an event for the project's subscribed endpoints,
+ * and the worker sends what is due, from this service or any other.
+ */
+export class Webhooks {
+  readonly options: WebhooksOptions
+  readonly #db: Queryable
+  readonly #worker: DeliveryWorker
+
+  constructor (db: Queryable, log: FastifyBaseLogger, options: WebhooksOptions) {
+    this.options = options
+    this.#db = db
+    this.#worker = new DeliveryWorker(db, log, options)
+  }
+
+  start (): void {
+    this.#worker.start()
+  }
+
+  /**
+   * Queues `event` with its `data` for every enabled endpoint of the project subscribed to it;
+   * answers how many. Given `db` (a client in the caller's transaction), the deliveries are written
+   * with what the event tells of, or not at all; they are then sent at the worker's next poll.
+   */
+  async emit (projectId: string, event: WebhookEventType, data: Record<string, unknown>, db?: Queryable): Promise<number> {
+    const made = await insertDeliveries(db ?? this.#db, projectId, event, data)
+    if (db === undefined && made.length > 0) this.#worker.wake()
+    return made.length
+  }
+
+  /** A `ping` for one endpoint, whatever it subscribed to (the console's "send test event"). */
+  async ping (projectId: string, endpointId: string): Promise<WebhookDelivery | undefined> {
+    const [made] = await insertDeliveries(this.#db, projectId, 'ping' satisfies WebhookDeliveryEvent, { message: 'A test event sent from the console' }, endpointId)
+    if (made !== undefined) this.#worker.wake()
+    return made
+  }
+
+  /** Looks for due deliveries now (after a retry is asked for, or a transaction that emitted committed). */
+  wake (): void {
+    this.#worker.wake()
+  }
+
+  async close (): Promise<void> {
+    await this.#worker.stop()
+  }
+}
