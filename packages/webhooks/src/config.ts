@@ -13,8 +13,8 @@ export const webhookEnv = {
   /** Webhook URLs may name loopback, private and other internal addresses (tests, local development). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false })
 }
-const WebhookEnv = Type.Object(webhookEnv)
-export type WebhookEnv = Static<typeof WebhookEnv>
+export const WebhookEnvSchema = Type.Object(webhookEnv)
+export type WebhookEnv = Static<typeof WebhookEnvSchema>
 
 export interface WebhookConfig {
   timeoutMs: number

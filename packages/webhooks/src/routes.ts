@@ -4,7 +4,7 @@ import {
   AdminDeleted, AdminHeaders, WebhookCreateBody, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryParams, WebhookDeliveryQuery,
   WebhookEndpoint, WebhookEndpointList, WebhookEndpointWithSecret, WebhookParams, WebhookUpdateBody, bodyErrors, chatErrors, errorResponses
 } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
+import { ApiError, integerQuery } from '@chatsearch/shell'
 import { checkWebhookUrl } from './url.js'
 import { DELIVERY_RETENTION_DAYS } from './worker.js'
 import { createEndpoint, deleteEndpoint, endpointExists, listDeliveries, listEndpoints, retryDelivery, rotateSecret, updateEndpoint } from './store.js'
@@ -130,6 +130,7 @@ export async function webhookAdminRoutes (app: FastifyInstance, opts: WebhookRou
 
   api.get('/admin/webhooks/:webhook_id/deliveries', {
     config: { rateLimit: 'admin' },
+    preValidation: integerQuery('limit', 'offset'),
     schema: {
       ...common,
       operationId: 'adminListWebhookDeliveries',

@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { WebhookDelivery, WebhookDeliveryEvent, WebhookEventType } from '@chatsearch/contracts'
+import { apiVersion, type WebhookDelivery, type WebhookDeliveryEvent, type WebhookEventType } from '@chatsearch/contracts'
 import type { LookupFunction, Queryable } from '@chatsearch/shell'
 import type { WebhookConfig } from './config.js'
 import { insertDeliveries } from './store.js'
 import { DeliveryWorker } from './worker.js'
 
 export interface WebhooksOptions extends WebhookConfig {
-  /** The User-Agent of deliveries, naming the service and its version. */
-  userAgent: string
+  /** The User-Agent of deliveries (default `ChatSearch-Webhooks/<API version>`). */
+  userAgent?: string
   /** How host names are resolved (default dns.lookup). */
   lookup?: LookupFunction
 }
@@ -24,7 +24,7 @@ export class Webhooks {
   constructor (db: Queryable, log: FastifyBaseLogger, options: WebhooksOptions) {
     this.options = options
     this.#db = db
-    this.#worker = new DeliveryWorker(db, log, options)
+    this.#worker = new DeliveryWorker(db, log, { ...options, userAgent: options.userAgent ?? `ChatSearch-Webhooks/${apiVersion}` })
   }
 
   start (): void {

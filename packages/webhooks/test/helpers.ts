@@ -1,11 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { authMigrations } from '@chatsearch/auth'
 import { databasePlugin, migrate } from '@chatsearch/shell'
+export { webhookReceiver as receiver } from '@chatsearch/testkit/webhook-receiver'
 import { WEBHOOK_DEFAULTS, webhookMigrations, webhooksPlugin, type WebhooksOptions } from '../src/index.js'
-
-interface Teardown { teardown: (fn: () => unknown) => void }
 
 /** A bare app with the database, the migrations and webhooks: what a service registers. */
 export async function webhookApp (databaseUrl: string, options: Partial<WebhooksOptions> = {}): Promise<FastifyInstance> {
@@ -16,35 +13,6 @@ export async function webhookApp (databaseUrl: string, options: Partial<Webhooks
   await app.register(webhooksPlugin, { ...WEBHOOK_DEFAULTS, allowPrivateNetworks: true, retryBaseMs: 50, pollMs: 50, timeoutMs: 1000, userAgent: 'test', ...options })
   await app.ready()
   return app
-}
-
-export interface Received { headers: IncomingMessage['headers'], body: string, at: number }
-
-/** A receiver on 127.0.0.1 answering each request with `answer` (given the request's number, from 1). */
-export async function receiver (t: Teardown, answer: (n: number, res: ServerResponse) => void = (_n, res) => { res.end('ok') }) {
-  const received: Received[] = []
-  const waiters: Array<() => void> = []
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() })
-      for (const w of waiters.splice(0)) w()
-      answer(received.length, res)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
-  /** Waits until `count` requests came (or fails after `ms`). */
-  const until = async (count: number, ms = 10_000) => {
-    const deadline = Date.now() + ms
-    while (received.length < count) {
-      if (Date.now() > deadline) throw new Error(`only ${received.length} of ${count} requests came within ${ms} ms`)
-      await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 50) })
-    }
-  }
-  return { url, received, until }
 }
 
 export async function project (app: FastifyInstance, id = 'p1'): Promise<string> {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { authMigrations, projectCredentials } from '@chatsearch/auth'
 import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
 import { buildOnServiceBase, type Metrics, type ServiceBaseOptions } from '@chatsearch/shell'
+import { WEBHOOK_DEFAULTS, webhookMigrations, webhooksPlugin } from '@chatsearch/webhooks'
 import type { ChatConfig } from './config.js'
 import { Assistant } from './assistant/assistant.js'
 import { loadClassifier, type Classifier } from './assistant/classifier.js'
@@ -60,7 +61,7 @@ function baseOf (config: ChatConfig): ServiceBaseOptions {
   return {
     service: 'chat',
     config,
-    migrations: { auth: authMigrations, chat: chatMigrations },
+    migrations: { auth: authMigrations, chat: chatMigrations, webhooks: webhookMigrations },
     credentials: {
       check: projectCredentials('chat'),
       rateLimits: {
@@ -102,6 +103,8 @@ async function register (app: FastifyInstance, config: ChatConfig, parts: ChatPa
   })
   assistantCounters(assistant.stats, app.metrics, { sentences: () => assistant.cachedSentences, messages: () => assistant.cachedMessages })
   app.decorate('assistant', assistant)
+  // Both services run a delivery worker (SKIP LOCKED): each one's events go out even when the other is down.
+  await app.register(webhooksPlugin, config.webhooks ?? WEBHOOK_DEFAULTS)
   const cors = widgetCors(app.pg, config.authCacheTtlMs)
   await app.register(cors.preflight)
   await app.register(widgetFileRoutes)

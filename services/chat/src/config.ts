@@ -1,9 +1,11 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, ConfigError, loadConfig, rateLimitEnv, serviceConfigOf, type ServiceConfig } from '@chatsearch/shell'
+import { webhookConfigOf, webhookEnv, type WebhookConfig } from '@chatsearch/webhooks'
 
 /** Every environment variable the chat service reads; README's configuration table mirrors it. */
 export const ChatEnvSchema = Type.Object({
   ...commonEnv,
+  ...webhookEnv,
   CHAT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
   HISTORY_TURNS: Type.Integer({ minimum: 0, maximum: 50, default: 6 }),
   /** Worker threads that embed messages for the classifier, batching concurrent ones (0: on the event loop). */
@@ -43,6 +45,8 @@ export interface ChatConfig extends ServiceConfig {
   search?: { url: string, serviceToken: string, timeoutMs: number }
   /** An OpenAI-compatible model writing the replies; without it the grounded responder does. */
   llm?: { baseUrl: string, model: string, apiKey?: string, timeoutMs: number, retries: number, promptTokens: number }
+  /** How webhooks are delivered (WEBHOOK_*); absent: the defaults, internal addresses refused. */
+  webhooks?: WebhookConfig
 }
 
 /** The variables, checked at once: a bad combination stops the start before anything is opened. */
@@ -66,6 +70,7 @@ export function chatConfig (env: ChatEnv, databaseUrl: string): ChatConfig {
       widgetAddress: env.RATE_LIMIT_WIDGET_ADDRESS,
       widgetConsumer: env.RATE_LIMIT_WIDGET_CONSUMER
     },
+    webhooks: webhookConfigOf(env),
     ...searchOf(env),
     ...llmOf(env)
   }

@@ -30,7 +30,15 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'GET /admin/chats/export': 'adminExportChats',
     'GET /admin/chats/{chat_id}': 'adminReadChat',
     'DELETE /admin/chats/{chat_id}': 'adminDeleteChat',
-    'GET /admin/analytics': 'adminChatAnalytics'
+    'GET /admin/analytics': 'adminChatAnalytics',
+    'GET /admin/webhooks': 'adminListWebhooks',
+    'POST /admin/webhooks': 'adminCreateWebhook',
+    'PATCH /admin/webhooks/{webhook_id}': 'adminUpdateWebhook',
+    'DELETE /admin/webhooks/{webhook_id}': 'adminDeleteWebhook',
+    'POST /admin/webhooks/{webhook_id}/secret': 'adminRotateWebhookSecret',
+    'POST /admin/webhooks/{webhook_id}/test': 'adminTestWebhook',
+    'GET /admin/webhooks/{webhook_id}/deliveries': 'adminListWebhookDeliveries',
+    'POST /admin/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': 'adminRetryWebhookDelivery'
   }, 'the spec\'s names (and the console\'s admin routes, and the widget routes\' preflights); /metrics is deliberately left out')
   // The team's transcript and export describe each message's decision; the shopper's routes have none.
   const json = (path: string, method: string, status = '200') => doc.paths[path][method].responses[status].content['application/json'].schema

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, projectCredentials } from '@chatsearch/auth'
 import { buildOnServiceBase, VersionedCache, type ServiceBaseOptions } from '@chatsearch/shell'
+import { WEBHOOK_DEFAULTS, webhookMigrations, webhooksPlugin } from '@chatsearch/webhooks'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { suggestionRoutes } from './routes/suggestions.js'
@@ -35,7 +36,7 @@ function baseOf (config: SearchConfig): ServiceBaseOptions {
   return {
     service: 'search',
     config,
-    migrations: { auth: authMigrations, search: searchMigrations },
+    migrations: { auth: authMigrations, search: searchMigrations, webhooks: webhookMigrations },
     credentials: {
       check: projectCredentials('search'),
       rateLimits: { search: config.rateLimits?.search ?? 0, catalog: config.rateLimits?.catalog ?? 0, admin: config.rateLimits?.admin ?? 0 }
@@ -80,7 +81,14 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })
   })
-  await app.register(tasksPlugin, { ...TASK_DEFAULTS, ...config.tasks })
+  // Registered before the tasks, so that it closes after them: a task ending during shutdown is still announced.
+  // Both services run a delivery worker (SKIP LOCKED): each one's events go out even when the other is down.
+  await app.register(webhooksPlugin, config.webhooks ?? WEBHOOK_DEFAULTS)
+  await app.register(tasksPlugin, {
+    ...TASK_DEFAULTS,
+    ...config.tasks,
+    ended: async (db, projectId, task) => { await app.webhooks.emit(projectId, task.status === 'succeeded' ? 'task.succeeded' : 'task.failed', task, db) }
+  })
   await app.tasks.register('catalog_import', catalogImport(app))
   await app.tasks.register('crawl', knowledgeCrawl(app, config.crawlAllowPrivateNetworks ?? false))
   await app.tasks.register('files', knowledgeFiles(app))

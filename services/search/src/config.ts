@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { commonEnv, ConfigError, loadConfig, rateLimitEnv, serviceConfigOf, type ServiceConfig } from '@chatsearch/shell'
+import { webhookConfigOf, webhookEnv, type WebhookConfig } from '@chatsearch/webhooks'
 import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
@@ -8,6 +9,7 @@ import { TASK_DEFAULTS, type TaskQueueOptions } from './tasks/queue.js'
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
   ...commonEnv,
+  ...webhookEnv,
   SEARCH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
   EMBEDDINGS: Type.Boolean({ default: true }),
   SEARCH_READERS: Type.Integer({ minimum: 0, maximum: 16, default: 2 }),
@@ -80,6 +82,8 @@ export interface SearchConfig extends ServiceConfig {
   catalogTask?: CatalogTaskThreshold
   /** Crawls may reach loopback, private and other internal addresses (CRAWL_ALLOW_PRIVATE_NETWORKS). */
   crawlAllowPrivateNetworks?: boolean
+  /** How webhooks are delivered (WEBHOOK_*); absent: the defaults, internal addresses refused. */
+  webhooks?: WebhookConfig
 }
 
 /** SEARCH_ENGINE, MEILI_URL and the rest as the Meilisearch options, when Meilisearch is the engine. */
@@ -125,6 +129,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     // Half the shutdown grace for running tasks: the rest of the app must close within it too.
     tasks: { concurrency: env.TASK_CONCURRENCY, heartbeatMs: env.TASK_HEARTBEAT_MS, maxAttempts: env.TASK_MAX_ATTEMPTS, shutdownGraceMs: Math.floor(env.SHUTDOWN_GRACE_MS / 2) },
     catalogTask: { items: env.CATALOG_TASK_ITEMS, bytes: env.CATALOG_TASK_BYTES },
-    crawlAllowPrivateNetworks: env.CRAWL_ALLOW_PRIVATE_NETWORKS
+    crawlAllowPrivateNetworks: env.CRAWL_ALLOW_PRIVATE_NETWORKS,
+    webhooks: webhookConfigOf(env)
   }
 }

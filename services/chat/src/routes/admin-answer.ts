@@ -14,7 +14,7 @@ export async function adminAnswerRoutes (app: FastifyInstance) {
       operationId: 'adminAnswerChat',
       tags: ['admin'],
       summary: 'A team member answers a chat: stored as an assistant message in their name; the chat no longer needs a person',
-      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). The shopper\'s client reads the answer in readConversation, with `author: {kind: "human", username}`; the chat\'s `needs_human` becomes false.',
+      description: 'Service token only (`Authorization: Bearer <SERVICE_TOKEN>` and `X-Project-Id`). The shopper\'s client reads the answer in readConversation, with `author: {kind: "human", username}`; the chat\'s `needs_human` becomes false. The project\'s webhooks subscribed to `chat.answered_by_team` are told.',
       params: AdminChatParams,
       headers: AdminHeaders,
       body: AdminAnswerBody,
@@ -23,8 +23,15 @@ export async function adminAnswerRoutes (app: FastifyInstance) {
   }, async (request, reply) => {
     const { chat_id: chatId } = request.params
     const { content, username } = request.body
-    const stored = await appendHumanAnswer(app.pg, request.principal.projectId, chatId, username, content)
+    const { projectId } = request.principal
+    // The project's webhooks are told in the answer's transaction (chat.answered_by_team).
+    const stored = await appendHumanAnswer(app.pg, projectId, chatId, username, content, async (client, answer) => {
+      await app.webhooks.emit(projectId, 'chat.answered_by_team', {
+        chat_id: chatId, consumer_id: answer.consumerId, msg_id: answer.id, username, content, answered_at: answer.created_at.toISOString()
+      }, client)
+    })
     if (stored === undefined) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
+    app.webhooks.wake()
     const message: Message = { msg_id: stored.id, role: 'assistant', content, timestamp: stored.created_at.toISOString(), citations: [], author: { kind: 'human', username } }
     return await reply.code(201).send(message)
   })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { serviceTokenOnly } from '@chatsearch/auth'
+import { webhookAdminRoutes } from '@chatsearch/webhooks'
 import { adminAnswerRoutes } from './admin-answer.js'
 import { adminChatRoutes } from './admin-chats.js'
 import { adminAnalyticsRoutes } from './admin-analytics.js'
@@ -14,4 +15,5 @@ export async function adminRoutes (app: FastifyInstance) {
   await app.register(adminAnswerRoutes)
   await app.register(adminChatRoutes)
   await app.register(adminAnalyticsRoutes)
+  await app.register(webhookAdminRoutes, { projectOf: (request) => request.principal.projectId })
 }

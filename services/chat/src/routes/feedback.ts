@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { FeedbackBody, FeedbackResponse, WidgetHeaders, bodyErrors, chatErrors, errorResponses, idempotencyErrors, widgetErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
+import { inTransaction } from '../store/chats.js'
 import { rateMessage } from '../store/feedback.js'
 
 /** A customer rates an assistant reply (issue 29): kept with the message for the project's team. */
@@ -23,9 +24,19 @@ export async function feedbackRoutes (app: FastifyInstance) {
     const { chat_id: chatId, msg_id: msgId, rating, comment } = request.body
     const { projectId, consumerId } = request.principal
     const said = comment !== undefined && /\S/.test(comment) ? comment : null
-    const stored = await rateMessage(app.pg, { projectId, chatId, msgId, consumerId }, rating, said)
+    // The project's webhooks are told of the rating (feedback.created) in its transaction.
+    const stored = await inTransaction(app.pg, async (client) => {
+      const rated = await rateMessage(client, { projectId, chatId, msgId, consumerId }, rating, said)
+      if (typeof rated === 'object') {
+        await app.webhooks.emit(projectId, 'feedback.created', {
+          chat_id: chatId, msg_id: msgId, ...rated, ...(consumerId === undefined ? {} : { consumer_id: consumerId })
+        }, client)
+      }
+      return rated
+    })
     if (stored === 'no_chat') throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
     if (stored === 'no_message') throw new ApiError('message_not_found', `chat ${chatId} has no assistant message ${msgId}`)
+    app.webhooks.wake()
     return { chat_id: chatId, msg_id: msgId, ...stored }
   })
 }

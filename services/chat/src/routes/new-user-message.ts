@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { NewUserMessageBody, NewUserMessageEvent, NewUserMessageResponse, WidgetHeaders, bodyErrors, chatErrors, errorResponses, idempotencyErrors, widgetErrors, type Message } from '@chatsearch/contracts'
 import { ApiError, errorBodyOf, wantsStream } from '@chatsearch/shell'
 import type { AnswerOptions, Assistant, AssistantAnswer } from '../assistant/assistant.js'
-import { appendTurn, createChatWithTurn, findChat, type Turn } from '../store/chats.js'
+import { appendTurn, createChatWithTurn, findChat, type StoredTurn, type Turn, type WithinTransaction } from '../store/chats.js'
 import { recentMessages } from '../store/messages.js'
 import { KeyedLock } from '../keyed-lock.js'
 
@@ -82,6 +82,26 @@ async function streamTurn (
   }
 }
 
+/**
+ * A handed-off turn's `chat.handoff` event, written in the turn's transaction: the project's team is
+ * told of every handoff that is stored, and of none that is not.
+ */
+function handoffEvent (app: FastifyInstance, projectId: string, message: string, answer: AssistantAnswer, test: boolean): WithinTransaction<StoredTurn> | undefined {
+  if (!answer.handoff) return undefined
+  return async (client, stored) => {
+    await app.webhooks.emit(projectId, 'chat.handoff', {
+      chat_id: stored.chatId,
+      consumer_id: stored.consumerId,
+      msg_id: stored.replyMsgId,
+      reason: answer.decision?.handoff_reason ?? null,
+      classification: answer.classification,
+      user_message: message,
+      assistant_response: answer.reply,
+      test
+    }, client)
+  }
+}
+
 export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserMessageOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>()
   const turns = new KeyedLock()
@@ -130,7 +150,11 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
 
     if (chatId === undefined || chatId === '') {
       if (consumerId === undefined) throw new ApiError('missing_parameters', 'consumer_id is required when chat_id is not given')
-      return await turn([], (answer) => createChatWithTurn(app.pg, projectId, consumerId, turnOf(message, answer, startedAt, test)))
+      return await turn([], async (answer) => {
+        const created = await createChatWithTurn(app.pg, projectId, consumerId, turnOf(message, answer, startedAt, test), handoffEvent(app, projectId, message, answer, test))
+        if (answer.handoff) app.webhooks.wake()
+        return created
+      })
     }
 
     return await turns.run(`${projectId}\n${chatId}`, async () => {
@@ -145,8 +169,9 @@ export async function newUserMessageRoutes (app: FastifyInstance, opts: NewUserM
         throw new ApiError('chat_not_found', `chat ${chatId} does not exist${consumerId === undefined ? '' : ' for this consumer_id'}`)
       }
       return await turn(history, async (answer) => {
-        const stored = await appendTurn(app.pg, projectId, chatId, turnOf(message, answer, startedAt, test))
+        const stored = await appendTurn(app.pg, projectId, chatId, turnOf(message, answer, startedAt, test), handoffEvent(app, projectId, message, answer, test))
         if (!stored) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
+        if (answer.handoff) app.webhooks.wake()
         return chatId
       })
     })

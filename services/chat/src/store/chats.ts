@@ -98,17 +98,26 @@ export const consumerChatsQuery = (projectId: string, consumerId: string) => ({
 const later = (a: Date, b: Date) => (a.getTime() > b.getTime() ? a : b)
 const plusMs = (d: Date, ms: number) => new Date(d.getTime() + ms)
 
-async function insertTurn (client: pg.PoolClient, projectId: string, chatId: string, seq: number, turn: Turn, userAt: Date, replyAt: Date) {
+/** What a turn's transaction stored, for work that must commit with it (the webhooks' events). */
+export interface StoredTurn { chatId: string, consumerId: string, userMsgId: string, replyMsgId: string }
+/** Work done in the transaction that stores a turn or an answer: it commits with it, or neither does. */
+export type WithinTransaction<T> = (client: pg.PoolClient, stored: T) => Promise<void>
+
+async function insertTurn (client: pg.PoolClient, projectId: string, chatId: string, seq: number, turn: Turn, userAt: Date, replyAt: Date): Promise<{ userMsgId: string, replyMsgId: string }> {
+  const userMsgId = randomUUID()
+  const replyMsgId = randomUUID()
   await client.query(
     `INSERT INTO messages (project_id, chat_id, seq, id, role, content, classification, citations, created_at, handoff, decision) VALUES
      ($1, $2, $3, $4, 'user', $5, $6, NULL, $7, false, NULL),
      ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11, $12, $13)`,
-    [projectId, chatId, seq, randomUUID(), turn.userMessage, turn.classification, userAt,
-      randomUUID(), turn.reply, JSON.stringify(turn.citations), replyAt, turn.handoff,
+    [projectId, chatId, seq, userMsgId, turn.userMessage, turn.classification, userAt,
+      replyMsgId, turn.reply, JSON.stringify(turn.citations), replyAt, turn.handoff,
       turn.decision === undefined ? null : JSON.stringify(turn.decision)])
+  return { userMsgId, replyMsgId }
 }
 
-async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/** Runs `work` in a transaction on one client of the pool: all or nothing. */
+export async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
@@ -124,22 +133,23 @@ async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) =>
 }
 
 /** Creates a chat holding its first turn, all or nothing. */
-export async function createChatWithTurn (pool: pg.Pool, projectId: string, consumerId: string, turn: Turn): Promise<string> {
+export async function createChatWithTurn (pool: pg.Pool, projectId: string, consumerId: string, turn: Turn, within?: WithinTransaction<StoredTurn>): Promise<string> {
   const chatId = randomUUID()
   const replyAt = later(new Date(), plusMs(turn.startedAt, 1))
   await inTransaction(pool, async (client) => {
     await client.query(
       `INSERT INTO chats (project_id, id, consumer_id, is_test, message_count, created_at, last_updated_at, needs_human)
        VALUES ($1, $2, $3, $4, 2, $5, $6, $7)`, [projectId, chatId, consumerId, turn.test, turn.startedAt, replyAt, turn.handoff])
-    await insertTurn(client, projectId, chatId, 0, turn, turn.startedAt, replyAt)
+    const ids = await insertTurn(client, projectId, chatId, 0, turn, turn.startedAt, replyAt)
+    await within?.(client, { chatId, consumerId, ...ids })
   })
   return chatId
 }
 
 /** The chat's row, locked until the transaction ends: what is appended to a chat is appended one at a time. */
 async function lockChat (client: pg.PoolClient, projectId: string, chatId: string) {
-  const { rows } = await client.query<{ message_count: number, last_updated_at: Date }>(
-    'SELECT message_count, last_updated_at FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
+  const { rows } = await client.query<{ message_count: number, last_updated_at: Date, consumer_id: string }>(
+    'SELECT message_count, last_updated_at, consumer_id FROM chats WHERE project_id = $1 AND id = $2 FOR UPDATE',
     [projectId, chatId])
   return rows[0]
 }
@@ -149,16 +159,17 @@ async function lockChat (client: pg.PoolClient, projectId: string, chatId: strin
  * processes, so the two messages of a turn are always adjacent and no turn is lost; timestamps are
  * kept strictly increasing in conversation order. Returns false when the chat does not exist.
  */
-export async function appendTurn (pool: pg.Pool, projectId: string, chatId: string, turn: Turn): Promise<boolean> {
+export async function appendTurn (pool: pg.Pool, projectId: string, chatId: string, turn: Turn, within?: WithinTransaction<StoredTurn>): Promise<boolean> {
   return await inTransaction(pool, async (client) => {
     const chat = await lockChat(client, projectId, chatId)
     if (chat === undefined) return false
     const userAt = later(turn.startedAt, plusMs(chat.last_updated_at, 1))
     const replyAt = later(new Date(), plusMs(userAt, 1))
-    await insertTurn(client, projectId, chatId, chat.message_count, turn, userAt, replyAt)
+    const ids = await insertTurn(client, projectId, chatId, chat.message_count, turn, userAt, replyAt)
     await client.query(
       `UPDATE chats SET message_count = message_count + 2, last_updated_at = $3, is_test = is_test OR $4, needs_human = needs_human OR $5
        WHERE project_id = $1 AND id = $2`, [projectId, chatId, replyAt, turn.test, turn.handoff])
+    await within?.(client, { chatId, consumerId: chat.consumer_id, ...ids })
     return true
   })
 }
@@ -167,7 +178,10 @@ export async function appendTurn (pool: pg.Pool, projectId: string, chatId: stri
  * A team member's answer (decision 15): an assistant message in their name appended to the chat,
  * which no longer needs a person. Undefined when the chat does not exist.
  */
-export async function appendHumanAnswer (pool: pg.Pool, projectId: string, chatId: string, username: string, content: string): Promise<{ id: string, created_at: Date } | undefined> {
+export async function appendHumanAnswer (
+  pool: pg.Pool, projectId: string, chatId: string, username: string, content: string,
+  within?: WithinTransaction<{ id: string, consumerId: string, created_at: Date }>
+): Promise<{ id: string, created_at: Date } | undefined> {
   return await inTransaction(pool, async (client) => {
     const chat = await lockChat(client, projectId, chatId)
     if (chat === undefined) return undefined
@@ -180,6 +194,7 @@ export async function appendHumanAnswer (pool: pg.Pool, projectId: string, chatI
     await client.query(
       `UPDATE chats SET message_count = message_count + 1, last_updated_at = $3, needs_human = false
        WHERE project_id = $1 AND id = $2`, [projectId, chatId, at])
+    await within?.(client, { id, consumerId: chat.consumer_id, created_at: at })
     return { id, created_at: at }
   })
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { TaskQueue, type TaskQueueOptions } from './queue.js'
+import { TaskQueue, type TaskEnded, type TaskQueueOptions } from './queue.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,8 +12,8 @@ declare module 'fastify' {
  * The task queue, started on the app's pool. Registered after the engine so that it closes first:
  * running tasks finish or are handed back while the engine they write to is still open.
  */
-export const tasksPlugin = fp<TaskQueueOptions>(async (app, options) => {
-  const tasks = await TaskQueue.start(app.pg, app.log, options)
+export const tasksPlugin = fp<TaskQueueOptions & { ended?: TaskEnded }>(async (app, { ended, ...options }) => {
+  const tasks = await TaskQueue.start(app.pg, app.log, options, ended)
   app.decorate('tasks', tasks)
   app.addHook('onClose', async () => { await tasks.close() })
 }, { name: '@chatsearch/search-tasks', fastify: '5.x', dependencies: ['@chatsearch/database', '@chatsearch/search-engine'] })

@@ -36,6 +36,12 @@ export interface TaskQueueOptions {
   pollMs: number
 }
 
+/**
+ * Told of each task that ended, in the transaction that ends it (the webhooks' `task.succeeded` and
+ * `task.failed`): what it writes commits with the task's end, or neither does.
+ */
+export type TaskEnded = (db: Queryable, projectId: string, task: Task) => Promise<void>
+
 export const TASK_DEFAULTS: TaskQueueOptions = { concurrency: 1, heartbeatMs: 10_000, maxAttempts: 3, shutdownGraceMs: 10_000, pollMs: 2000 }
 
 /** Finished tasks are kept this long for GET /tasks, then deleted (checked once an hour). */
@@ -71,6 +77,7 @@ export class TaskQueue {
   readonly #boss: PgBoss
   readonly #log: FastifyBaseLogger
   readonly #options: TaskQueueOptions
+  readonly #ended: TaskEnded | undefined
   readonly #handlers = new Map<TaskType, TaskHandler>()
   readonly #workers = new Map<TaskType, string[]>()
   /** The runs of this replica, by their claim. */
@@ -79,14 +86,15 @@ export class TaskQueue {
   #prunedAt = 0
   #stopping = false
 
-  private constructor (pool: pg.Pool, boss: PgBoss, log: FastifyBaseLogger, options: TaskQueueOptions) {
+  private constructor (pool: pg.Pool, boss: PgBoss, log: FastifyBaseLogger, options: TaskQueueOptions, ended: TaskEnded | undefined) {
     this.#pool = pool
     this.#boss = boss
     this.#log = log
     this.#options = options
+    this.#ended = ended
   }
 
-  static async start (pool: pg.Pool, log: FastifyBaseLogger, options: TaskQueueOptions): Promise<TaskQueue> {
+  static async start (pool: pg.Pool, log: FastifyBaseLogger, options: TaskQueueOptions, ended?: TaskEnded): Promise<TaskQueue> {
     // Archival and expiry only: no cron schedules, and jobs are created through our transactions.
     const boss = new PgBoss({ db: bossDb(pool), schedule: false, supervise: true })
     boss.on('error', (err) => log.warn({ err }, 'task queue: pg-boss error'))
@@ -94,7 +102,7 @@ export class TaskQueue {
     for (const type of ['crawl', 'files', 'catalog_import'] as const) {
       await boss.createQueue(queueOf(type), { name: queueOf(type), retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: JOB_EXPIRY_S })
     }
-    const queue = new TaskQueue(pool, boss, log, options)
+    const queue = new TaskQueue(pool, boss, log, options, ended)
     queue.#sweeper = setInterval(() => { queue.#recover().catch((err: unknown) => log.warn({ err }, 'task queue: recovery failed')) }, options.heartbeatMs)
     queue.#sweeper.unref()
     return queue
@@ -217,15 +225,38 @@ export class TaskQueue {
       await Promise.race([work, stopped])
       // A write the handler did not wait for (a crawl's last progress) lands before the task ends.
       await Promise.race([writes, stopped])
-      await finishTask(this.#pool, id, runner, null)
+      await this.#finish(claimed.projectId, id, runner, null)
     } catch (err) {
       if (running.handedBack) throw new HandedBack('handed back at shutdown')
       if (controller.signal.aborted) return
       if (!(err instanceof ApiError)) this.#log.error({ err, task: id, type }, 'task failed')
-      await finishTask(this.#pool, id, runner, taskError(err))
+      await this.#finish(claimed.projectId, id, runner, taskError(err))
     } finally {
       clearInterval(heartbeat)
       this.#running.delete(runner)
+    }
+  }
+
+  /** Ends a run's task, telling #ended in the same transaction. */
+  async #finish (projectId: string, id: string, runner: string, error: ErrorBody | null): Promise<void> {
+    const told = this.#ended
+    if (told === undefined) {
+      await finishTask(this.#pool, id, runner, error)
+      return
+    }
+    const client = await this.#pool.connect()
+    try {
+      await client.query('BEGIN')
+      if (await finishTask(client, id, runner, error)) {
+        const task = await findTask(client, projectId, id)
+        if (task !== undefined) await told(client, projectId, task)
+      }
+      await client.query('COMMIT')
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
+    } finally {
+      client.release()
     }
   }
 
@@ -248,7 +279,11 @@ export class TaskQueue {
         // taken the job again; if that one died too, no job is left to run the task: say so.
         if (affected === 0) await failOrphan(client, id, errorBody('task_failed', 'the task was lost while a replica that stopped ran it'))
       }
-      for (const { id, type } of failed) await this.#boss.cancel(queueOf(type), id, { db: bossDb(client) })
+      for (const { id, type, project_id: projectId } of failed) {
+        await this.#boss.cancel(queueOf(type), id, { db: bossDb(client) })
+        const task = this.#ended === undefined ? undefined : await findTask(client, projectId, id)
+        if (task !== undefined) await this.#ended?.(client, projectId, task)
+      }
       await client.query('COMMIT')
       for (const { id, type } of requeued) {
         this.#log.warn({ task: id, type }, 'task taken over from a replica that stopped')

@@ -113,14 +113,14 @@ export const handBack = (db: Queryable, id: string, runner: string) =>
  * Tasks whose runner has not said it is alive for `staleMs`: its process died. Each is put back to
  * `enqueued`, or failed with `error` once `maxAttempts` replicas took it. One replica wins each task.
  */
-export async function recoverStale (db: Queryable, staleMs: number, maxAttempts: number, error: ErrorBody): Promise<{ requeued: Array<{ id: string, type: TaskType }>, failed: Array<{ id: string, type: TaskType }> }> {
+export async function recoverStale (db: Queryable, staleMs: number, maxAttempts: number, error: ErrorBody): Promise<{ requeued: Array<{ id: string, type: TaskType }>, failed: Array<{ id: string, type: TaskType, project_id: string }> }> {
   const stale = "status = 'processing' AND heartbeat_at < now() - $1 * interval '1 millisecond'"
   const requeued = await db.query<{ id: string, type: TaskType }>(
     `UPDATE search_tasks SET status = 'enqueued', runner = NULL, heartbeat_at = NULL
      WHERE ${stale} AND attempts < $2 RETURNING id, type`, [staleMs, maxAttempts])
-  const failed = await db.query<{ id: string, type: TaskType }>(
+  const failed = await db.query<{ id: string, type: TaskType, project_id: string }>(
     `UPDATE search_tasks SET status = 'failed', error = $3, finished_at = now(), runner = NULL, heartbeat_at = NULL
-     WHERE ${stale} AND attempts >= $2 RETURNING id, type`, [staleMs, maxAttempts, error])
+     WHERE ${stale} AND attempts >= $2 RETURNING id, type, project_id`, [staleMs, maxAttempts, error])
   if (failed.rows.length > 0) await db.query('DELETE FROM search_task_payloads WHERE task_id = ANY($1::uuid[])', [failed.rows.map((r) => r.id)])
   return { requeued: requeued.rows, failed: failed.rows }
 }
