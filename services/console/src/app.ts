@@ -11,6 +11,7 @@ import { projectListRoutes, projectRoutes } from './routes/projects.js'
 import { credentialRoutes } from './routes/credentials.js'
 import { searchForwards } from './routes/search-forwards.js'
 import { chatForwards } from './routes/chat-forwards.js'
+import { webhookForwards } from './routes/webhook-forwards.js'
 import { consoleCsp, defaultWebRoot, webRoutes } from './web.js'
 
 export const consoleMigrations = fileURLToPath(new URL('../migrations', import.meta.url))
@@ -40,7 +41,8 @@ function baseOf (config: ConsoleConfig): ServiceBaseOptions {
         { name: 'search', description: 'Search and autocomplete of the project catalog, as its shoppers get them: forwarded to the search service' },
         { name: 'conversations', description: 'The project\'s chats: list, read, export, delete, and answer those handed off to the team; forwarded to the chat service' },
         { name: 'analytics', description: 'Chat and search figures per day, from both services' },
-        { name: 'playground', description: 'Talk to the project\'s assistant as a test chat, left out of analytics' }
+        { name: 'playground', description: 'Talk to the project\'s assistant as a test chat, left out of analytics' },
+        { name: 'webhooks', description: 'The project\'s webhook endpoints, their signing secrets and delivery logs (the chat service\'s /admin/webhooks)' }
       ],
       security: sessionSecurity
     }
@@ -66,6 +68,7 @@ async function register (app: FastifyInstance, config: ConsoleConfig) {
       await project.register(credentialRoutes, { redis: app.redis, chatPublicUrl: (config.chatPublicUrl ?? config.chatUrl).replace(/\/+$/, '') })
       await project.register(searchForwards, { search })
       await project.register(chatForwards, { chat, search })
+      await project.register(webhookForwards, { chat })
     })
   })
   await app.register(webRoutes, { root: config.webRoot ?? defaultWebRoot })

@@ -59,7 +59,15 @@ t.test('the OpenAPI document describes every console route completely', async (t
     'DELETE /api/projects/{project_id}/chats/{chat_id}': 'deleteChat',
     'POST /api/projects/{project_id}/chats/{chat_id}/answer': 'answerChat',
     'POST /api/projects/{project_id}/playground/chat': 'playgroundChat',
-    'GET /api/projects/{project_id}/analytics': 'getAnalytics'
+    'GET /api/projects/{project_id}/analytics': 'getAnalytics',
+    'GET /api/projects/{project_id}/webhooks': 'listWebhooks',
+    'POST /api/projects/{project_id}/webhooks': 'createWebhook',
+    'PATCH /api/projects/{project_id}/webhooks/{webhook_id}': 'updateWebhook',
+    'DELETE /api/projects/{project_id}/webhooks/{webhook_id}': 'deleteWebhook',
+    'POST /api/projects/{project_id}/webhooks/{webhook_id}/secret': 'rotateWebhookSecret',
+    'POST /api/projects/{project_id}/webhooks/{webhook_id}/test': 'testWebhook',
+    'GET /api/projects/{project_id}/webhooks/{webhook_id}/deliveries': 'listWebhookDeliveries',
+    'POST /api/projects/{project_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': 'retryWebhookDelivery'
   }, 'every /api route; the web app, /openapi.json, /docs and /metrics are left out')
 
   const search = doc.paths['/api/projects/{project_id}/search'].post

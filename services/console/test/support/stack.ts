@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp as buildSearch, type SearchConfig } from '@chatsearch/search'
-import { buildApp as buildChat } from '@chatsearch/chat'
+import { buildApp as buildChat, type ChatConfig } from '@chatsearch/chat'
 import { TOKEN, type Harness } from '../helpers.js'
 
 interface TestLike { teardown: (fn: () => unknown) => void }
 
 /** Real search and chat services on the test's database, listening on ports, as the console meets them. */
-export async function services (t: TestLike, h: Harness, extra: Partial<SearchConfig> = {}): Promise<{ searchUrl: string, chatUrl: string, search: FastifyInstance, chat: FastifyInstance }> {
+export async function services (t: TestLike, h: Harness, extra: Partial<SearchConfig> = {}, chatExtra: Partial<ChatConfig> = {}): Promise<{ searchUrl: string, chatUrl: string, search: FastifyInstance, chat: FastifyInstance }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'console-search-'))
   t.teardown(() => rm(dataDir, { recursive: true, force: true }))
   const search = await buildSearch({
@@ -24,7 +24,8 @@ export async function services (t: TestLike, h: Harness, extra: Partial<SearchCo
     authCacheTtlMs: 5000,
     historyTurns: 6,
     serviceToken: TOKEN,
-    search: { url: searchUrl, serviceToken: TOKEN, timeoutMs: 5000 }
+    search: { url: searchUrl, serviceToken: TOKEN, timeoutMs: 5000 },
+    ...chatExtra
   })
   t.teardown(() => chat.close())
   const chatUrl = await chat.listen({ host: '127.0.0.1', port: 0 })
