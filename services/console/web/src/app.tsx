@@ -17,6 +17,7 @@ import { Chats } from './pages/chats.js'
 import { Transcript } from './pages/transcript.js'
 import { Playground } from './pages/playground.js'
 import { Widget } from './pages/widget.js'
+import { Webhooks } from './pages/webhooks.js'
 
 // The charts are the heaviest part of the app: only the analytics page loads them.
 const Analytics = lazy(async () => (await import('./pages/analytics.js')).Analytics)
@@ -60,6 +61,7 @@ function SignedIn () {
           <Route path='/projects/:id/analytics' component={Analytics} />
           <Route path='/projects/:id/playground' component={Playground} />
           <Route path='/projects/:id/widget' component={Widget} />
+          <Route path='/projects/:id/webhooks' component={Webhooks} />
           <Route default component={NotFound} />
         </Router>
       </ErrorBoundary>

@@ -9,7 +9,8 @@ export type {
   AdminChatDetail, AdminChatList, AdminChatSummary, AdminMessage, CatalogSettings, Citation, Classification, ConsoleProject as Project,
   Credential, DocumentsResponse, ErrorBody, Feedback, IssuedCredential, KnowledgeDocument, KnowledgeListResponse, KnowledgeSummary, Member, Message,
   NewUserMessageResponse, ProjectRole as Role, SearchBody, SearchHit, SearchResponse, SearchRule, SearchRulesResponse, SessionResponse as Session,
-  SuggestionCandidate, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TurnDecision, WidgetSettings
+  SuggestionCandidate, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TurnDecision, WebhookDelivery, WebhookDeliveryList,
+  WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventType, WidgetSettings
 } from '@chatsearch/contracts'
 
 export type Service = Credential['service']

@@ -10,6 +10,7 @@ import { ErrorAlert, Loading } from './status.js'
 const sections = [
   { path: '', name: 'Credentials' },
   { path: '/widget', name: 'Widget' },
+  { path: '/webhooks', name: 'Webhooks' },
   { path: '/catalog', name: 'Catalog' },
   { path: '/rules', name: 'Rules' },
   { path: '/knowledge', name: 'Knowledge' },
