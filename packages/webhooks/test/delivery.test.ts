@@ -3,6 +3,7 @@ import t from 'tap'
 import { testDatabase } from '@chatsearch/testkit'
 import type { LookupFunction } from '@chatsearch/shell'
 import { checkWebhookUrl, retryDelay, verifySignature } from '../src/index.js'
+import { claimDue } from '../src/store.js'
 import { deliveryWhen, project, receiver, webhookApp } from './helpers.js'
 
 const databaseUrl = await testDatabase(t)
@@ -107,6 +108,25 @@ t.test('a delivery pending when the app stops is sent by the next app', async (t
   await hook.until(1)
   t.match(JSON.parse(hook.received[0]!.body), { type: 'chat.answered_by_team', data: { chat_id: 'c9' } })
   await deliveryWhen(second, `endpoint_id = '${id}'`, (r) => r.status === 'succeeded')
+})
+
+t.test('a delivery whose worker died mid-attempt is sent again once its lease is over, the attempt counted', async (t) => {
+  const hook = await receiver(t)
+  const app = await webhookApp(databaseUrl, { pollMs: 60_000 })
+  const projectId = await project(app, 'lease')
+  const { id } = await endpoint(app, projectId, hook.url, ['task.failed'])
+  await app.webhooks.emit(projectId, 'task.failed', { task: 'crashed' }, app.pg)
+  // A worker claims it with a 300 ms lease and dies before recording anything.
+  const [claimed] = await claimDue(app.pg, 10, 300)
+  t.equal(claimed?.attempts, 1)
+  t.equal((await claimDue(app.pg, 10, 300)).length, 0, 'leased: no other worker claims it meanwhile')
+  await app.close()
+  const next = await webhookApp(databaseUrl)
+  t.teardown(() => next.close())
+  await hook.until(1)
+  const row = await deliveryWhen(next, `endpoint_id = '${id}'`, (r) => r.status === 'succeeded')
+  t.equal(row.attempts, 2, 'the lost attempt counts')
+  t.ok(hook.received[0]!.at - Date.parse(String(claimed!.created_at)) >= 300, 'not before the lease ended')
 })
 
 t.test('a redirect is not followed: the attempt fails with the 3xx, and the target is never asked', async (t) => {
