@@ -3,13 +3,14 @@ import { apiVersion, type WebhookDelivery, type WebhookDeliveryEvent, type Webho
 import type { LookupFunction, Queryable } from '@chatsearch/shell'
 import type { WebhookConfig } from './config.js'
 import { insertDeliveries } from './store.js'
-import { DeliveryWorker } from './worker.js'
+import { DeliveryWorker, type WorkerOptions } from './worker.js'
 
 export interface WebhooksOptions extends WebhookConfig {
   /** The User-Agent of deliveries (default `ChatSearch-Webhooks/<API version>`). */
   userAgent?: string
   /** How host names are resolved (default dns.lookup). */
   lookup?: LookupFunction
+  onAttempt?: WorkerOptions['onAttempt']
 }
 
 /**

@@ -10,7 +10,12 @@ export interface WorkerOptions extends SenderOptions {
   retryBaseMs: number
   /** How often an idle worker looks for due deliveries. */
   pollMs: number
+  /** Told of each attempt's outcome and how long it took (the service's metrics). */
+  onAttempt?: (outcome: AttemptResult, seconds: number) => void
 }
+
+/** What came of an attempt: delivered, failed and due again, or failed for good. */
+export type AttemptResult = 'delivered' | 'retrying' | 'failed'
 
 /** No wait between two attempts is longer. */
 export const MAX_RETRY_MS = 6 * 3600_000
@@ -105,9 +110,11 @@ export class DeliveryWorker {
   }
 
   async #attempt (d: ClaimedDelivery): Promise<void> {
+    const started = performance.now()
     const outcome = await this.#sender.send({ url: d.url, secret: d.secret, body: eventBody(d), event: d.event, deliveryId: d.id })
     const retryInMs = outcome.ok || d.attempts >= this.#options.maxAttempts ? null : retryDelay(d.attempts, this.#options.retryBaseMs)
     await recordAttempt(this.#db, d.id, outcome, retryInMs)
+    this.#options.onAttempt?.(outcome.ok ? 'delivered' : retryInMs === null ? 'failed' : 'retrying', (performance.now() - started) / 1000)
     if (!outcome.ok) {
       this.#log.info({ delivery: d.id, event: d.event, attempts: d.attempts, status: outcome.statusCode, error: outcome.error },
         retryInMs === null ? 'webhooks: delivery failed for good' : 'webhooks: delivery failed; it will be tried again')

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
 import { errorBody, type ErrorCode } from '@chatsearch/contracts'
+import { metricSample } from '@chatsearch/testkit'
 import { webhookReceiver } from '@chatsearch/testkit/webhook-receiver'
 import { WEBHOOK_DEFAULTS, verifySignature } from '@chatsearch/webhooks'
 import { harness, post, call } from './helpers.js'
@@ -67,6 +68,9 @@ t.test('webhooks of a project: configured through the admin routes, told of hand
     t.match(results[0], { status: 'succeeded', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null, delivered_at: /Z$/ })
     const page = (await admin('GET', `/admin/webhooks/${endpoint.id}/deliveries?limit=1&offset=1`)).json()
     t.same(page.results.map((d: { event: string }) => d.event), ['chat.handoff'])
+    const metrics = (await app.inject('/metrics')).body
+    t.equal(metricSample(metrics, 'webhook_attempts_total', { outcome: 'delivered' }), 3, 'three attempts delivered, in /metrics')
+    t.equal(metricSample(metrics, 'webhook_attempt_duration_seconds_count'), 3)
   })
 
   await t.test('"send test event" sends a ping whatever the endpoint subscribed to', async (t) => {
