@@ -4,6 +4,7 @@ import type { Task, TaskType } from '@chatsearch/contracts'
 import type { Embedder } from '@chatsearch/embeddings'
 import { migrate } from '@chatsearch/shell'
 import { knowledgeCrawl, knowledgeFiles, searchMigrations, TASK_DEFAULTS, TaskQueue } from '@chatsearch/search/tasks'
+import { queueTaskEnded, webhookMigrations } from '@chatsearch/webhooks'
 import type { SearchConfig } from '@chatsearch/search/tools'
 import { requireProject, withDatabase } from './database.js'
 import { openEngine, type SearchEngine } from './engine.js'
@@ -57,10 +58,13 @@ export class Replica {
 
   static async start (db: pg.Pool, config: SearchConfig): Promise<Replica> {
     await migrate(db, 'search', searchMigrations)
+    await migrate(db, 'webhooks', webhookMigrations)
     // No grace at the end: a task this process still runs when the command ends (another project's,
     // or its own at Ctrl-C) is handed back at once, whole, for a service or the next command to run.
     const options = { ...TASK_DEFAULTS, ...config.tasks, concurrency: 1, shutdownGraceMs: 0 }
-    return new Replica(await TaskQueue.start(db, stderrLog(), options), config)
+    // A task this process ends is announced to the project's webhooks like a service's: the
+    // deliveries are written with its end, and a running service's worker sends them.
+    return new Replica(await TaskQueue.start(db, stderrLog(), options, queueTaskEnded), config)
   }
 
   runs (type: TaskType): boolean {

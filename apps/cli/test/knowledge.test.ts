@@ -6,7 +6,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import pg from 'pg'
+import { migrate } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/testkit'
+import { webhookMigrations } from '@chatsearch/webhooks'
 import { cli, exited, packageDir } from './run.js'
 
 // About 45 commands, each a process of its own, with crawls and tasks: 190 s in CI alone, and past the
@@ -60,6 +63,11 @@ t.test('knowledge add, list and delete; tasks', async (t) => {
     return JSON.parse(res.stdout)
   }
   const project = await json('project', 'create', 'Shop')
+  // The project's webhook for tasks: a task this command runs is announced as a service's is.
+  const db = new pg.Pool({ connectionString: env.DATABASE_URL, max: 1 })
+  t.teardown(() => db.end())
+  await migrate(db, 'webhooks', webhookMigrations)
+  await db.query("INSERT INTO webhook_endpoints (id, project_id, url, events, secret) VALUES (gen_random_uuid(), $1, 'https://hooks.shop.example/', '{task.succeeded,task.failed}', 'whsec_x')", [project.id])
 
   const markdown = join(dir, 'returns.md')
   await writeFile(markdown, '# Returns\n\nSend anything back within thirty days.\n\n## Refunds\n\nRefunds reach your card within five days.\n')
@@ -73,6 +81,8 @@ t.test('knowledge add, list and delete; tasks', async (t) => {
   t.same(files.details.documents.map((d: { file: string }) => d.file), ['returns.md', 'manual.pdf'])
   t.match(added.stderr, new RegExp(`queued files task ${files.id}\n`))
   t.match(added.stderr, /indexing \[#{24}\] 100% 2\/2 files/, 'progress on stderr')
+  const { rows: announced } = await db.query("SELECT event, status, payload->>'id' AS task FROM webhook_deliveries WHERE payload->>'id' = $1", [files.id])
+  t.same(announced, [{ event: 'task.succeeded', status: 'pending', task: files.id }], 'the task\'s end is queued for the project\'s webhook, for a service to send')
 
   const listed = await json('knowledge', 'list', project.id)
   t.equal(listed.total, 2)

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { apiVersion, type WebhookDelivery, type WebhookDeliveryEvent, type WebhookEventType } from '@chatsearch/contracts'
+import { apiVersion, type Task, type WebhookDelivery, type WebhookDeliveryEvent, type WebhookEventType } from '@chatsearch/contracts'
 import type { LookupFunction, Queryable } from '@chatsearch/shell'
 import type { WebhookConfig } from './config.js'
 import { insertDeliveries } from './store.js'
@@ -12,6 +12,19 @@ export interface WebhooksOptions extends WebhookConfig {
   lookup?: LookupFunction
   onAttempt?: WorkerOptions['onAttempt']
 }
+
+/**
+ * Queues `event` with its `data` for every enabled endpoint of the project subscribed to it, on
+ * `db` (a client in the caller's transaction, so that the deliveries commit with what they tell of);
+ * answers how many. A delivery worker of any service sends them at its next poll.
+ */
+export async function queueEvent (db: Queryable, projectId: string, event: WebhookEventType, data: Record<string, unknown>): Promise<number> {
+  return (await insertDeliveries(db, projectId, event, data)).length
+}
+
+/** A task that ended, as `task.succeeded` or `task.failed` with the task as GET /tasks/{id} shows it. */
+export const queueTaskEnded = (db: Queryable, projectId: string, task: Task) =>
+  queueEvent(db, projectId, task.status === 'succeeded' ? 'task.succeeded' : 'task.failed', task)
 
 /**
  * A service's side of webhooks: `emit` queues an event for the project's subscribed endpoints,
@@ -38,9 +51,9 @@ export class Webhooks {
    * with what the event tells of, or not at all; they are then sent at the worker's next poll.
    */
   async emit (projectId: string, event: WebhookEventType, data: Record<string, unknown>, db?: Queryable): Promise<number> {
-    const made = await insertDeliveries(db ?? this.#db, projectId, event, data)
-    if (db === undefined && made.length > 0) this.#worker.wake()
-    return made.length
+    const made = await queueEvent(db ?? this.#db, projectId, event, data)
+    if (db === undefined && made > 0) this.#worker.wake()
+    return made
   }
 
   /** A `ping` for one endpoint, whatever it subscribed to (the console's "send test event"). */

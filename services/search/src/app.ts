@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { authMigrations, projectCredentials } from '@chatsearch/auth'
 import { buildOnServiceBase, VersionedCache, type ServiceBaseOptions } from '@chatsearch/shell'
-import { WEBHOOK_DEFAULTS, webhookMigrations, webhooksPlugin } from '@chatsearch/webhooks'
+import { WEBHOOK_DEFAULTS, queueTaskEnded, webhookMigrations, webhooksPlugin } from '@chatsearch/webhooks'
 import type { SearchConfig } from './config.js'
 import { searchRoutes } from './routes/search.js'
 import { suggestionRoutes } from './routes/suggestions.js'
@@ -81,13 +81,13 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })
   })
-  // Registered before the tasks, so that it closes after them: a task ending during shutdown is still announced.
   // Both services run a delivery worker (SKIP LOCKED): each one's events go out even when the other is down.
+  // A task's end is announced in the transaction that ends it (queueTaskEnded), whoever sends it.
   await app.register(webhooksPlugin, config.webhooks ?? WEBHOOK_DEFAULTS)
   await app.register(tasksPlugin, {
     ...TASK_DEFAULTS,
     ...config.tasks,
-    ended: async (db, projectId, task) => { await app.webhooks.emit(projectId, task.status === 'succeeded' ? 'task.succeeded' : 'task.failed', task, db) }
+    ended: queueTaskEnded
   })
   await app.tasks.register('catalog_import', catalogImport(app))
   await app.tasks.register('crawl', knowledgeCrawl(app, config.crawlAllowPrivateNetworks ?? false))

@@ -40,7 +40,7 @@ export interface TaskQueueOptions {
  * Told of each task that ended, in the transaction that ends it (the webhooks' `task.succeeded` and
  * `task.failed`): what it writes commits with the task's end, or neither does.
  */
-export type TaskEnded = (db: Queryable, projectId: string, task: Task) => Promise<void>
+export type TaskEnded = (db: Queryable, projectId: string, task: Task) => Promise<unknown>
 
 export const TASK_DEFAULTS: TaskQueueOptions = { concurrency: 1, heartbeatMs: 10_000, maxAttempts: 3, shutdownGraceMs: 10_000, pollMs: 2000 }
 
