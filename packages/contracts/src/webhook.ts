@@ -5,7 +5,6 @@ import { Timestamp } from './timestamp.js'
 // are told of, and the log of each delivery.
 
 /** The events an endpoint can subscribe to. */
-export const webhookEventTypes = ['chat.handoff', 'chat.answered_by_team', 'feedback.created', 'task.succeeded', 'task.failed'] as const
 export const WebhookEventType = Type.Union([
   Type.Literal('chat.handoff'), Type.Literal('chat.answered_by_team'), Type.Literal('feedback.created'), Type.Literal('task.succeeded'), Type.Literal('task.failed')
 ], {
@@ -18,13 +17,15 @@ export type WebhookDeliveryEvent = Static<typeof WebhookDeliveryEvent>
 
 /** The longest URL an endpoint may have. */
 export const webhookUrlMaxChars = 2048
+/** The most endpoints one project may have: each event is one delivery per endpoint. */
+export const webhookEndpointsMax = 20
 
 const WebhookUrl = Type.String({
   minLength: 1,
   maxLength: webhookUrlMaxChars,
   description: 'An http(s) URL the service POSTs each event to; an address on loopback, private, link-local or other internal ranges is refused (as the crawler refuses them) unless the operator set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true'
 })
-const Events = Type.Array(WebhookEventType, { minItems: 1, maxItems: webhookEventTypes.length, uniqueItems: true, description: 'The events sent to this endpoint' })
+const Events = Type.Array(WebhookEventType, { minItems: 1, maxItems: WebhookEventType.anyOf.length, uniqueItems: true, description: 'The events sent to this endpoint' })
 
 export const WebhookEndpoint = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
   AdminDeleted, AdminHeaders, WebhookCreateBody, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryParams, WebhookDeliveryQuery,
-  WebhookEndpoint, WebhookEndpointList, WebhookEndpointWithSecret, WebhookParams, WebhookUpdateBody, bodyErrors, chatErrors, errorResponses
+  WebhookEndpoint, WebhookEndpointList, WebhookEndpointWithSecret, WebhookParams, WebhookUpdateBody, bodyErrors, chatErrors, errorResponses, webhookEndpointsMax
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { checkWebhookUrl } from './url.js'
@@ -45,14 +45,16 @@ export async function webhookAdminRoutes (app: FastifyInstance, opts: WebhookRou
       ...common,
       operationId: 'adminCreateWebhook',
       summary: 'Add a webhook endpoint: its URL and the events it is sent; answers its signing secret, this once',
-      description: 'The URL is refused (400 `invalid_webhook_url`) when it is not http(s), carries a user or password, or names or resolves to an internal address (loopback, private, link-local, metadata…) while WEBHOOK_ALLOW_PRIVATE_NETWORKS is off; each delivery checks the address again.',
+      description: `A project has at most ${webhookEndpointsMax} endpoints (400 \`invalid_request\` beyond). The URL is refused (400 \`invalid_webhook_url\`) when it is not http(s), carries a user or password, or names or resolves to an internal address (loopback, private, link-local, metadata…) while WEBHOOK_ALLOW_PRIVATE_NETWORKS is off; each delivery checks the address again.`,
       body: WebhookCreateBody,
       response: { 201: WebhookEndpointWithSecret, ...errorResponses(...bodyErrors, ...chatErrors.adminCreateWebhook) }
     }
   }, async (request, reply) => {
     const { url, events, enabled } = request.body
     const checked = await checkWebhookUrl(url, allowPrivate())
-    return await reply.code(201).send(await createEndpoint(app.pg, projectOf(request), checked, events, enabled ?? true))
+    const created = await createEndpoint(app.pg, projectOf(request), checked, events, enabled ?? true, webhookEndpointsMax)
+    if (created === undefined) throw new ApiError('invalid_request', `a project has at most ${webhookEndpointsMax} webhook endpoints; delete one first`)
+    return await reply.code(201).send(created)
   })
 
   api.patch('/admin/webhooks/:webhook_id', {

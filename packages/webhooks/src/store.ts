@@ -30,14 +30,16 @@ export async function listEndpoints (db: Queryable, projectId: string): Promise<
   return rows
 }
 
-export async function createEndpoint (db: Queryable, projectId: string, url: string, events: WebhookEventType[], enabled: boolean): Promise<WebhookEndpoint & { secret: string }> {
+/** A new endpoint with its secret; undefined when the project already has `max` endpoints. */
+export async function createEndpoint (db: Queryable, projectId: string, url: string, events: WebhookEventType[], enabled: boolean, max: number): Promise<(WebhookEndpoint & { secret: string }) | undefined> {
   const { rows } = await db.query<WebhookEndpoint & { secret: string }>({
-    text: `INSERT INTO webhook_endpoints (id, project_id, url, events, secret, enabled) VALUES ($1, $2, $3, $4, $5, $6)
+    text: `INSERT INTO webhook_endpoints (id, project_id, url, events, secret, enabled)
+           SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT count(*) FROM webhook_endpoints WHERE project_id = $2) < $7
            RETURNING ${ENDPOINT_COLUMNS}, secret`,
-    values: [randomUUID(), projectId, url, events, newSecret(), enabled],
+    values: [randomUUID(), projectId, url, events, newSecret(), enabled, max],
     types: iso
   })
-  return rows[0]!
+  return rows[0]
 }
 
 export interface EndpointChange { url?: string, events?: WebhookEventType[], enabled?: boolean }

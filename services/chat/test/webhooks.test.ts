@@ -132,6 +132,12 @@ t.test('without WEBHOOK_ALLOW_PRIVATE_NETWORKS internal URLs are refused when co
     t.equal(res.statusCode, 400, url)
     t.match(res.json(), { code: 'invalid_webhook_url', message: /internal address .*WEBHOOK_ALLOW_PRIVATE_NETWORKS=true/ }, url)
   }
+  // At most 20 endpoints a project: each event is one delivery per endpoint.
+  const add = () => app.inject({ method: 'POST', url: '/admin/webhooks', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': shop.projectId }, payload: { url: 'https://hooks.shop.example/', events: ['chat.handoff'] } })
+  for (let i = 0; i < 20; i++) t.equal((await add()).statusCode, 201)
+  const over = await add()
+  t.equal(over.statusCode, 400)
+  t.match(over.json(), { code: 'invalid_request', message: /at most 20 webhook endpoints/ })
   const key = await app.inject({ method: 'GET', url: '/admin/webhooks', headers: { authorization: `Bearer ${shop.key}`, 'x-project-id': shop.projectId } })
   t.equal(key.statusCode, 401, 'a project key is not the service token')
 })
