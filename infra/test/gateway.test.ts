@@ -106,7 +106,7 @@ async function stack (t: Tap) {
   const project = await createProject(db, 'shop')
   const chatKey = (await createKey(db, project.id, 'chat', 'tester')).key
   const searchKey = (await createKey(db, project.id, 'search', 'tester')).key
-  return { gateway, search, chat, searchUrl, chatUrl, items, project, chatKey, searchKey }
+  return { gateway, search, chat, searchUrl, chatUrl, items, db, project, chatKey, searchKey }
 }
 type Tap = { teardown: (fn: () => unknown) => void }
 
@@ -273,6 +273,32 @@ t.test('the gateway in front of both services', { skip }, async (t) => {
     const imported = await call('/search/documents', { key: s.searchKey, body: [{ id: 'not valid!', pad: 'x'.repeat(2_000_000) }] })
     t.equal(imported.status, 400)
     t.equal((await imported.json()).code, 'invalid_document')
+  })
+
+  t.test('a widget on a shop\'s page: its scripts, a preflight and a turn with a widget key, through /chat', async (t) => {
+    const loader = await call('/chat/widget/v1/loader.js', { headers: { 'accept-encoding': 'gzip' } })
+    t.equal(loader.status, 200)
+    t.match(loader.headers.get('content-type'), /javascript/)
+    t.equal(loader.headers.get('content-encoding'), 'gzip', 'compressed once, by the service')
+    t.ok((await loader.text()).length > 0)
+    const etag = loader.headers.get('etag')
+    t.ok(etag !== null, 'with an ETag')
+    t.equal((await call('/chat/widget/v1/loader.js', { headers: { 'if-none-match': etag! } })).status, 304, 'unchanged: 304')
+
+    const widgetKey = (await createKey(s.db, s.project.id, 'widget', 'tester', ['https://shop.example'])).key
+    const preflight = await call('/chat/newUserMessage', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' }
+    })
+    t.equal(preflight.status, 204, 'the preflight passes the gateway')
+    t.equal(preflight.headers.get('access-control-allow-origin'), 'https://shop.example')
+    const turn = await call('/chat/newUserMessage', { key: widgetKey, headers: { origin: 'https://shop.example' }, body: { user_message: 'do you have hiking boots?' } })
+    t.equal(turn.status, 200)
+    t.equal(turn.headers.get('access-control-allow-origin'), 'https://shop.example')
+    t.match(await turn.json(), { consumer_token: /^v1\./ }, 'the browser gets its consumer token')
+    const elsewhere = await call('/chat/newUserMessage', { key: widgetKey, headers: { origin: 'https://evil.example' }, body: { user_message: 'hello' } })
+    t.equal(elsewhere.status, 403)
+    t.match(await elsewhere.json(), { code: 'origin_not_allowed' })
   })
 
   t.test('unknown paths get the JSON error body', async (t) => {
