@@ -1,11 +1,13 @@
 // The widget as a shop uses it (issue 29 item 7): a page on another origin embeds the loader with a
 // publishable key, and a shopper in Chromium asks, reads the streamed reply with its link, rates it,
-// comes back on a new page load, is handed off and sees the team's answer; a page on an origin the
-// key does not list is refused.
+// comes back on a new page load, is handed off (the shop's webhook receiver is told, signed) and sees
+// the team's answer; a page on an origin the key does not list is refused.
 import { existsSync } from 'node:fs'
 import t from 'tap'
 import { chromium, type Page } from 'playwright-core'
 import { createKey } from '@chatsearch/auth'
+import { webhookReceiver } from '@chatsearch/testkit/webhook-receiver'
+import { WEBHOOK_DEFAULTS, verifySignature } from '@chatsearch/webhooks'
 import { harness } from './helpers.js'
 import { searchStack, TOKEN } from './support/search-stack.js'
 import { shopPage } from './support/shop-page.js'
@@ -20,8 +22,25 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
   const h = await harness(t)
   const shop = await h.tenant()
   const stack = await searchStack(t, h, shop, {}, { knowledge: true })
-  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, serviceToken: TOKEN })
+  // The shop's receiver is on 127.0.0.1, an address webhooks refuse unless allowed.
+  const webhooks = { ...WEBHOOK_DEFAULTS, allowPrivateNetworks: true, pollMs: 50 }
+  const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, serviceToken: TOKEN, webhooks })
   const chatUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+  const receiver = await webhookReceiver(t)
+  const hook = await app.inject({
+    method: 'POST',
+    url: '/admin/webhooks',
+    headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': shop.projectId },
+    payload: { url: receiver.url, events: ['chat.handoff', 'chat.answered_by_team'] }
+  })
+  t.equal(hook.statusCode, 201, hook.body)
+  const { secret } = hook.json() as { secret: string }
+  /** The n-th request the shop's receiver got, its signature checked with the endpoint's secret. */
+  const delivered = async (n: number) => {
+    await receiver.until(n, 15_000)
+    const got = receiver.received[n - 1]!
+    return { signed: verifySignature({ header: got.headers['x-chatsearch-signature'] as string, body: got.body, secret }), event: JSON.parse(got.body) as { type: string, data: Record<string, unknown> } }
+  }
 
   // The key is made for the page's origin, which is known once the page listens: the page reads it at load.
   const attrs: Record<string, string> = { key: 'csk_pub_placeholderplaceholder', lang: 'en', color: '#0a7d3b' }
@@ -97,6 +116,9 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
     t.equal(await panel(page).locator('.assistant button[aria-label=Helpful]').first().getAttribute('aria-pressed'), 'true', 'the rating given is shown')
     await ask(page, 'I want to cancel my order')
     await panel(page).locator('p.st').getByText('A member of our team will see this conversation').waitFor({ timeout: 20_000 })
+    const handoff = await delivered(1)
+    t.equal(handoff.signed, true, 'the shop\'s receiver is told, and the signature checks out')
+    t.match(handoff.event, { type: 'chat.handoff', data: { chat_id: chatId, user_message: 'I want to cancel my order' } })
     const answered = await app.inject({
       method: 'POST',
       url: `/admin/chats/${encodeURIComponent(chatId)}/answer`,
@@ -110,6 +132,9 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
     t.equal(await panel(page).locator('.m.user').count(), 2, 'each question once')
     t.equal(await panel(page).locator('.m.assistant').count(), 3, 'the greeting and each reply once')
     t.equal(await team.count(), 1, 'the team\'s answer once, however often the widget looked')
+    const answer = await delivered(2)
+    t.equal(answer.signed, true)
+    t.match(answer.event, { type: 'chat.answered_by_team', data: { chat_id: chatId, username: 'maria' } })
   })
 
   await t.test('on a narrow screen the panel fills it', async (t) => {
