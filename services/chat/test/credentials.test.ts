@@ -56,7 +56,11 @@ t.test('credentials', async (t) => {
     t.same((await call(app, undefined, { method: 'GET', url: '/healthz' })).json(), { status: 'ok', service: 'chat' })
     const doc = (await call(app, undefined, { method: 'GET', url: '/openapi.json' })).json()
     t.same(Object.keys(doc.paths).filter((p) => p !== '/healthz' && p !== '/readyz').sort(),
-      ['/admin/analytics', '/admin/chats', '/admin/chats/export', '/admin/chats/{chat_id}', '/admin/chats/{chat_id}/answer', '/feedback', '/latestConsumerChatId', '/listAllProjectChats', '/listAllProjectConsumerChats', '/newUserMessage', '/readConversation', '/widget/v1/loader.js', '/widget/v1/panel.js'])
+      [
+        '/admin/analytics', '/admin/chats', '/admin/chats/export', '/admin/chats/{chat_id}', '/admin/chats/{chat_id}/answer',
+        '/admin/webhooks', '/admin/webhooks/{webhook_id}', '/admin/webhooks/{webhook_id}/deliveries',
+        '/admin/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', '/admin/webhooks/{webhook_id}/secret', '/admin/webhooks/{webhook_id}/test',
+        '/feedback', '/latestConsumerChatId', '/listAllProjectChats', '/listAllProjectConsumerChats', '/newUserMessage', '/readConversation', '/widget/v1/loader.js', '/widget/v1/panel.js'])
     t.ok(doc.paths['/newUserMessage'].post.requestBody, 'request schemas are documented')
     t.ok(doc.paths['/readConversation'].get.responses['404'], 'error responses are documented')
     const page = await call(app, undefined, { method: 'GET', url: '/docs/' })
