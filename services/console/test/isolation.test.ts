@@ -27,7 +27,7 @@ t.test('every /api/projects/:project_id route answers 404 project_not_found for 
   await h.project('Mallory shop', { mallory: 'owner' })
 
   const scoped = routesOf(app).filter(([, path]) => path.startsWith('/api/projects/:project_id'))
-  t.equal(scoped.length, 36, 'the route tree was read whole (update the count when a route is added)')
+  t.equal(scoped.length, 44, 'the route tree was read whole (update the count when a route is added)')
   const bodies: Record<string, unknown> = {
     '/api/projects/:project_id': { name: 'Taken over' },
     '/api/projects/:project_id/members': { username: 'mallory', role: 'owner' },
@@ -36,7 +36,9 @@ t.test('every /api/projects/:project_id route answers 404 project_not_found for 
     '/api/projects/:project_id/playground/chat': { user_message: 'hi' },
     '/api/projects/:project_id/search': { search_term: 'x' },
     '/api/projects/:project_id/facet-search': { facet_name: 'brand' },
-    '/api/projects/:project_id/rules': []
+    '/api/projects/:project_id/rules': [],
+    '/api/projects/:project_id/webhooks': { url: 'https://hooks.example/in', events: ['chat.handoff'] },
+    '/api/projects/:project_id/webhooks/:webhook_id': { enabled: false }
   }
   for (const [method, path] of scoped) {
     for (const projectId of [alicesProject, 'prj_doesnotexist']) {
