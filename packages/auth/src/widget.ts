@@ -56,7 +56,10 @@ export async function widgetSecrets (db: Queryable, projectId: string): Promise<
      SELECT token_secret, identity_secret FROM made
      UNION ALL SELECT token_secret, identity_secret FROM widget_secrets WHERE project_id = $1
      LIMIT 1`, [projectId, randomBytes(32), randomBase62(40)])
-  const row = rows[0]
+  // A concurrent first use that committed while this statement waited on its row is not in this
+  // statement's snapshot (READ COMMITTED): a new statement sees it.
+  const row = rows[0] ?? (await db.query<{ token_secret: Buffer, identity_secret: string }>(
+    'SELECT token_secret, identity_secret FROM widget_secrets WHERE project_id = $1', [projectId])).rows[0]
   if (row === undefined) throw new Error(`project ${projectId} has no widget secrets and none could be made`)
   return { tokenSecret: row.token_secret, identitySecret: row.identity_secret }
 }

@@ -182,10 +182,14 @@ t.test('the auth plugin with widget keys', async (t) => {
   })
 
   t.test('the secrets are made once per project, whoever asks first', async (t) => {
-    const fresh = await createProject(app.pg, 'Fresh')
-    const all = await Promise.all(Array.from({ length: 5 }, () => widgetSecrets(app.pg, fresh.id)))
-    t.equal(new Set(all.map((s) => s.identitySecret)).size, 1)
-    t.equal(new Set(all.map((s) => s.tokenSecret.toString('hex'))).size, 1)
-    t.not(all[0]!.identitySecret, (await widgetSecrets(app.pg, shop.id)).identitySecret, 'each project its own')
+    // Racing first uses: a loser's statement waits on the winner's row, which its snapshot then lacks.
+    // Twenty projects, so that the race is run often enough to be lost.
+    for (let i = 0; i < 20; i++) {
+      const fresh = await createProject(app.pg, `Fresh ${i}`)
+      const all = await Promise.all(Array.from({ length: 5 }, () => widgetSecrets(app.pg, fresh.id)))
+      t.equal(new Set(all.map((s) => s.identitySecret)).size, 1, `project ${i}: one identity secret`)
+      t.equal(new Set(all.map((s) => s.tokenSecret.toString('hex'))).size, 1, `project ${i}: one token secret`)
+      t.not(all[0]!.identitySecret, (await widgetSecrets(app.pg, shop.id)).identitySecret, 'each project its own')
+    }
   })
 })
