@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici'
-import { addressRefusal, guardedLookup, refuseLiteral, type AddressPolicy, type LookupFunction } from '@chatsearch/shell'
+import { addressRefusal, guardedLookup, isUndiciTimeout, networkErrorCode, refuseLiteral, type AddressPolicy, type LookupFunction } from '@chatsearch/shell'
 import type { AttemptOutcome } from './store.js'
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js'
 
@@ -72,10 +72,10 @@ export class Sender {
       const redirect = status >= 300 && status < 400 ? ' (redirects are not followed: configure the final URL)' : ''
       return { ok: false, statusCode: status, error: `answered ${status}${redirect}${answer === '' ? '' : `: ${answer}`}` }
     } catch (err) {
-      if (signal.aborted || isTimeout(err)) return { ok: false, statusCode: null, error: `no answer within ${this.#options.timeoutMs} ms` }
+      if (signal.aborted || isUndiciTimeout(err)) return { ok: false, statusCode: null, error: `no answer within ${this.#options.timeoutMs} ms` }
       const refusal = addressRefusal(err)
       if (refusal !== undefined) return { ok: false, statusCode: null, error: `refused: ${refusal.message}` }
-      return { ok: false, statusCode: null, error: `could not connect (${errorCode(err)})` }
+      return { ok: false, statusCode: null, error: `could not connect (${networkErrorCode(err)})` }
     }
   }
 
@@ -99,17 +99,4 @@ async function readStart (body: AsyncIterable<Buffer> & { destroy: () => void, o
     body.destroy()
   }
   return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200)
-}
-
-function isTimeout (err: unknown): boolean {
-  const code = (err as { code?: unknown } | undefined)?.code
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
-}
-
-function errorCode (err: unknown): string {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (typeof code === 'string' && !code.startsWith('UND_ERR_')) return code
-  }
-  return err instanceof Error ? err.message : String(err)
 }

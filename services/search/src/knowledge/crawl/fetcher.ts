@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { request, type Dispatcher } from 'undici'
-import { addressRefusal, refuseLiteral, type AddressPolicy } from '@chatsearch/shell'
+import { addressRefusal, isUndiciTimeout, networkErrorCode, refuseLiteral, type AddressPolicy } from '@chatsearch/shell'
 import { normaliseUrl, sameOrigin } from './url.js'
 
 /** What the fetcher was asked for and where it ended. */
@@ -73,10 +73,10 @@ export async function fetchBounded (ctx: FetcherContext, url: URL, want: FetchRe
     } catch (err) {
       if (ctx.signal?.aborted === true) throw ctx.signal.reason
       const failedUrl = hop.current
-      if (timeout.aborted || isTimeout(err)) return { ok: false, failedUrl, reason: `no complete answer within ${seconds(ctx.timeoutMs)}` }
+      if (timeout.aborted || isUndiciTimeout(err)) return { ok: false, failedUrl, reason: `no complete answer within ${seconds(ctx.timeoutMs)}` }
       const refusal = addressRefusal(err)
       if (refusal !== undefined) return { ok: false, failedUrl, reason: `refused: ${refusal.message}`, refused: true }
-      return { ok: false, failedUrl, reason: `could not be fetched (${errorCode(err)})`, unreachable: true }
+      return { ok: false, failedUrl, reason: `could not be fetched (${networkErrorCode(err)})`, unreachable: true }
     }
   })
 }
@@ -184,20 +184,6 @@ function discard (body: Readable): void {
 
 function first (value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
-}
-
-/** undici's own timeouts (a backstop behind the page's): they mean the same to the reader. */
-function isTimeout (err: unknown): boolean {
-  const code = (err as { code?: unknown } | undefined)?.code
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
-}
-
-function errorCode (err: unknown): string {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (typeof code === 'string' && !code.startsWith('UND_ERR_')) return code
-  }
-  return err instanceof Error ? err.message : String(err)
 }
 
 export function size (bytes: number): string {
