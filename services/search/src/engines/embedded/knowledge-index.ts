@@ -2,7 +2,7 @@ import type { ChunkHit, KnowledgeIndex, KnowledgeQuery, ListedKnowledge, Prepare
 import type { KnowledgeKind } from '../../knowledge/types.js'
 import { statementCache, type Db, type Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
-import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, chunkWords, cosineAt, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate, type ChunkWords } from './knowledge-ranking.js'
+import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, chunkWords, keywordScore, similaritiesTo, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate, type ChunkWords } from './knowledge-ranking.js'
 import { KeptChunkWords } from './knowledge-words.js'
 import { Vocabulary } from './typo.js'
 
@@ -14,6 +14,12 @@ interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: numbe
 
 /** The index's terms, for typos and prefixes, with the number of chunks holding each, for the query words' weights. */
 interface Terms { vocabulary: Vocabulary, chunksWith: Map<string, number> }
+
+/** A write's chunks: the rowids it deleted, and those it inserted with the text their words come from. */
+interface WrittenChunks { deleted: number[], inserted: Array<{ rowid: number, text: string }> }
+
+/** The text of a chunk that its keyword score reads (see chunkWords). */
+const wordsText = (title: string, section: string, text: string) => `${title} ${section} ${text}`
 
 const vectorBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
@@ -28,7 +34,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   readonly #embedder: string
   readonly #statements: (text: string) => Statement
   #dataVersion = -1
-  // Derived from the file, read when first needed and forgotten whenever it changes (#forgetDerived).
+  // Derived from the file, read when first needed and forgotten whenever it changes (#forgetWritten, #forgetDerived).
   #termIndex: Terms | undefined
   #vectors: VectorMatrix | undefined
   #chunkTotal: number | undefined
@@ -51,21 +57,23 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   async upsert (documents: PreparedKnowledge[]): Promise<void> {
     const now = new Date().toISOString()
+    const written: WrittenChunks = { deleted: [], inserted: [] }
     this.#db.transaction(() => {
-      for (const prepared of documents) this.#write(prepared, now)
+      for (const prepared of documents) this.#write(prepared, now, written)
     }).immediate()
-    this.#forgetDerived()
+    this.#forgetWritten(written)
   }
 
   async remove (id: string): Promise<boolean> {
+    const written: WrittenChunks = { deleted: [], inserted: [] }
     const removed = this.#db.transaction(() => {
       const rowid = this.#sql('SELECT rowid FROM documents WHERE id = ?').pluck().get(id) as number | undefined
       if (rowid === undefined) return false
-      this.#deleteChunks(rowid)
+      this.#deleteChunks(rowid, written)
       this.#sql('DELETE FROM documents WHERE rowid = ?').run(rowid)
       return true
     }).immediate()
-    if (removed) this.#forgetDerived()
+    if (removed) this.#forgetWritten(written)
     return removed
   }
 
@@ -164,7 +172,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     })
   }
 
-  #write ({ document, hash, chunks, vectors }: PreparedKnowledge, now: string) {
+  #write ({ document, hash, chunks, vectors }: PreparedKnowledge, now: string, written: WrittenChunks) {
     const existing = this.#sql('SELECT rowid FROM documents WHERE id = ?').pluck().get(document.id) as number | undefined
     const fields = [document.kind, document.title, document.format ?? null, document.url ?? null, document.content, hash, vectors === undefined ? 'none' : this.#embedder, chunks.length, now]
     let rowid: number
@@ -173,7 +181,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(document.id, ...fields).lastInsertRowid)
     } else {
       rowid = existing
-      this.#deleteChunks(rowid)
+      this.#deleteChunks(rowid, written)
       this.#sql(`UPDATE documents SET kind = ?, title = ?, format = ?, url = ?, content = ?, hash = ?, embedder = ?, chunk_count = ?, updated_at = ?
         WHERE rowid = ?`).run(...fields, rowid)
     }
@@ -183,14 +191,16 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
       const vector = vectors?.[position]
       const chunkRowid = insertChunk.run(rowid, position, chunk.id, chunk.section, chunk.text, chunk.url ?? null, vector === undefined || vector === null ? null : vectorBytes(vector)).lastInsertRowid
       insertFts.run(chunkRowid, document.title, chunk.section, chunk.text)
+      written.inserted.push({ rowid: Number(chunkRowid), text: wordsText(document.title, chunk.section, chunk.text) })
     })
   }
 
-  #deleteChunks (doc: number) {
+  #deleteChunks (doc: number, written: WrittenChunks) {
     const rowids = this.#sql('SELECT rowid FROM chunks WHERE doc = ?').pluck().all(doc) as number[]
     const deleteFts = this.#sql('DELETE FROM fts WHERE rowid = ?')
     for (const rowid of rowids) deleteFts.run(rowid)
     this.#sql('DELETE FROM chunks WHERE doc = ?').run(doc)
+    written.deleted.push(...rowids)
   }
 
   /** The chunks with these rowids, with their document's fields. */
@@ -210,7 +220,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
       else words.set(rowid, kept)
     }
     if (unread.length === 0) return words
-    for (const c of this.#chunks(unread).values()) words.set(c.rowid, this.#kept.keep(c.rowid, chunkWords(`${c.title} ${c.section} ${c.text}`)))
+    for (const c of this.#chunks(unread).values()) words.set(c.rowid, this.#kept.keep(c.rowid, chunkWords(wordsText(c.title, c.section, c.text))))
     return words
   }
 
@@ -222,8 +232,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   #nearest (vector: Float32Array, k: number): { nearest: Array<[number, number]>, similarities?: Float64Array } {
     const matrix = this.#matrix()
     if (matrix.dimensions !== vector.length) return { nearest: [] }
-    const similarities = new Float64Array(matrix.rowids.length)
-    for (let i = 0; i < similarities.length; i++) similarities[i] = cosineAt(vector, matrix.data, i * matrix.dimensions)
+    const similarities = similaritiesTo(vector, matrix.data)
     return { nearest: highest(similarities, k).map((i) => [matrix.rowids[i]!, similarities[i]!]), similarities }
   }
 
@@ -259,6 +268,20 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     if (version === this.#dataVersion) return
     this.#dataVersion = version
     this.#forgetDerived()
+  }
+
+  /**
+   * After a write of this connection (committed): what is derived from the whole file is read again,
+   * but the words of chunks it did not touch still hold, and those of the chunks it wrote are kept
+   * now, while their text is at hand (tokenizing a search's new candidates was most of its time
+   * beyond SQLite's); a deleted chunk's words go, as its rowid may be given to a new chunk.
+   */
+  #forgetWritten ({ deleted, inserted }: WrittenChunks) {
+    this.#termIndex = undefined
+    this.#vectors = undefined
+    this.#chunkTotal = undefined
+    for (const rowid of deleted) this.#kept.forget(rowid)
+    for (const { rowid, text } of inserted) this.#kept.keep(rowid, chunkWords(text))
   }
 
   #forgetDerived () {

@@ -113,11 +113,20 @@ export function keywordScore (plan: KnowledgePlan, weights: number[], chunk: str
   return matched / total
 }
 
-/** Cosine similarity of `query` with the vector at `offset` of `data` (the stored vectors are unit length, as the query's). */
-export function cosineAt (query: Float32Array, data: Float32Array, offset: number): number {
-  let dot = 0
-  for (let d = 0; d < query.length; d++) dot += query[d]! * data[offset + d]!
-  return dot
+/**
+ * Cosine similarity of `query` with each vector of `data` (vectors of the query's size end to end),
+ * in order: a dot product, as the stored vectors are unit length like the query's. One loop over the
+ * matrix: a function called per vector made the scan of 10k chunks about a third slower.
+ */
+export function similaritiesTo (query: Float32Array, data: Float32Array): Float64Array {
+  const dimensions = query.length
+  const out = new Float64Array(dimensions === 0 ? 0 : data.length / dimensions)
+  for (let i = 0, at = 0; i < out.length; i++, at += dimensions) {
+    let dot = 0
+    for (let d = 0; d < dimensions; d++) dot += query[d]! * data[at + d]!
+    out[i] = dot
+  }
+  return out
 }
 
 export interface Candidate {

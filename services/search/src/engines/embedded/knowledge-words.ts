@@ -11,11 +11,11 @@ export const MAX_KEPT_WORDS = 1_000_000
 const MAX_SHARED_WORDS = 200_000
 
 /**
- * The words of the chunks searched lately (chunkWords), by chunk rowid, so that a search tokenizes
+ * The words of the chunks searched or written lately (chunkWords), by chunk rowid, so that a search tokenizes
  * only the candidates it has not met before: tokenizing 200 to 400 candidates of 800 characters was
  * most of a search's own time. Past MAX_KEPT_WORDS the least recently used chunk goes first
- * (lru-cache, sized in words); the index empties it whenever its file changes (its own writes, or
- * another process's).
+ * (lru-cache, sized in words). The index keeps the words of the chunks it writes, forgets those of
+ * the chunks it deletes, and empties it whenever another process (the admin CLI) writes to its file.
  */
 export class KeptChunkWords {
   readonly #chunks = new LRUCache<number, ChunkWords>({ maxSize: MAX_KEPT_WORDS, sizeCalculation: (words) => Math.max(1, words.length) })
@@ -40,6 +40,10 @@ export class KeptChunkWords {
     })
     this.#chunks.set(rowid, kept)
     return kept
+  }
+
+  forget (rowid: number) {
+    this.#chunks.delete(rowid)
   }
 
   clear () {
