@@ -128,6 +128,10 @@ t.test('the knowledge engine finds exactly what the plain reading of its rules f
 
   const ids = Array.from({ length: 150 }, (_, i) => `page-${String(i).padStart(3, '0')}`)
   await ingestKnowledge(index, ids.map(page), embedder)
+  const written = index.keptWords
+  t.ok(written > 0, 'a new index keeps the words of the chunks it writes')
+  await index.search(queries[0]!)
+  t.equal(index.keptWords, written, 'its first search tokenizes none of them again')
   t.ok((db.prepare('SELECT count(*) FROM chunks').pluck().get() as number) > 2 * CANDIDATES, 'more chunks than candidates on either side')
   await sameAsPlain(t, index, db, 'first searches')
   await sameAsPlain(t, index, db, 'searched again, from what the engine kept')
@@ -135,7 +139,10 @@ t.test('the knowledge engine finds exactly what the plain reading of its rules f
 
   const keptBefore = index.keptWords
   await ingestKnowledge(index, ids.slice(0, 20).map(page), embedder)
-  t.ok(index.keptWords > 0 && index.keptWords !== keptBefore, 'a write keeps the words of the chunks it wrote, not those it replaced')
+  const keptAfter = index.keptWords
+  t.ok(keptAfter > 0 && keptAfter !== keptBefore, 'a write keeps the words of the chunks it wrote, not those it replaced')
+  await index.search(queries[0]!)
+  t.ok(index.keptWords >= keptAfter, 'and the next search still has them')
   for (const id of ids.slice(20, 30)) await index.remove(id)
   await sameAsPlain(t, index, db, 'after its own writes')
 

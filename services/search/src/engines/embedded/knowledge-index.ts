@@ -33,7 +33,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   readonly #db: Db
   readonly #embedder: string
   readonly #statements: (text: string) => Statement
-  #dataVersion = -1
+  /** The file's data_version when derived things were last known to hold: it changes with another connection's commits only. */
+  #dataVersion: number
   // Derived from the file, read when first needed and forgotten whenever it changes (#forgetWritten, #forgetDerived).
   #termIndex: Terms | undefined
   #vectors: VectorMatrix | undefined
@@ -44,6 +45,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     this.#db = openKnowledgeDatabase(file)
     this.#statements = statementCache(this.#db)
     this.#embedder = embedder
+    // Nothing is derived yet; from here on, what this connection's own writes keep holds until another process writes.
+    this.#dataVersion = this.#sql('PRAGMA data_version').pluck().get() as number
   }
 
   close () {
