@@ -9,12 +9,15 @@ import type { SearchEngine } from './engine/port.js'
 import type { BundledEmbedder } from './config.js'
 import { SearchAnalytics } from './analytics.js'
 import { timedEmbedder, timedEngine } from './engine/timed.js'
+import { QueryVectors } from './query-vectors.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     engine: SearchEngine
     /** Undefined when embeddings are switched off: hybrid search is then refused. */
     embedder: Embedder | undefined
+    /** The embedder's vectors of hybrid queries' texts, the recent ones kept; undefined without an embedder. */
+    queryVectors: QueryVectors | undefined
     analytics: SearchAnalytics
   }
 }
@@ -96,7 +99,7 @@ function queueGauges (metrics: Metrics, engine: SearchEngine, analytics: SearchA
   })
 }
 
-/** The search engine, the embedder and the analytics recorder, shared by the routes. */
+/** The search engine, the embedder (and its kept query vectors) and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
   const { embedder: loaded, id } = await createEmbedder(opts, app.log)
   const embedder = loaded === undefined ? undefined : timedEmbedder(loaded, app.metrics)
@@ -106,6 +109,9 @@ export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
   queueGauges(app.metrics, created, analytics)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)
+  const queryVectors = embedder === undefined ? undefined : new QueryVectors(embedder)
+  if (queryVectors !== undefined) app.metrics.store('search_query_vectors', () => ({ entries: queryVectors.size }))
+  app.decorate('queryVectors', queryVectors)
   app.decorate('analytics', analytics)
   app.addHook('onClose', async () => {
     await analytics.flush()

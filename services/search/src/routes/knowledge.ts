@@ -137,8 +137,8 @@ export async function knowledgeRoutes (app: FastifyInstance) {
     const index = await app.engine.knowledge(request.principal.projectId)
     let hybrid: HybridQuery | undefined
     // Hybrid unless asked otherwise, when there is a word to embed (see routes/search.ts).
-    if (body.search_type !== 'keyword' && app.embedder !== undefined && tokenize(query).length > 0) {
-      const [vector] = await app.embedder.embed([query])
+    if (body.search_type !== 'keyword' && app.queryVectors !== undefined && tokenize(query).length > 0) {
+      const vector = await app.queryVectors.vector(query)
       if (isUsableVector(vector)) hybrid = { semanticRatio: body.semantic_ratio ?? knowledgeLimits.semanticRatioDefault, vector }
     }
     const hits = await index.search({ q: query, limit: body.limit ?? knowledgeLimits.searchLimitDefault, ...(hybrid === undefined ? {} : { hybrid }) })

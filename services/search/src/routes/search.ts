@@ -5,7 +5,7 @@ import {
   AutocompleteBody, AutocompleteResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, searchErrors, type SearchHit
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
-import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
+import { isUsableVector } from '@chatsearch/embeddings'
 import { checkFilterable, FilterError, matchPatterns, parseFilter, type FilterNode } from '@chatsearch/filter'
 import type { EngineIndex, HybridQuery, IndexSettings, SearchQuery, SortCriterion } from '../engine/port.js'
 import { processQuery, tokenize } from '../text.js'
@@ -15,6 +15,7 @@ import { formatHit, formatOptions } from '../engine/format.js'
 import { applicableRules } from '../rules/match.js'
 import { ruleEffect, searchWithRules } from '../rules/apply.js'
 import { searcherOf } from '../engine/searchers.js'
+import type { QueryVectors } from '../query-vectors.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
 
@@ -88,9 +89,9 @@ function keywordHitsOf (hits: number | undefined, filters: string | null | undef
  * The semantic side of a hybrid search. None for a query without a word (empty, emoji, punctuation):
  * there is nothing to embed, so the search is a keyword browse, as Meilisearch's empty query is.
  */
-async function semanticSide (embedder: Embedder, index: EngineIndex, query: string, semanticRatio: number): Promise<HybridQuery | undefined> {
+async function semanticSide (queryVectors: QueryVectors, index: EngineIndex, query: string, semanticRatio: number): Promise<HybridQuery | undefined> {
   if (tokenize(query).length === 0) return undefined
-  const [vector] = await embedder.embed([await index.correct(query)])
+  const vector = await queryVectors.vector(await index.correct(query))
   return isUsableVector(vector) ? { semanticRatio, vector } : undefined
 }
 
@@ -159,8 +160,8 @@ export async function searchRoutes (app: FastifyInstance) {
     const sort = sortOf(body.sort, settings)
     let hybrid
     if (body.search_type === 'hybrid') {
-      if (app.embedder === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
-      hybrid = await semanticSide(app.embedder, index, query, body.semantic_ratio ?? limits.semanticRatioDefault)
+      if (app.queryVectors === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
+      hybrid = await semanticSide(app.queryVectors, index, query, body.semantic_ratio ?? limits.semanticRatioDefault)
     }
     const searchQuery: SearchQuery = {
       q: query,
