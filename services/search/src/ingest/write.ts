@@ -26,14 +26,7 @@ export function embeddingText (document: Document, attributes: string[]): string
   const list = attributes.length > 0 ? attributes : DEFAULT_EMBEDDED
   const texts = list.map((attr) => searchableText(document, attr)).filter((t) => !TIMESTAMP.test(t))
   const words = texts.filter((t) => WORD.test(t))
-  const V = process.env._VARIANT
-  if (V !== undefined && V !== 'current') {
-    const only = V.split('+')
-    const cut = Number(process.env._CUT ?? EMBEDDED_TEXT_MAX)
-    const picked = list.filter((a) => only.includes(a)).map((attr) => searchableText(document, attr)).filter((t) => WORD.test(t))
-    if (picked.length > 0) return picked.join('. ').slice(0, cut)
-  }
-  return (words.length > 0 ? words : texts.filter((t) => LETTER_OR_DIGIT.test(t))).join('. ').slice(0, Number(process.env._CUT ?? EMBEDDED_TEXT_MAX))
+  return (words.length > 0 ? words : texts.filter((t) => LETTER_OR_DIGIT.test(t))).join('. ').slice(0, EMBEDDED_TEXT_MAX)
 }
 
 /**
