@@ -3,6 +3,8 @@
 // holding one of its facts (label 1) or not (0): the data eval/fit.ts fits the relevance model on. Unanswerable questions give
 // only negatives, which is what teaches the model when nothing answers. For the questions a page answers, the
 // sentences it chooses from too (kind 'sentence'), labelled 1 when they hold an expected fact or part of one.
+// Each row names what it weighs (`ref`: document#chunk, and .index for a sentence, with its opening `text`),
+// so that a miss can be read back to the page and sentence.
 import { appendFile, writeFile } from 'node:fs/promises'
 import type { Assistant } from '../src/assistant/assistant.js'
 import { norm, type Question, type Request } from './datasets.js'
@@ -31,11 +33,11 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
       const sources = new Set(q.sources ?? [])
       const facts = (q.facts ?? []).map(norm)
       const answers = (text: string) => facts.some((f) => norm(text).includes(f))
-      await write(evidence.passages.map((e) => ({ kind: e.kind, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
-      // The sentences a page answer would choose from: those of an expected source holding part of a fact.
-      if (q.category === 'unanswerable') return
+      await write(evidence.passages.map((e) => ({ kind: e.kind, ref: `${e.passage.documentId}#${e.passage.chunkId}`, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
+      // The sentences a page answer would choose from: those of an expected source holding part of a
+      // fact; an unanswerable question's are all negatives (what a floor under the best sentence's score would be fitted on).
       const sentences = await assistant.sentenceCandidates(q.say, evidence)
-      await write(sentences.map((c) => ({ kind: 'sentence', features: c.features, label: sources.has(c.passage.documentId) && facts.some((f) => overlaps(norm(c.text), f)) ? 1 : 0, entry: q.id, answerable: true })))
+      await write(sentences.map((c) => ({ kind: 'sentence', ref: `${c.passage.documentId}#${c.passage.chunkId}.${c.index}`, text: c.text.slice(0, 160), features: c.features, label: sources.has(c.passage.documentId) && facts.some((f) => overlaps(norm(c.text), f)) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
     },
     async request (projectId: string, r: Request) {
       const evidence = await assistant.gather(projectId, r.say, [])
