@@ -51,8 +51,11 @@ export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDe
   return undefined
 }
 
-/** preValidation: refuses a body or query that `jsonProblem` finds fault with, before the schema sees it. */
-export async function checkJson (request: { body: unknown, query: unknown }) {
-  const problem = jsonProblem(request.query) ?? jsonProblem(request.body)
+/**
+ * preValidation: refuses path parameters, a query or a body that `jsonProblem` finds fault with,
+ * before the schema sees them (a chat id of "%00" in the path would otherwise reach PostgreSQL).
+ */
+export async function checkJson (request: { params: unknown, body: unknown, query: unknown }) {
+  const problem = jsonProblem(request.params) ?? jsonProblem(request.query) ?? jsonProblem(request.body)
   if (problem !== undefined) throw new ApiError('invalid_request', problem)
 }

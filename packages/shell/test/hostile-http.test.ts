@@ -60,6 +60,18 @@ t.test('JSON nested thousands of levels deep is a 400, not a stack overflow', as
   t.equal((await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } })).statusCode, 400, 'NUL is still refused')
 })
 
+t.test('a NUL character in a path parameter is a 400 before any handler, as in a query or a body', async (t) => {
+  const server = await app(t)
+  for (const url of ['/things/%00', '/things/a%00b']) {
+    const res = await server.inject({ method: 'GET', url })
+    t.equal(res.statusCode, 400, url)
+    conforming(t, res.body, 400, 'invalid_request')
+    t.match(res.json().message, /NUL character/)
+  }
+  t.equal((await server.inject({ method: 'DELETE', url: '/things/%00' })).statusCode, 400, 'DELETE too')
+  t.equal((await server.inject({ method: 'GET', url: '/things/abc' })).statusCode, 200, 'an id without one is served')
+})
+
 t.test('a body handed on as a stream (a multipart upload passed through) is not taken for deep JSON', async (t) => {
   const server = createServer({ name: 'test', logLevel: 'silent' })
   t.teardown(() => server.close())
