@@ -3,7 +3,7 @@
 // holding one of its facts (label 1) or not (0): the data eval/fit.ts fits the relevance model on. Unanswerable questions give
 // only negatives, which is what teaches the model when nothing answers. For the questions a page answers, the
 // sentences it chooses from too (kind 'sentence'), labelled 1 when they hold an expected fact or part of one.
-// Each row names what it weighs (`ref`: document#chunk, and .index for a sentence, with its opening `text`),
+// Each row names its dataset (`dataset`: help/<name>, for eval/fit.ts's leave-one-corpus-out check) and what it weighs (`ref`: document#chunk, and .index for a sentence, with its opening `text`),
 // so that a miss can be read back to the page and sentence.
 import { appendFile, writeFile } from 'node:fs/promises'
 import type { Assistant } from '../src/assistant/assistant.js'
@@ -27,22 +27,22 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
     if (rows.length > 0) await appendFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
   }
   return {
-    async question (projectId: string, q: Question) {
+    async question (projectId: string, dataset: string, q: Question) {
       const evidence = await assistant.gather(projectId, q.say, [])
       // The passage that answers: of an expected source, and holding one of the expected facts.
       const sources = new Set(q.sources ?? [])
       const facts = (q.facts ?? []).map(norm)
       const answers = (text: string) => facts.some((f) => norm(text).includes(f))
-      await write(evidence.passages.map((e) => ({ kind: e.kind, ref: `${e.passage.documentId}#${e.passage.chunkId}`, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
+      await write(evidence.passages.map((e) => ({ kind: e.kind, ref: `${e.passage.documentId}#${e.passage.chunkId}`, features: e.features, label: sources.has(e.passage.documentId) && answers(e.passage.text) ? 1 : 0, entry: q.id, dataset, answerable: q.category !== 'unanswerable' })))
       // The sentences a page answer would choose from: those of an expected source holding part of a
       // fact; an unanswerable question's are all negatives (what a floor under the best sentence's score would be fitted on).
       const sentences = await assistant.sentenceCandidates(q.say, evidence)
-      await write(sentences.map((c) => ({ kind: 'sentence', ref: `${c.passage.documentId}#${c.passage.chunkId}.${c.index}`, text: c.text.slice(0, 160), features: c.features, label: sources.has(c.passage.documentId) && facts.some((f) => overlaps(norm(c.text), f)) ? 1 : 0, entry: q.id, answerable: q.category !== 'unanswerable' })))
+      await write(sentences.map((c) => ({ kind: 'sentence', ref: `${c.passage.documentId}#${c.passage.chunkId}.${c.index}`, text: c.text.slice(0, 160), features: c.features, label: sources.has(c.passage.documentId) && facts.some((f) => overlaps(norm(c.text), f)) ? 1 : 0, entry: q.id, dataset, answerable: q.category !== 'unanswerable' })))
     },
-    async request (projectId: string, r: Request) {
+    async request (projectId: string, dataset: string, r: Request) {
       const evidence = await assistant.gather(projectId, r.say, [])
       const relevant = new Set(r.relevant)
-      await write(evidence.items.map((e) => ({ kind: 'item', features: e.features, label: relevant.has(e.item.id) ? 1 : 0, entry: r.id, answerable: r.relevant.length > 0 })))
+      await write(evidence.items.map((e) => ({ kind: 'item', features: e.features, label: relevant.has(e.item.id) ? 1 : 0, entry: r.id, dataset, answerable: r.relevant.length > 0 })))
     }
   }
 }

@@ -203,12 +203,12 @@ try {
     log(`${d.label}: ${d.questions.length} questions, ${d.requests.length} requests, ${d.conversations.length} conversations (${turns} turns)…`)
     for (const q of d.questions) {
       observations.push(judgeQuestion(d, splitOf(d, q), q, await send(key, q.say, `eval-${d.name}-q-${q.id}`)))
-      if (features !== undefined && splitOf(d, q) === 'dev' && q.category !== 'action') await features.question(projects.get(d)!, q)
+      if (features !== undefined && splitOf(d, q) === 'dev' && q.category !== 'action') await features.question(projects.get(d)!, d.label, q)
       if (EXPLAIN && splitOf(d, q) === 'dev') await explainEvidence(chat.assistant, projects.get(d)!, q.say)
     }
     for (const r of d.requests) {
       observations.push(judgeRequest(d, splitOf(d, r), r, await send(key, r.say, `eval-${d.name}-r-${r.id}`)))
-      if (features !== undefined && splitOf(d, r) === 'dev') await features.request(projects.get(d)!, r)
+      if (features !== undefined && splitOf(d, r) === 'dev') await features.request(projects.get(d)!, d.label, r)
       if (EXPLAIN && splitOf(d, r) === 'dev') await explainEvidence(chat.assistant, projects.get(d)!, r.say)
     }
     for (const conv of d.conversations) {
