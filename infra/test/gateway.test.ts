@@ -325,6 +325,13 @@ t.test('the gateway in front of both services', { skip }, async (t) => {
     t.same(await down.json(), { statusCode: 503, error: 'Service Unavailable', code: 'service_unavailable', message: 'the service is unreachable, try again shortly' })
     t.equal(down.headers.get('retry-after'), '5')
     t.match(down.headers.get('x-request-id'), /^[0-9a-f]{32}$/)
+    t.equal(down.headers.get('access-control-allow-origin'), null, 'no Origin, no CORS header')
+    const fromShop = await call('/search/search', { key: s.searchKey, headers: { origin: 'https://shop.example' }, body: { search_term: 'tent' } })
+    t.equal(fromShop.status, 503)
+    t.equal(fromShop.headers.get('access-control-allow-origin'), 'https://shop.example', 'a page of the shop can read why')
+    t.equal(fromShop.headers.get('access-control-expose-headers'), 'x-request-id, retry-after')
+    t.equal(fromShop.headers.get('vary'), 'Origin')
+    await fromShop.arrayBuffer()
 
     const reply = await call('/chat/newUserMessage', { key: s.chatKey, body: { user_message: 'any hiking boots?', consumer_id: 'shopper-3' } })
     t.equal(reply.status, 200)
