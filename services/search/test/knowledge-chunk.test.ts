@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import { CHUNK_MAX, chunkPage, faqChunks } from '../src/knowledge/chunk.js'
 import { parseMarkdown } from '../src/knowledge/parse/index.js'
+import { chunkEmbeddingText } from '../src/knowledge/ingest.js'
 import type { Block, ParsedPage } from '../src/knowledge/types.js'
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
@@ -102,4 +103,13 @@ t.test('property: no chunk over max, every sentence whole in exactly one chunk o
     return true
   }), { numRuns: 100 })
   t.pass('held for 100 generated pages')
+})
+
+t.test('what is embedded of a chunk: its page\'s title, heading path and opening, 300 characters at most', async (t) => {
+  const document = { id: 'returns', kind: 'page' as const, title: 'Returns', format: 'markdown' as const, content: '' }
+  const long = 'You can send back any item within 30 days of delivery. '.repeat(20)
+  const text = chunkEmbeddingText(document, { id: '1', section: 'Returns › Time limits', text: long })
+  t.equal(text.length, 300, 'a long chunk is cut')
+  t.ok(text.startsWith('Returns. Returns › Time limits. You can send back any item within 30 days'), text.slice(0, 80))
+  t.equal(chunkEmbeddingText(document, { id: '0', section: '', text: 'Short.' }), 'Returns. Short.', 'an empty part is left out')
 })
