@@ -137,11 +137,30 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
     t.match(answer.event, { type: 'chat.answered_by_team', data: { chat_id: chatId, username: 'maria' } })
   })
 
-  await t.test('on a narrow screen the panel fills it', async (t) => {
+  await t.test('on a narrow screen the panel fills it, and Tab does not leave it for the page it covers', async (t) => {
+    const dialog = panel(page).locator('section[role=dialog]')
+    t.equal(await dialog.getAttribute('aria-modal'), 'false', 'opened on a wide screen: it floats over the page')
     await page.setViewportSize({ width: 375, height: 700 })
-    const box = await panel(page).locator('section[role=dialog]').boundingBox()
+    const box = await dialog.boundingBox()
     t.same(box, { x: 0, y: 0, width: 375, height: 700 })
+    await panel(page).locator('textarea').press('Escape')
+    await launcher(page).click()
+    t.equal(await dialog.getAttribute('aria-modal'), 'true', 'opened on a narrow screen: a modal dialog')
+    const focusIsInPanel = async () => await page.evaluate('document.activeElement !== null && document.activeElement.tagName') === 'CHATSEARCH-CHAT'
+    const controls = await panel(page).locator('button, a[href], textarea').count()
+    for (let i = 0; i < controls + 2; i++) {
+      await page.keyboard.press('Tab')
+      if (!await focusIsInPanel()) t.fail(`Tab ${i + 1} left the panel`)
+    }
+    await panel(page).locator('button.x').focus()
+    await page.keyboard.press('Shift+Tab')
+    t.equal(await panel(page).locator('button.s').evaluate(FOCUSED), true, 'Shift+Tab on its first control goes to its last')
+    await page.keyboard.press('Tab')
+    t.equal(await panel(page).locator('button.x').evaluate(FOCUSED), true, 'and Tab on its last to its first')
     await page.setViewportSize({ width: 1280, height: 900 })
+    await panel(page).locator('button.s').focus()
+    await page.keyboard.press('Tab')
+    t.equal(await focusIsInPanel(), false, 'on a wide screen the page stays reachable')
   })
 
   await t.test('a page on an origin the key does not list is refused', async (t) => {

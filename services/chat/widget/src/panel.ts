@@ -5,7 +5,7 @@ import type { WidgetConfig } from './config.js'
 import { Client, WidgetError, type Failure, type Shown } from './client.js'
 import { segments, safeHref } from './links.js'
 import { Memory } from './memory.js'
-import { panelCss, style, themeCss } from './styles.js'
+import { FULL_SCREEN, panelCss, style, themeCss } from './styles.js'
 import { texts, type Texts } from './texts.js'
 
 /** How often the panel asks for the team's answers while a conversation is handed off. */
@@ -59,7 +59,9 @@ export class ChatPanel extends HTMLElement {
     this.root.append(this.panel)
 
     close.addEventListener('click', () => { this.close() })
-    this.panel.addEventListener('keydown', (e) => { if (e.key === 'Escape') { e.preventDefault(); this.close() } })
+    this.panel.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') { e.preventDefault(); this.close() } else if (e.key === 'Tab' && this.fillsScreen()) this.keepFocus(e)
+    })
     form.addEventListener('submit', (e) => { e.preventDefault(); this.send().catch(() => {}) })
     this.input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); this.send().catch(() => {}) }
@@ -85,11 +87,33 @@ export class ChatPanel extends HTMLElement {
 
   open (): void {
     this.panel.hidden = false
+    // On a narrow screen the panel covers the page (styles.ts): a modal dialog, which Tab does not leave.
+    this.panel.setAttribute('aria-modal', String(this.fillsScreen()))
     this.input.focus()
     if (!this.loaded) {
       this.loaded = true
       this.restore().catch(() => {})
     } else if (this.memory.get().handoff === true) this.schedulePoll()
+  }
+
+  /** Whether the panel covers the page: a narrow screen (the media query of styles.ts), not the console's preview. */
+  private fillsScreen (): boolean {
+    return this.dataset.preview === undefined && window.matchMedia(FULL_SCREEN).matches
+  }
+
+  /** Tab from the panel's last control goes to its first, Shift+Tab from its first to its last: never to the page it covers. */
+  private keepFocus (e: KeyboardEvent): void {
+    const controls = [...this.panel.querySelectorAll<HTMLElement>('button, a[href], textarea, input, select, [tabindex]:not([tabindex="-1"])')]
+      .filter((c) => !(c as HTMLButtonElement).disabled && c.getClientRects().length > 0)
+    const first = controls[0]
+    const last = controls[controls.length - 1]
+    if (first === undefined || last === undefined) return
+    const active = this.root.activeElement
+    if (e.shiftKey ? active === first : active === last) {
+      e.preventDefault()
+      if (e.shiftKey) last.focus()
+      else first.focus()
+    }
   }
 
   close (): void {

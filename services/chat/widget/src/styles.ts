@@ -25,6 +25,9 @@ background:var(--a);color:var(--at);box-shadow:0 4px 14px rgba(0,0,0,.25);displa
 .l svg{width:28px;height:28px}.l[aria-expanded=true]{display:none}
 .l[aria-busy=true]{opacity:.7}`
 
+/** Where the panel covers the whole screen instead of floating over the page (panel.ts keeps the focus in it there). */
+export const FULL_SCREEN = '(max-width:480px)'
+
 export const panelCss = `.p{position:fixed;bottom:20px;right:20px;z-index:var(--z);width:380px;max-width:calc(100vw - 40px);height:600px;max-height:calc(100vh - 40px);
 display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:var(--r);box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden}
 :host([data-position=left]) .p{right:auto;left:20px}
@@ -54,7 +57,7 @@ textarea{flex:1;resize:none;font:inherit;padding:8px;border:1px solid rgba(0,0,0
 .s:disabled{opacity:.5;cursor:default}
 .dots::after{content:"…";animation:b 1s infinite}
 @keyframes b{50%{opacity:.2}}
-@media (max-width:480px){.p{inset:0;width:auto;height:auto;max-width:none;max-height:none;border-radius:0}}
+@media ${FULL_SCREEN}{.p{inset:0;width:auto;height:auto;max-width:none;max-height:none;border-radius:0}}
 @media (prefers-reduced-motion:reduce){.dots::after{animation:none}}`
 
 /**
