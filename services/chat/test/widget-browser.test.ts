@@ -143,21 +143,28 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
     await page.setViewportSize({ width: 375, height: 700 })
     const box = await dialog.boundingBox()
     t.same(box, { x: 0, y: 0, width: 375, height: 700 })
+    await panel(page).locator('section[role=dialog][aria-modal=true]').waitFor({ timeout: 5000 })
+    t.equal(await dialog.getAttribute('aria-modal'), 'true', 'narrowed while open: now a modal dialog')
     await panel(page).locator('textarea').press('Escape')
     await launcher(page).click()
     t.equal(await dialog.getAttribute('aria-modal'), 'true', 'opened on a narrow screen: a modal dialog')
     const focusIsInPanel = async () => await page.evaluate('document.activeElement !== null && document.activeElement.tagName') === 'CHATSEARCH-CHAT'
     const controls = await panel(page).locator('button, a[href], textarea').count()
-    for (let i = 0; i < controls + 2; i++) {
+    const left: number[] = []
+    for (let i = 1; i <= controls + 2; i++) {
       await page.keyboard.press('Tab')
-      if (!await focusIsInPanel()) t.fail(`Tab ${i + 1} left the panel`)
+      if (!await focusIsInPanel()) left.push(i)
     }
+    t.same(left, [], `${controls + 2} presses of Tab, none left the panel (${controls} controls)`)
     await panel(page).locator('button.x').focus()
     await page.keyboard.press('Shift+Tab')
     t.equal(await panel(page).locator('button.s').evaluate(FOCUSED), true, 'Shift+Tab on its first control goes to its last')
     await page.keyboard.press('Tab')
     t.equal(await panel(page).locator('button.x').evaluate(FOCUSED), true, 'and Tab on its last to its first')
     await page.setViewportSize({ width: 1280, height: 900 })
+    // The media query's change event comes after the resize, not with it.
+    await panel(page).locator('section[role=dialog][aria-modal=false]').waitFor({ timeout: 5000 })
+    t.equal(await dialog.getAttribute('aria-modal'), 'false', 'widened: it floats again')
     await panel(page).locator('button.s').focus()
     await page.keyboard.press('Tab')
     t.equal(await focusIsInPanel(), false, 'on a wide screen the page stays reachable')

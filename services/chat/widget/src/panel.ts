@@ -59,6 +59,8 @@ export class ChatPanel extends HTMLElement {
     this.root.append(this.panel)
 
     close.addEventListener('click', () => { this.close() })
+    // A phone turned, a window narrowed: the panel becomes a modal dialog, or stops being one, with the screen.
+    window.matchMedia(FULL_SCREEN).addEventListener('change', () => { this.markModal() })
     this.panel.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') { e.preventDefault(); this.close() } else if (e.key === 'Tab' && this.fillsScreen()) this.keepFocus(e)
     })
@@ -87,13 +89,17 @@ export class ChatPanel extends HTMLElement {
 
   open (): void {
     this.panel.hidden = false
-    // On a narrow screen the panel covers the page (styles.ts): a modal dialog, which Tab does not leave.
-    this.panel.setAttribute('aria-modal', String(this.fillsScreen()))
+    this.markModal()
     this.input.focus()
     if (!this.loaded) {
       this.loaded = true
       this.restore().catch(() => {})
     } else if (this.memory.get().handoff === true) this.schedulePoll()
+  }
+
+  /** On a narrow screen the panel covers the page (styles.ts): a modal dialog, which Tab does not leave. */
+  private markModal (): void {
+    this.panel.setAttribute('aria-modal', String(this.fillsScreen()))
   }
 
   /** Whether the panel covers the page: a narrow screen (the media query of styles.ts), not the console's preview. */
