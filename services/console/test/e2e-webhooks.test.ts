@@ -91,6 +91,8 @@ t.test('a team member configures webhooks in a browser and sees the deliveries',
     }
     t.match(await failed.textContent(), /ping.*failed.*2.*500.*answered 500: helpdesk is down/, 'failed after 2 attempts, the last error kept')
     await failed.getByRole('button', { name: /^Retry/ }).click()
+    // The console confirms the retry first: a failure below is then the delivery's, not a lost click.
+    await log.getByRole('status').filter({ hasText: 'Delivery sent again.' }).waitFor({ timeout: 10_000 })
     await broken.until(3)
     t.pass('a retried delivery is sent again')
     await snapshot('failed')
