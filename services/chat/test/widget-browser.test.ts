@@ -21,9 +21,10 @@ const skip = process.env.CI !== 'true' && !existsSync(CHROMIUM) ? `no browser at
 t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180_000 }, async (t) => {
   const h = await harness(t)
   const shop = await h.tenant()
-  const stack = await searchStack(t, h, shop, {}, { knowledge: true })
-  // The shop's receiver is on 127.0.0.1, an address webhooks refuse unless allowed.
+  // The shop's receiver is on 127.0.0.1, an address webhooks refuse unless allowed. The search
+  // service's worker shares the queue and may send any delivery: it gets the same settings.
   const webhooks = { ...WEBHOOK_DEFAULTS, allowPrivateNetworks: true, pollMs: 50 }
+  const stack = await searchStack(t, h, shop, { webhooks }, { knowledge: true })
   const app = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, serviceToken: TOKEN, webhooks })
   const chatUrl = await app.listen({ host: '127.0.0.1', port: 0 })
   const receiver = await webhookReceiver(t)
