@@ -249,7 +249,8 @@ t.test('the assistant answers from the catalog through the search service', asyn
     const retriever: Retriever = {
       retrieve: async (...args) => { entered(); await gate; return await real.retrieve(...args) },
       knowledge: async (...args) => await real.knowledge(...args),
-      items: async (...args) => await real.items(...args)
+      items: async (...args) => await real.items(...args),
+      page: async (...args) => await real.page(...args)
     }
     const grounded: FastifyInstance = await h.app({}, { retriever })
     const url = await grounded.listen({ host: '127.0.0.1', port: await freePort() })

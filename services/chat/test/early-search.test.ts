@@ -24,7 +24,8 @@ function notingRetriever (events: string[], failure?: string): Retriever {
   return {
     async retrieve () { events.push('catalog'); return { items: [], ...result } },
     async knowledge () { events.push('knowledge'); return { passages: [], ...result } },
-    async items (_projectId, ids) { return { items: ids.map(() => undefined) } }
+    async items (_projectId, ids) { return { items: ids.map(() => undefined) } },
+    async page () { return { passages: [] } }
   }
 }
 

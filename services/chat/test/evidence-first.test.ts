@@ -32,13 +32,28 @@ const power: KnowledgePassage = {
 const boot = (id: string, title: string, price: number, category = 'Boots'): RetrievedItem =>
   ({ id, title, price, category, description: `${title} for hiking.`, semantic: 0.8, keyword: 1, rank: 0 })
 
-function retriever (found: { passages?: KnowledgePassage[], items?: RetrievedItem[] }): Retriever {
+function retriever (found: { passages?: KnowledgePassage[], items?: RetrievedItem[], pages?: Record<string, KnowledgePassage[]>, asked?: string[] }): Retriever {
   return {
     retrieve: async () => ({ items: found.items ?? [], plan: { query: 'hiking boots', constraints: { brands: [], categories: [], colors: [] } } }),
     knowledge: async () => ({ passages: found.passages ?? [] }),
-    items: async (_projectId, ids) => ({ items: ids.map(() => undefined) })
+    items: async (_projectId, ids) => ({ items: ids.map(() => undefined) }),
+    page: async (_projectId, documentId) => {
+      found.asked?.push(documentId)
+      const page = found.pages?.[documentId]
+      return page === undefined ? { passages: [], failure: 'search service answered 503' } : { passages: page }
+    }
   }
 }
+
+// A help page in three chunks, of which the search found the first only (it names the feature; the
+// steps are a section further on).
+const twoStep = (chunkId: string, section: string, text: string): KnowledgePassage =>
+  ({ documentId: 'two-step', chunkId, kind: 'page', title: 'Two-step login', section: `Two-step login › ${section}`, text, score: 0.7 })
+const twoStepPage = [
+  twoStep('0', 'About two-step login', 'Two-step login protects your account with a code from your phone as well as your password. It works with any authenticator app.'),
+  twoStep('1', 'Turning it on', 'Open Settings, then Security, and switch on Two-step login. Scan the QR code with your authenticator app and type the code it shows.'),
+  twoStep('2', 'Recovery codes', 'Keep the recovery codes somewhere safe: each lets you log in once without your phone.')
+]
 
 t.test('a problem the help pages solve is answered, with the offer of a person, not handed off', async (t) => {
   const assistant = new Assistant({ classifier: says('complaint'), retriever: retriever({ passages: [power] }), embedder, log })
@@ -50,6 +65,25 @@ t.test('a problem the help pages solve is answered, with the offer of a person, 
   t.match(answer.citations, [{ source: 'knowledge', reference: 'power#0', url: 'https://help.example/power' }])
   t.match(answer.decision, { route: 'knowledge', evidence: [{ source: 'knowledge', reference: 'power#0', used: true }] })
   t.same(promisedActions(answer.reply), [])
+})
+
+t.test('the answer may be a section away from the chunk the search found, on the same page', async (t) => {
+  const asked: string[] = []
+  const assistant = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [twoStepPage[0]!], pages: { 'two-step': twoStepPage }, asked }), embedder, log })
+  const answer = await assistant.answer('p', 'How do I switch on two-step login?', [])
+  t.same(asked, ['two-step'], 'the page of the best passage is read, once')
+  t.equal(answer.handoff, false)
+  t.match(answer.reply, /Open Settings, then Security, and switch on Two-step login/, 'the steps, from the next section')
+  t.match(answer.citations, [{ source: 'knowledge', reference: 'two-step#1', title: 'Two-step login › Turning it on' }])
+  t.same(promisedActions(answer.reply), [])
+})
+
+t.test('a page that cannot be read leaves the chunks the search found to answer', async (t) => {
+  const assistant = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [power] }), embedder, log })
+  const answer = await assistant.answer('p', 'my laptop will not turn on, what do I do?', [])
+  t.equal(answer.handoff, false)
+  t.match(answer.reply, /hold the power button for 30 seconds/)
+  t.match(answer.citations, [{ source: 'knowledge', reference: 'power#0' }])
 })
 
 t.test('a grievance is handed off, with what the help pages say after it', async (t) => {

@@ -15,7 +15,8 @@ const heldRetriever: Retriever = {
     return { items: [] }
   },
   knowledge: async () => ({ passages: [] }),
-  items: async () => ({ items: [] })
+  items: async () => ({ items: [] }),
+  page: async () => ({ passages: [] })
 }
 
 const send = (app: Awaited<ReturnType<Harness['app']>>, key: string, body: object, headers: Record<string, string> = {}) =>

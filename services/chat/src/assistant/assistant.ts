@@ -8,7 +8,7 @@ import type { Order } from './constraints/index.js'
 import { handoffReply, itemsReply, templateReply, withOfferOfPerson } from './responder.js'
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
-import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type SentenceCandidate } from './sentences.js'
+import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type Answering, type SentenceCandidate } from './sentences.js'
 import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
 import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
@@ -69,6 +69,11 @@ export interface Evidence {
    * asks about something new in that turn's subject), else those of `text`.
    */
   focus: string[]
+  /**
+   * The other chunks of the best page that clears the threshold: its answer may be a section away
+   * from the chunk the search found (the steps under "Enabling" when "Using" was found).
+   */
+  page: KnowledgePassage[]
 }
 
 /** Items a reply names at most. */
@@ -155,6 +160,23 @@ function decisionOf (route: TurnDecision['route'], evidence: Evidence | undefine
 
 /** Pages one answer quotes from at most. */
 const ANSWER_PAGES = 3
+/** Chunks of the best page on either side of the one the search found that an answer also chooses from. */
+const PAGE_WINDOW = 4
+
+/**
+ * The passages an answer chooses its sentences from: the best that clear the threshold, then the
+ * chunks near the best one on its page (`nearby`: the search did not find them, so their sentences
+ * are chosen by their own words and meaning alone; cited with the page's relevance).
+ */
+function answerPages (answering: PassageEvidence[], page: KnowledgePassage[]): Answering[] {
+  const pages: Answering[] = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
+  const best = pages[0]
+  const at = best === undefined ? -1 : page.findIndex((p) => p.documentId === best.passage.documentId && p.chunkId === best.passage.chunkId)
+  if (best === undefined || at < 0) return pages
+  const taken = new Set(pages.map((p) => `${p.passage.documentId}#${p.passage.chunkId}`))
+  const near = page.slice(Math.max(0, at - PAGE_WINDOW), at + PAGE_WINDOW + 1).filter((p) => !taken.has(`${p.documentId}#${p.chunkId}`))
+  return [...pages, ...near.map((passage) => ({ passage, relevance: best.relevance, nearby: true }))]
+}
 
 /**
  * The reply pipeline (decision 17): every turn that is not small talk or a follow-up about items named
@@ -180,14 +202,14 @@ export class Assistant {
   /** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
   async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' } | undefined> {
     if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), stems(evidence.text)), route: 'faq' }
-    const pages = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
+    const pages = answerPages(answering, evidence.page)
     const reply = pageAnswer(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
     // Passages with no sentence to quote (a page of headings alone) answer nothing.
     return reply.text === '' ? undefined : { reply, route: 'knowledge' }
   }
 
   /** Each sentence of the pages' cosine similarity with the text, by sentence; undefined without an embedder or when it fails. */
-  async #closeness (text: string, pages: PassageEvidence[]): Promise<Map<string, number> | undefined> {
+  async #closeness (text: string, pages: Answering[]): Promise<Map<string, number> | undefined> {
     const sentences = [...new Set(pages.flatMap((p) => sentencesOf(p.passage.text)))]
     const similar = await this.#similarities(text, sentences)
     return similar.length === 0 ? undefined : new Map(sentences.map((s, i) => [s, similar[i]!]))
@@ -200,7 +222,7 @@ export class Assistant {
   async sentenceCandidates (message: string, evidence: Evidence): Promise<SentenceCandidate[]> {
     const answering = evidence.passages.filter(clears)
     if (answering.length === 0 || answering[0]!.kind === 'faq') return []
-    const pages = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
+    const pages = answerPages(answering, evidence.page)
     return sentenceCandidates(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
   }
 
@@ -386,13 +408,22 @@ export class Assistant {
     // them to it; "any Nike stuff?" is all brand), else the message's own words.
     const c = retrieval.plan?.constraints
     const asked = stems([retrieval.plan?.query ?? '', ...(c === undefined ? [] : [...c.brands, ...c.categories, ...c.colors])].join(' '))
+    const passages = weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages))
+    const best = passages.find(clears)
+    let page: KnowledgePassage[] = []
+    if (best?.kind === 'passage') {
+      const found = await this.#opts.retriever.page(projectId, best.passage.documentId, context)
+      if (found.failure !== undefined) this.#opts.log.warn({ projectId, reason: found.failure }, 'help page could not be read; answering from the chunks found')
+      page = found.passages
+    }
     return {
       retrieval,
       knowledge,
       items: weighItems(retrieval.items, asked.length === 0 ? stems(text) : asked),
-      passages: weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages)),
+      passages,
       text,
-      focus: text !== message && stems(message).length > 0 ? stems(message) : stems(text)
+      focus: text !== message && stems(message).length > 0 ? stems(message) : stems(text),
+      page
     }
   }
 

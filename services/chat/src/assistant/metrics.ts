@@ -95,7 +95,7 @@ export function tokenCounter (metrics: Metrics, model: string): (usage: TokenUsa
 export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriever {
   const duration = metrics.histogram({
     name: 'retrieval_duration_seconds',
-    help: 'Retrievals through the search service, by source (catalog, knowledge, items) and outcome (ok, failed)',
+    help: 'Retrievals through the search service, by source (catalog, knowledge, items, page) and outcome (ok, failed)',
     labelNames: ['source', 'outcome'],
     buckets: RETRIEVAL_BUCKETS
   })
@@ -108,7 +108,8 @@ export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriev
   return {
     retrieve: async (projectId, message, history, context) => await timed('catalog', retriever.retrieve(projectId, message, history, context)),
     knowledge: async (projectId, text, context) => await timed('knowledge', retriever.knowledge(projectId, text, context)),
-    items: async (projectId, ids, context) => await timed('items', retriever.items(projectId, ids, context))
+    items: async (projectId, ids, context) => await timed('items', retriever.items(projectId, ids, context)),
+    page: async (projectId, documentId, context) => await timed('page', retriever.page(projectId, documentId, context))
   }
 }
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import { errorCodes, limits, type ErrorCode, type KnowledgeHit, type Message } from '@chatsearch/contracts'
+import { errorCodes, limits, type ErrorCode, type KnowledgeDocument, type KnowledgeHit, type Message } from '@chatsearch/contracts'
 import { planSearch, toFilter, type CatalogShape, type SearchPlan } from './constraints/index.js'
 import type { CatalogItem, KnowledgePassage, Retrieval, RetrievalContext, RetrievedItem, Retriever } from './types.js'
 
@@ -7,7 +7,8 @@ import type { CatalogItem, KnowledgePassage, Retrieval, RetrievalContext, Retrie
 export const noRetriever: Retriever = {
   retrieve: async () => ({ items: [] }),
   knowledge: async () => ({ passages: [] }),
-  items: async (_projectId, ids) => ({ items: ids.map(() => undefined) })
+  items: async (_projectId, ids) => ({ items: ids.map(() => undefined) }),
+  page: async () => ({ passages: [] })
 }
 
 export interface SearchRetrieverOptions {
@@ -243,6 +244,28 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
         const result = await call<{ hits: KnowledgeHit[] }>(context, 'POST', '/knowledge/search', body)
         return { passages: result.hits.map(passageOf) }
       } catch (err) {
+        return { passages: [], failure: (err as Error).message }
+      }
+    },
+
+    async page (projectId, documentId, retrieval = {}) {
+      const context: CallContext = { ...retrieval, projectId }
+      try {
+        const doc = await call<KnowledgeDocument>(context, 'GET', `/knowledge/documents/${encodeURIComponent(documentId)}`)
+        return {
+          passages: doc.chunks.map((chunk): KnowledgePassage => ({
+            documentId: doc.id,
+            chunkId: chunk.id,
+            kind: doc.kind,
+            title: doc.title,
+            section: chunk.section,
+            ...(chunk.url === null ? {} : { url: chunk.url }),
+            text: chunk.text,
+            score: 0
+          }))
+        }
+      } catch (err) {
+        if (err instanceof SearchCallError && err.code === 'document_not_found') return { passages: [] }
         return { passages: [], failure: (err as Error).message }
       }
     },

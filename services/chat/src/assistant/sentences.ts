@@ -57,8 +57,11 @@ export function sentencesOf (text: string): string[] {
   return [...sentenceSegmenter.segment(text)].map((s) => s.segment.trim()).filter((s) => s !== '')
 }
 
-/** A passage that answers, with its relevance (evidence.ts). */
-export interface Answering { passage: KnowledgePassage, relevance: number }
+/**
+ * A passage that answers, with its relevance (evidence.ts); `nearby` for a chunk the search did not
+ * find, next to the best one on its page: its relevance is that one's, but not its sentences' feature.
+ */
+export interface Answering { passage: KnowledgePassage, relevance: number, nearby?: boolean }
 
 /**
  * The pairs to quote: the best, then one that answers a part of the message it leaves out ("Is
@@ -106,7 +109,7 @@ export interface SentenceFeatures {
   rare: number
   /** 1 for the first sentence of its passage: what the section is about. */
   opening: number
-  /** Its passage's relevance (evidence.ts). */
+  /** Its passage's relevance (evidence.ts); 0 for a chunk the search did not find (Answering `nearby`). */
   passage: number
 }
 
@@ -124,11 +127,11 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
     for (const w of wanted) if (words.has(w)) holders.set(w, (holders.get(w) ?? 0) + 1)
   }
   const cue = answerCue(message)
-  const all = pages.flatMap(({ passage, relevance }, rank) => {
+  const all = pages.flatMap(({ passage, relevance, nearby = false }, rank) => {
     const heading = new Set(stems(`${passage.title} ${passage.section}`))
     return sentencesOf(passage.text).map((text, index) => {
       const sequence = stemSequence(text)
-      return { passage, relevance, rank, index, text, sequence, words: new Set(sequence), heading }
+      return { passage, relevance: nearby ? 0 : relevance, rank, index, text, sequence, words: new Set(sequence), heading }
     })
   })
   const meaningOf = (c: { text: string }) => Math.max(0, closeness?.get(c.text) ?? 0)
