@@ -75,6 +75,9 @@ t.test('the answer may be a section away from the chunk the search found, on the
   t.equal(answer.handoff, false)
   t.match(answer.reply, /Open Settings, then Security, and switch on Two-step login/, 'the steps, from the next section')
   t.match(answer.citations, [{ source: 'knowledge', reference: 'two-step#1', title: 'Two-step login › Turning it on' }])
+  const weighed = answer.decision.evidence
+  t.match(weighed.find((e) => e.reference === 'two-step#1'), { source: 'knowledge', used: true }, 'the team sees the chunk quoted among the evidence')
+  t.match(weighed.find((e) => e.reference === 'two-step#0'), { source: 'knowledge', used: false })
   t.same(promisedActions(answer.reply), [])
 })
 

@@ -155,6 +155,9 @@ function decisionOf (route: TurnDecision['route'], evidence: Evidence | undefine
           ? { source: 'faq' as const, reference: e.passage.documentId, score: e.relevance }
           : { source: 'knowledge' as const, reference: `${e.passage.documentId}#${e.passage.chunkId}`, score: e.relevance })
       ].map((e) => ({ ...e, used: cited.has(`${e.source}:${e.reference}`) }))
+  // A chunk quoted from near the one found on its page (answerPages) was weighed with it: listed too.
+  const listed = new Set(entries.map((e) => `${e.source}:${e.reference}`))
+  entries.push(...citations.filter((c) => !listed.has(`${c.source}:${c.reference}`)).map((c) => ({ source: c.source, reference: c.reference, score: c.confidence, used: true })))
   return { route, ...(reason === undefined ? {} : { handoff_reason: reason }), evidence: entries.sort((a, b) => b.score - a.score).slice(0, decisionEvidenceMax) }
 }
 
