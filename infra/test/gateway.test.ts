@@ -267,6 +267,14 @@ t.test('the gateway in front of both services', { skip }, async (t) => {
     t.equal(tooLarge.status, 413)
     t.match(await tooLarge.json(), { statusCode: 413, error: 'Payload Too Large', code: 'payload_too_large' })
     t.equal(tooLarge.headers.get('x-request-id'), 'big-1')
+    t.equal(tooLarge.headers.get('access-control-allow-origin'), null, 'no Origin, no CORS header')
+    const fromShop = await call('/chat/newUserMessage', { key: s.chatKey, body: big, headers: { origin: 'https://shop.example' } })
+    t.equal(fromShop.status, 413)
+    t.equal(fromShop.headers.get('access-control-allow-origin'), 'https://shop.example', 'the widget on a shop\'s page can read that its message was too large')
+    t.equal(fromShop.headers.get('access-control-expose-headers'), 'x-request-id')
+    t.equal(fromShop.headers.get('vary'), 'Origin')
+    t.match(fromShop.headers.get('x-request-id'), /^[0-9a-f]{32}$/, 'exactly one request id, the gateway\'s')
+    await fromShop.arrayBuffer()
     t.equal((await call('/search/search', { key: s.searchKey, body: JSON.stringify({ search_term: 'x'.repeat(2_000_000) }) })).status, 413)
 
     // 2 MiB reaches the search service on /documents: it answers (the item is invalid), not the gateway.
