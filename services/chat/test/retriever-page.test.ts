@@ -24,6 +24,16 @@ t.test('the retriever reads a help page whole, in order, from the real search se
   const other = await h.tenant()
   t.same(await retriever.page(other.projectId, hit.documentId), { passages: [] }, 'another project\'s page is not read')
 
+  // Kept a short while: the page deleted meanwhile is still read from what was kept, unless the
+  // chunk the search found reads otherwise than the kept one (the page changed): then it is read again.
+  const removed = await fetch(`${stack.url}/knowledge/documents/${encodeURIComponent(hit.documentId)}`, {
+    method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}`, 'x-project-id': shop.projectId }
+  })
+  t.ok(removed.ok, `deleted (${removed.status})`)
+  t.same((await retriever.page(shop.projectId, hit.documentId)).passages, page.passages, 'kept')
+  t.same((await retriever.page(shop.projectId, hit.documentId, {}, hit)).passages, page.passages, 'kept: the found chunk reads as the kept one')
+  t.same(await retriever.page(shop.projectId, hit.documentId, {}, { ...hit, text: `${hit.text} (edited)` }), { passages: [] }, 'read again when the found chunk was edited: gone now')
+
   const down = searchRetriever({ searchUrl: 'http://127.0.0.1:9', serviceToken: TOKEN, timeoutMs: 2000 })
   const failed = await down.page(shop.projectId, hit.documentId)
   t.same(failed.passages, [])

@@ -415,7 +415,7 @@ export class Assistant {
     const best = passages.find(clears)
     let page: KnowledgePassage[] = []
     if (best?.kind === 'passage') {
-      const found = await this.#opts.retriever.page(projectId, best.passage.documentId, context)
+      const found = await this.#opts.retriever.page(projectId, best.passage.documentId, context, best.passage)
       if (found.failure !== undefined) this.#opts.log.warn({ projectId, reason: found.failure }, 'help page could not be read; answering from the chunks found')
       page = found.passages
     }

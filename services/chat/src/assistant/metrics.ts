@@ -109,7 +109,7 @@ export function timedRetriever (retriever: Retriever, metrics: Metrics): Retriev
     retrieve: async (projectId, message, history, context) => await timed('catalog', retriever.retrieve(projectId, message, history, context)),
     knowledge: async (projectId, text, context) => await timed('knowledge', retriever.knowledge(projectId, text, context)),
     items: async (projectId, ids, context) => await timed('items', retriever.items(projectId, ids, context)),
-    page: async (projectId, documentId, context) => await timed('page', retriever.page(projectId, documentId, context))
+    page: async (projectId, documentId, context, found) => await timed('page', retriever.page(projectId, documentId, context, found))
   }
 }
 

@@ -33,6 +33,14 @@ export interface SearchRetrieverOptions {
  */
 export const SHAPE_CACHE_ENTRIES = 1000
 
+/**
+ * Help pages read whole (Retriever.page) are kept a short while, up to this many characters of chunk
+ * text in all: a page may be a PDF of 2 million characters, read for every turn it answers otherwise.
+ */
+export const PAGE_CACHE_CHARS = 20_000_000
+/** How long a page read whole is reused: a page edited since is read again at the latest then, or at once when the chunk the search found has changed. */
+export const PAGE_TTL_MS = 30_000
+
 /** Facets whose values the constraint extraction matches words against. */
 const NAMED_FACETS = ['brand', 'category', 'color']
 /** Items each search brings back to weigh; more when the shopper asks for the cheapest or best rated of them. */
@@ -126,6 +134,11 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
   // Expired shapes are not returned, and go when pushed out or read again.
   const shapes = new LRUCache<string, CatalogShape>({ max: opts.shapeEntries ?? SHAPE_CACHE_ENTRIES, ttl: shapeTtlMs })
   opts.onShapes?.(() => shapes.size)
+  const pages = new LRUCache<string, KnowledgePassage[]>({
+    maxSize: PAGE_CACHE_CHARS,
+    sizeCalculation: (chunks) => Math.max(1, chunks.reduce((n, c) => n + c.text.length, 0)),
+    ttl: PAGE_TTL_MS
+  })
   // A search service running with EMBEDDINGS=false refuses hybrid search: keyword search then.
   let hybrid = true
 
@@ -248,22 +261,26 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
       }
     },
 
-    async page (projectId, documentId, retrieval = {}) {
+    async page (projectId, documentId, retrieval = {}, found) {
       const context: CallContext = { ...retrieval, projectId }
+      const key = `${projectId}\n${documentId}`
+      const kept = pages.get(key)
+      // A kept page whose chunk the search just found reads otherwise was edited since: read again.
+      if (kept !== undefined && (found === undefined || kept.some((c) => c.chunkId === found.chunkId && c.text === found.text))) return { passages: kept }
       try {
         const doc = await call<KnowledgeDocument>(context, 'GET', `/knowledge/documents/${encodeURIComponent(documentId)}`)
-        return {
-          passages: doc.chunks.map((chunk): KnowledgePassage => ({
-            documentId: doc.id,
-            chunkId: chunk.id,
-            kind: doc.kind,
-            title: doc.title,
-            section: chunk.section,
-            ...(chunk.url === null ? {} : { url: chunk.url }),
-            text: chunk.text,
-            score: 0
-          }))
-        }
+        const passages = doc.chunks.map((chunk): KnowledgePassage => ({
+          documentId: doc.id,
+          chunkId: chunk.id,
+          kind: doc.kind,
+          title: doc.title,
+          section: chunk.section,
+          ...(chunk.url === null ? {} : { url: chunk.url }),
+          text: chunk.text,
+          score: 0
+        }))
+        pages.set(key, passages)
+        return { passages }
       } catch (err) {
         if (err instanceof SearchCallError && err.code === 'document_not_found') return { passages: [] }
         return { passages: [], failure: (err as Error).message }

@@ -87,8 +87,11 @@ export interface Retriever {
   knowledge (projectId: string, text: string, context?: RetrievalContext): Promise<KnowledgeRetrieval>
   /** Catalog items by id, as the catalog holds them now (undefined for one that is gone). */
   items (projectId: string, ids: string[], context?: RetrievalContext): Promise<ItemsRetrieval>
-  /** Every chunk of one help page, in order (none when it is gone). */
-  page (projectId: string, documentId: string, context?: RetrievalContext): Promise<KnowledgeRetrieval>
+  /**
+   * Every chunk of one help page, in order (none when it is gone); `found`, a chunk of it the search
+   * just found, tells a page kept from before that was edited since.
+   */
+  page (projectId: string, documentId: string, context?: RetrievalContext, found?: KnowledgePassage): Promise<KnowledgeRetrieval>
 }
 
 export interface Reply {
