@@ -2,7 +2,7 @@ import t from 'tap'
 import { createServer } from 'node:net'
 import { errorCatalog } from '@chatsearch/contracts'
 import { freePort, metricSample } from '../src/testing.js'
-import { answerProblem, percentEncoded } from '../src/fuzz.js'
+import { answerProblem, asText, percentEncoded } from '../src/fuzz.js'
 
 t.test('freePort gives a port nobody listens on', async (t) => {
   const port = await freePort()
@@ -42,4 +42,15 @@ t.test('answerProblem accepts only the documented error body', async (t) => {
 t.test('percentEncoded sends a lone surrogate as its WTF-8 bytes', async (t) => {
   t.equal(percentEncoded('a b/ü'), 'a%20b%2F%C3%BC')
   t.equal(percentEncoded('x\ud800y'), 'x%ED%A0%80y')
+})
+
+t.test('asText turns any generated value into request text, even one String() refuses', async (t) => {
+  t.equal(asText('a b'), 'a b')
+  t.equal(asText(12), '12')
+  t.equal(asText(null), 'null')
+  t.equal(asText(undefined), '')
+  t.equal(asText(['x', 1]), '["x",1]')
+  const hostile = JSON.parse('{"toString":0,"valueOf":0}') as object
+  t.throws(() => String(hostile), 'String() of it throws')
+  t.equal(asText(hostile), '{"toString":0,"valueOf":0}')
 })
