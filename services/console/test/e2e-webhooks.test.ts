@@ -90,9 +90,13 @@ t.test('a team member configures webhooks in a browser and sees the deliveries',
       await log.getByRole('button', { name: 'Refresh' }).click()
     }
     t.match(await failed.textContent(), /ping.*failed.*2.*500.*answered 500: helpdesk is down/, 'failed after 2 attempts, the last error kept')
+    // The retry's answer comes after the log's own refresh, 1.5 s after the test event: its message
+    // must survive that refresh (the log was remounted, and the message lost, before).
+    await page.route('**/deliveries/*/retry', async (route) => { await new Promise((resolve) => setTimeout(resolve, 1600)); await route.continue() })
     await failed.getByRole('button', { name: /^Retry/ }).click()
     // The console confirms the retry first: a failure below is then the delivery's, not a lost click.
     await log.getByRole('status').filter({ hasText: 'Delivery sent again.' }).waitFor({ timeout: 10_000 })
+    await page.unroute('**/deliveries/*/retry')
     await broken.until(3)
     t.pass('a retried delivery is sent again')
     await snapshot('failed')

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, retryDelivery, rotateWebhookSecret, sendTestEvent, updateWebhook } from '../api/webhooks.js'
 import type { WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventType } from '../api/types.js'
 import { ConfirmButton } from '../components/confirm-button.js'
@@ -56,10 +56,15 @@ function Secret ({ endpoint, onDismiss }: { endpoint: WebhookEndpointWithSecret,
   )
 }
 
-/** One endpoint's delivery log, newest first, a page at a time; a failed delivery can be sent again. */
-function Deliveries ({ projectId, endpoint }: { projectId: string, endpoint: WebhookEndpoint }) {
+/**
+ * One endpoint's delivery log, newest first, a page at a time; a failed delivery can be sent again.
+ * A new `round` (a test event was sent) shows the first page afresh, keeping what the log said last
+ * ("Delivery sent again."): remounting it lost that message.
+ */
+function Deliveries ({ projectId, endpoint, round }: { projectId: string, endpoint: WebhookEndpoint, round: number }) {
   const [offset, setOffset] = useState(0)
-  const log = useLoad(() => listDeliveries(projectId, endpoint.id, PAGE, offset), [projectId, endpoint.id, offset])
+  useEffect(() => { setOffset(0) }, [round])
+  const log = useLoad(() => listDeliveries(projectId, endpoint.id, PAGE, offset), [projectId, endpoint.id, offset, round])
   const action = useAction()
   const total = log.data?.total ?? 0
   return (
@@ -225,7 +230,7 @@ function Body () {
               </table>
               )}
       </section>
-      {selected !== undefined && <Deliveries key={`${selected.id}:${logRound}`} projectId={projectId} endpoint={selected} />}
+      {selected !== undefined && <Deliveries key={selected.id} projectId={projectId} endpoint={selected} round={logRound} />}
     </>
   )
 }
