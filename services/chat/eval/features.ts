@@ -6,6 +6,7 @@
 // Each row names its dataset (`dataset`: help/<name>, for eval/fit.ts's leave-one-corpus-out check) and what it weighs (`ref`: document#chunk, and .index for a sentence, with its opening `text`),
 // so that a miss can be read back to the page and sentence.
 import { appendFile, writeFile } from 'node:fs/promises'
+import type { Message } from '@chatsearch/contracts'
 import type { Assistant } from '../src/assistant/assistant.js'
 import { norm, type Question, type Request } from './datasets.js'
 
@@ -48,12 +49,13 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
 }
 
 /** The best evidence of a message, one line each, to stderr: what the relevance model saw, and the sentences ranked first. */
-export async function explain (assistant: Assistant, projectId: string, message: string): Promise<void> {
-  const evidence = await assistant.gather(projectId, message, [])
+export async function explain (assistant: Assistant, projectId: string, message: string, history: Message[] = []): Promise<void> {
+  const evidence = await assistant.gather(projectId, message, history)
   const round = (features: object) => Object.entries(features).map(([k, v]) => `${k} ${(v as number).toFixed(2)}`).join(', ')
   const lines = [
     ...evidence.passages.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} ${e.kind} ${e.passage.documentId}#${e.passage.chunkId} (${round(e.features)})`),
     ...evidence.items.slice(0, 4).map((e) => `    ${e.relevance.toFixed(3)} item ${e.item.id} (${round(e.features)})`),
+    ...(evidence.text === message ? [] : [`    retrieved with ${JSON.stringify(evidence.text)}`]),
     ...(await assistant.sentenceCandidates(message, evidence)).slice(0, 3).map((c) => `    sentence ${c.score.toFixed(3)} ${c.passage.documentId}#${c.passage.chunkId}.${c.index} (${round(c.features)}) ${JSON.stringify(c.text.slice(0, 100))}`)
   ]
   process.stderr.write(`  explain ${JSON.stringify(message)}\n${lines.join('\n')}\n`)

@@ -49,11 +49,12 @@
 // by name or as help/<name>, catalogs/<name>), EVAL_VERBOSE=1 (every check with its reply), EVAL_SHOW_HELDOUT=1
 // (list held-out replies too), EVAL_DEADLINE_S (default 900), EVAL_FEATURES=<file> (writes the evidence
 // features of development questions and requests with their labels, for eval/fit.ts), EVAL_EXPLAIN=1 (prints
-// the best evidence of each development question and request to stderr).
+// the best evidence of each development question, request and conversation turn to stderr).
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createKey, createProject } from '@chatsearch/auth'
+import type { Message } from '@chatsearch/contracts'
 import { createPool } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/testkit'
 import { buildApp as buildSearch, ingestDocuments, ingestKnowledge } from '@chatsearch/search'
@@ -215,6 +216,12 @@ try {
       const answers: Answer[] = []
       let chatId: string | undefined
       for (const [n, turn] of conv.turns.entries()) {
+        // The turns before, as the assistant reads them (EVAL_EXPLAIN of a turn that leans on them).
+        const history = conv.turns.slice(0, n).flatMap((t, i): Message[] => [
+          { msg_id: `u${i}`, role: 'user', content: t.say, timestamp: new Date(0).toISOString() },
+          { msg_id: `a${i}`, role: 'assistant', content: answers[i]!.assistant_response, timestamp: new Date(0).toISOString(), citations: answers[i]!.citations }
+        ])
+        if (EXPLAIN && splitOf(d, conv) === 'dev') await explainEvidence(chat.assistant, projects.get(d)!, turn.say, history)
         const a = await send(key, turn.say, `eval-${d.name}-c-${conv.id}`, chatId)
         chatId = a.chat_id === '' ? undefined : a.chat_id
         answers.push(a)
