@@ -9,6 +9,7 @@ import type { KnowledgePassage, RetrievedItem, Retriever } from '../src/assistan
 import { promisedActions } from '../src/assistant/promises.js'
 import { phrasings } from '../src/assistant/responder.js'
 import { handoffReason } from '../src/assistant/handoff.js'
+import { THRESHOLD } from '../src/assistant/relevance-weights.js'
 
 // The decisions of decision 17 on fixed evidence: a retriever that returns what the test gives it
 // (the search service's own behaviour is tested against a real one in assistant.test.ts and
@@ -130,6 +131,21 @@ t.test('the items that answer, cited with their relevance', async (t) => {
   t.equal(answer.decision.route, 'catalog')
   t.ok(answer.citations.length > 0 && answer.citations.every((c) => c.source === 'catalog' && c.confidence > 0 && c.confidence <= 1))
   t.match(answer.reply, /Ridge Hiking Boots — \$180\.00/)
+})
+
+t.test('a help page is read whole only for a reply that quotes it', async (t) => {
+  const care: KnowledgePassage = { ...power, documentId: 'boot-care', title: 'Hiking boots', section: 'Hiking boots › Choosing hiking boots', text: 'Hiking boots should fit snugly at the heel. Try hiking boots on in the afternoon, when feet are largest.' }
+  const asked: string[] = []
+  const items = [boot('b1', 'Ridge Hiking Boots', 180), boot('b2', 'Trail Hiking Boots', 120)]
+  const shop = new Assistant({ classifier: says('request'), retriever: retriever({ items, passages: [care], pages: { 'boot-care': [care] }, asked }), embedder, log })
+  const answer = await shop.answer('p', 'show me hiking boots', [])
+  t.equal(answer.decision.route, 'catalog')
+  t.ok(answer.decision.evidence.some((e) => e.source === 'knowledge' && e.score >= THRESHOLD), 'the page cleared the threshold (what reading it depended on before)')
+  t.same(asked, [], 'the items answer: the page is not read')
+  const help = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [care], pages: { 'boot-care': [care] }, asked }), embedder, log })
+  const question = await help.answer('p', 'How should hiking boots fit?', [])
+  t.equal(question.decision.route, 'knowledge')
+  t.same(asked, ['boot-care'], 'a reply that quotes the page reads it, once')
 })
 
 t.test('a question that asks for no products is answered with items only when they are the kind of thing it asks about', async (t) => {

@@ -71,9 +71,11 @@ export interface Evidence {
   focus: string[]
   /**
    * The other chunks of the best page that clears the threshold: its answer may be a section away
-   * from the chunk the search found (the steps under "Enabling" when "Using" was found).
+   * from the chunk the search found (the steps under "Enabling" when "Using" was found). Read when a
+   * reply quotes the help pages, once: a turn answered with items or handed off for want of an
+   * answer does not read it.
    */
-  page: KnowledgePassage[]
+  page: () => Promise<KnowledgePassage[]>
 }
 
 /** Items a reply names at most. */
@@ -205,7 +207,7 @@ export class Assistant {
   /** The reply the help pages give: an FAQ pair's answer, or the sentences of the pages that answer. */
   async #knowledgeReply (message: string, evidence: Evidence, answering: PassageEvidence[]): Promise<{ reply: Reply, route: 'faq' | 'knowledge' } | undefined> {
     if (answering[0]!.kind === 'faq') return { reply: faqAnswer(answering.filter((e) => e.kind === 'faq'), stems(evidence.text)), route: 'faq' }
-    const pages = answerPages(answering, evidence.page)
+    const pages = answerPages(answering, await evidence.page())
     const reply = pageAnswer(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
     // Passages with no sentence to quote (a page of headings alone) answer nothing.
     return reply.text === '' ? undefined : { reply, route: 'knowledge' }
@@ -225,7 +227,7 @@ export class Assistant {
   async sentenceCandidates (message: string, evidence: Evidence): Promise<SentenceCandidate[]> {
     const answering = evidence.passages.filter(clears)
     if (answering.length === 0 || answering[0]!.kind === 'faq') return []
-    const pages = answerPages(answering, evidence.page)
+    const pages = answerPages(answering, await evidence.page())
     return sentenceCandidates(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
   }
 
@@ -417,11 +419,14 @@ export class Assistant {
     const asked = stems([retrieval.plan?.query ?? '', ...(c === undefined ? [] : [...c.brands, ...c.categories, ...c.colors])].join(' '))
     const passages = weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages))
     const best = passages.find(clears)
-    let page: KnowledgePassage[] = []
-    if (best?.kind === 'passage') {
-      const found = await this.#opts.retriever.page(projectId, best.passage.documentId, context, best.passage)
-      if (found.failure !== undefined) this.#opts.log.warn({ projectId, reason: found.failure }, 'help page could not be read; answering from the chunks found')
-      page = found.passages
+    let reading: Promise<KnowledgePassage[]> | undefined
+    const page = async (): Promise<KnowledgePassage[]> => {
+      if (best?.kind !== 'passage') return []
+      reading ??= this.#opts.retriever.page(projectId, best.passage.documentId, context, best.passage).then((found) => {
+        if (found.failure !== undefined) this.#opts.log.warn({ projectId, reason: found.failure }, 'help page could not be read; answering from the chunks found')
+        return found.passages
+      })
+      return await reading
     }
     return {
       retrieval,
