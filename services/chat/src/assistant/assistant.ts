@@ -341,11 +341,7 @@ export class Assistant {
     // when they solve it (below).
     const malfunction = !question && !seeks && explicit === undefined && MALFUNCTION.test(message)
     if (malfunction && label === 'request') label = 'complaint'
-    // A question that asks for no products ("is there a student discount?") is answered with items
-    // only when the best of them is the kind of thing it asks about (its last word in the item's title
-    // or category): an item that merely shares a word with it ("a laptop for students") does not answer it.
-    const offTopicItems = question && !seeks && evidence.items.find(clears)?.features.head !== 1
-    const items = malfunction || offTopicItems ? [] : evidence.items.filter(clears)
+    const items = malfunction ? [] : evidence.items.filter(clears)
     // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.
     // A message worded as a question that they answer is a question; one that finds the items a
     // shopper asks for ("wireless mouse", "something to store more files on my PC") is a request.
