@@ -125,6 +125,12 @@ t.test('pageAnswer: the sentence of the shape asked for, its words close togethe
   t.match(answer('Do I have to use collections?', [collections]).text, /: "Unlike categories, creating collections is not required\."/, 'what is required or not for "do I have to"')
 })
 
+t.test('pageAnswer: the sentence after the one that matches comes before sentences that only add words', async (t) => {
+  const sync = passage({ documentId: 'sync', title: 'Syncing', section: 'Syncing › Contacts', score: 0.7, text: 'Your phone syncs every hour. Signing in with your password will not work with two-factor login on, and the app says Unknown resource. Use an app password instead. Contacts stopped showing? Check the address book.' })
+  const reply = answer('my phone stopped syncing contacts and the app says Unknown resource', [sync]).text
+  t.match(reply, /the app says Unknown resource\. Use an app password instead\./, 'the fix that follows the problem is quoted with it')
+})
+
 t.test('weighPassages: the passage that holds the message\'s words weighs more than one the search ranked as high that does not', async (t) => {
   const home = passage({ documentId: 'home', title: 'Home', section: 'Home › Dark mode', score: 0.5, text: 'To work in dark mode, open the dashboard menu and click Dark Mode.' })
   const apps = passage({ documentId: 'apps', title: 'Apps', section: 'Apps', score: 0.5, text: 'The dashboard lists the installed apps. Each app can work with the dashboard.' })

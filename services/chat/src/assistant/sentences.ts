@@ -159,9 +159,9 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
 
 /**
  * The sentences of the answering pages that answer the message, quoted as written with their pages
- * cited: the best on the sentence model (sentenceCandidates), sentences that add words it lacks (of
- * its passage, or of another whose headings name one of the message's words), the sentence after it
- * while short (for "how do I …?", the steps after it while they fit in PROCEDURE_MAX), the one before
+ * cited: the best on the sentence model (sentenceCandidates), the sentence after it while short,
+ * sentences that add words they lack (of its passage, or of another whose headings name one of the
+ * message's words), for "how do I …?" the steps after it while they fit in PROCEDURE_MAX, the one before
  * it when it opens with "It"/"This", and the list a sentence ending in ":" introduces.
  */
 export function pageAnswer (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): Reply {
@@ -170,7 +170,11 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
   if (start === undefined) return { text: '', citations: [] }
 
   const chosen: SentenceCandidate[] = [start]
-  const held = new Set(start.words)
+  const next = candidates.find((c) => c.passage === start.passage && c.index === start.index + 1)
+  // What follows the sentence that matches the question is most often its answer ("… will throw a
+  // generic error. Use an app password instead."): quoted before sentences that add other words.
+  if (!asksHow(message) && next !== undefined && start.text.length + next.text.length <= NEXT_SENTENCE_ROOM) chosen.push(next)
+  const held = new Set(chosen.flatMap((c) => [...c.words]))
   while (chosen.length < MAX_SENTENCES) {
     let best: { candidate: SentenceCandidate, gain: number } | undefined
     for (const c of candidates) {
@@ -183,7 +187,6 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
     chosen.push(best.candidate)
     for (const w of best.candidate.words) held.add(w)
   }
-  const next = candidates.find((c) => c.passage === start.passage && c.index === start.index + 1)
   if (asksHow(message)) {
     // A procedure: the steps that follow the best sentence in its passage, in order, while they fit.
     let length = chosen.reduce((n, c) => n + c.text.length, 0)
@@ -193,7 +196,7 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
       chosen.push(step)
       length += step.text.length
     }
-  } else if (next !== undefined && !chosen.includes(next) && chosen.length < MAX_SENTENCES && start.text.length + next.text.length <= NEXT_SENTENCE_ROOM) chosen.push(next)
+  }
   const previous = candidates.find((c) => c.passage === start.passage && c.index === start.index - 1)
   if (previous !== undefined && !chosen.includes(previous) && chosen.length < MAX_SENTENCES && /^(?:it|its|this|these|that|those|they|their|such)\b/i.test(start.text)) chosen.push(previous)
 
