@@ -111,6 +111,23 @@ t.test('"how do I …" about the customer\'s own account is a question, not an a
   t.match(action.decision, { handoff_reason: 'action' })
 })
 
+t.test('a message with a subject of its own that nothing answers is a question for the team, whatever the classifier said', async (t) => {
+  const nothing = new Assistant({ classifier: says('other'), retriever: retriever({}), embedder, log })
+  const satellite = await nothing.answer('p', 'Can I use the router with a satellite connection?', [])
+  t.equal(satellite.classification, 'question')
+  t.match(satellite.decision, { route: 'handoff', handoff_reason: 'unanswered' })
+  const led = await nothing.answer('p', 'the orange light blinks four times then pauses', [])
+  t.equal(led.classification, 'question')
+  t.equal(led.handoff, true)
+  const answered = await new Assistant({ classifier: says('other'), retriever: retriever({ passages: [power] }), embedder, log })
+    .answer('p', 'the laptop does not turn on when it is plugged in', [])
+  t.equal(answered.classification, 'question', 'answered from the help pages: it was asked about')
+  t.match(answered.reply, /hold the power button/)
+  const ok = await nothing.answer('p', 'ok cool', [])
+  t.equal(ok.classification, 'other', 'small talk stays small talk')
+  t.equal(ok.handoff, false)
+})
+
 t.test('a question nothing answers is handed off; a product search nothing answers says so', async (t) => {
   const nothing = new Assistant({ classifier: says('question'), retriever: retriever({}), embedder, log })
   const discount = await nothing.answer('p', 'Is there a student discount?', [])
@@ -155,10 +172,16 @@ t.test('something of the customer\'s that fails is helped with or handed off, no
   const alone = new Assistant({ classifier: says('request'), retriever: retriever({ items }), embedder, log })
   const handed = await alone.answer('p', 'my wireless earbuds wont charge anymore', [])
   t.equal(handed.handoff, true, 'no help page solves it: a person does')
-  t.equal(handed.classification, 'complaint')
-  t.match(handed.decision, { route: 'handoff', handoff_reason: 'complaint' })
+  t.equal(handed.classification, 'question', 'a request for help that nothing here answers, not a grievance')
+  t.match(handed.decision, { route: 'handoff', handoff_reason: 'unanswered' })
   t.same(handed.citations, [], 'no earbuds offered for broken earbuds')
   t.same(promisedActions(handed.reply), [])
+  // The same kind of statement about what the shop did is a complaint.
+  for (const message of ['my earbuds arrived broken in the package', 'since you replaced them my earbuds wont charge']) {
+    const shop = await alone.answer('p', message, [])
+    t.equal(shop.classification, 'complaint', message)
+    t.match(shop.decision, { route: 'handoff', handoff_reason: 'complaint' }, message)
+  }
 
   const charging: KnowledgePassage = {
     ...power,

@@ -11,7 +11,7 @@ import { handoffReason } from './handoff.js'
 import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type Answering, type SentenceCandidate } from './sentences.js'
 import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
-import { CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
+import { ABOUT_THE_SHOP, CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
@@ -280,11 +280,12 @@ export class Assistant {
    * - an action on the customer's own order or account, or a person asked for: handed off, with what
    *   the help pages say about it;
    * - a complaint: the help pages' answer when they have one and the customer describes a problem
-   *   rather than a grievance (with the offer of a person); handed off otherwise;
+   *   rather than a grievance (with the offer of a person); handed off otherwise, as a complaint when
+   *   it is a grievance or about the shop's doing, else as a question nothing here answers;
    * - else the best evidence that clears the threshold answers: an FAQ, the help pages' sentences or
    *   items (a shopper looking for products is answered with items when any clears);
    * - nothing clears: "nothing matches" to a shopper looking for products, small talk to small talk,
-   *   and a handoff to a question nobody can answer.
+   *   and a handoff to a question nobody can answer (a message with a subject of its own is one).
    */
   async answer (projectId: string, message: string, history: Message[], opts: AnswerOptions = {}): Promise<AssistantAnswer> {
     const explicit = handoffReason(message)
@@ -357,9 +358,15 @@ export class Assistant {
     if (explicit !== undefined) return send(handoffReply(explicit, message, (await fromKnowledge())?.reply), 'handoff', evidence, explicit)
     if (label === 'complaint' || problem) {
       const answer = await fromKnowledge()
-      if (answer === undefined || grievance) {
+      if (grievance || (answer === undefined && ABOUT_THE_SHOP.test(message))) {
         label = 'complaint'
         return send(handoffReply('complaint', message, answer?.reply), 'handoff', evidence, 'complaint')
+      }
+      // A problem of the customer's own ("the pi gets hot and slows down") that the help pages do not
+      // solve is still a request for help, asked of the team: a question nothing here answers.
+      if (answer === undefined) {
+        label = 'question'
+        return send(handoffReply('unanswered', message, undefined), 'handoff', evidence, 'unanswered')
       }
       return send(withOfferOfPerson(answer.reply, message), answer.route, evidence)
     }
@@ -371,7 +378,11 @@ export class Assistant {
     const knowledgeAnswers = passages.length > 0 &&
       (items.length === 0 || (seeks ? passages[0]!.kind === 'faq' && bestPassage > bestItem : bestPassage >= bestItem))
     const answer = knowledgeAnswers ? await fromKnowledge() : undefined
-    if (answer !== undefined) return send(answer.reply, answer.route, evidence)
+    if (answer !== undefined) {
+      // What the help pages answer was asked about, however it was worded ("the green light flashes 7 times").
+      if (label === 'other') label = 'question'
+      return send(answer.reply, answer.route, evidence)
+    }
     if (items.length > 0) return send(itemsReply({ message, items: itemsToShow(items, retrieval.plan?.constraints.order, stems(retrieval.plan?.query ?? '')) }), 'catalog', evidence)
 
     if (retrieval.failure !== undefined && (seeks || knowledge.failure !== undefined)) return send(templateReply('unavailable', message), 'unavailable', evidence)
@@ -382,6 +393,8 @@ export class Assistant {
     // Chit-chat ("ok", "cool, thanks") gets small talk; a statement with a subject of its own that
     // nothing answers ("it gets hot and slows down") is a matter for the team, like a question.
     if ((label === 'other' || label === 'feedback') && !question && contentWords(message).length <= SMALL_TALK_WORDS) return send(templateReply(label, message), 'small_talk', evidence)
+    // Handed to the team as a question nobody here answers, it is one, whatever the classifier made of it.
+    if (label === 'other') label = 'question'
     return send(handoffReply('unanswered', message, undefined), 'handoff', evidence, 'unanswered')
   }
 

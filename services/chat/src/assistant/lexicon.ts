@@ -52,6 +52,14 @@ export const PRODUCT_SEEKING = new RegExp([
 export const GRIEVANCE = /\b(?:unacceptable|ridiculous|terrible|awful|horrible|worst|disgusting|outrageous|furious|angry|annoyed|frustrat\w*|disappoint\w*|fed up|sick of|rude|scam|rip[- ]?off|never again|waste of (?:money|time)|still (?:waiting|nothing|not)|been waiting|no one|nobody (?:has|answers|replied)|not happy|unhappy|complain\w*)\b/i
 
 /**
+ * A message about what the shop did or does: it speaks to the shop ("You charged me twice", "your
+ * courier left it in the rain") or of an order, its delivery or its payment ("my package arrived
+ * damaged"). A statement of that kind that the help pages do not answer is a complaint, not a
+ * problem of the customer's own to ask the team about.
+ */
+export const ABOUT_THE_SHOP = /\b(?:you|your|yours|u|orders?|ordered|parcels?|packages?|deliver(?:y|ies|ed)|shipments?|shipped|couriers?|payments?|paid|refunds?|invoices?|receipts?)\b/i
+
+/**
  * Something of the customer's that fails ("my earbuds won't charge anymore", "our printer keeps
  * jamming"): a request for help with what they have, not for products. General English failure
  * words after "my" or "our"; a message that also asks for products (PRODUCT_SEEKING) is not one.
