@@ -176,6 +176,17 @@ t.test('something of the customer\'s that fails is helped with or handed off, no
   t.match(handed.decision, { route: 'handoff', handoff_reason: 'unanswered' })
   t.same(handed.citations, [], 'no earbuds offered for broken earbuds')
   t.same(promisedActions(handed.reply), [])
+  // Asked, or with a request for help, it is the same: a question nobody here answers, no earbuds.
+  for (const message of ['my earbuds wont charge anymore, can you help?', 'why do my earbuds keep failing to charge?']) {
+    const asked = await alone.answer('p', message, [])
+    t.equal(asked.classification, 'question', message)
+    t.match(asked.decision, { route: 'handoff', handoff_reason: 'unanswered' }, message)
+    t.same(asked.citations, [], message)
+  }
+  const complained = new Assistant({ classifier: says('complaint'), retriever: retriever({ items }), embedder, log })
+  const help = await complained.answer('p', 'my laptop wont turn on, could you please help me?', [])
+  t.equal(help.classification, 'question', 'asking the shop for help says nothing of what it did')
+  t.match(help.decision, { route: 'handoff', handoff_reason: 'unanswered' })
   // The same kind of statement about what the shop did is a complaint.
   for (const message of ['my earbuds arrived broken in the package', 'since you replaced them my earbuds wont charge']) {
     const shop = await alone.answer('p', message, [])

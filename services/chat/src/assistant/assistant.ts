@@ -11,7 +11,7 @@ import { handoffReason } from './handoff.js'
 import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type Answering, type SentenceCandidate } from './sentences.js'
 import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
-import { ABOUT_THE_SHOP, CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
+import { aboutTheShop, CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
@@ -111,11 +111,18 @@ export function itemsToShow (answering: ItemEvidence[], order: Order | undefined
 }
 
 /** Whether the shopper asks for products: shopping words, or a price, brand, category, colour, rating or order to filter by. */
+/** The message asks for products in words ("do you sell…", "show me…") or by a bound on price, rating or order. */
+function asksForProducts (message: string, retrieval: Retrieval): boolean {
+  const c = retrieval.plan?.constraints
+  const bounded = c !== undefined && (c.priceMin !== undefined || c.priceMax !== undefined || c.minRating !== undefined || c.order !== undefined)
+  return bounded || PRODUCT_SEEKING.test(normalise(message))
+}
+
+/** The message asks for products, or names the kind, brand or colour of the catalog's items it wants. */
 function seeksProducts (message: string, retrieval: Retrieval): boolean {
   const c = retrieval.plan?.constraints
-  const constrained = c !== undefined && (c.priceMin !== undefined || c.priceMax !== undefined || c.brands.length > 0 ||
-    c.categories.length > 0 || c.colors.length > 0 || c.minRating !== undefined || c.order !== undefined)
-  return constrained || PRODUCT_SEEKING.test(normalise(message))
+  const named = c !== undefined && (c.brands.length > 0 || c.categories.length > 0 || c.colors.length > 0)
+  return named || asksForProducts(message, retrieval)
 }
 
 /** Whether a message leans on the turn before it: short, and pointing back or going on ("and for the older one?"). */
@@ -336,12 +343,14 @@ export class Assistant {
     const seeks = seeksProducts(message, retrieval)
     const question = INTERROGATIVE.test(message.trim())
     const grievance = GRIEVANCE.test(message)
-    // Something of the customer's that fails, described and not asked about ("my earbuds won't charge
-    // anymore"), asks for help with it: items that share its words do not answer it, and a classifier
-    // that took it for a request was misled by them. It is a complaint, answered from the help pages
-    // when they solve it (below).
-    const malfunction = !question && !seeks && explicit === undefined && MALFUNCTION.test(message)
-    if (malfunction && label === 'request') label = 'complaint'
+    // Something of the customer's that fails ("my earbuds won't charge anymore") asks for help with
+    // it: items that share its words do not answer it, and a classifier that took it for a request was
+    // misled by them. Described, it is a complaint, answered from the help pages when they solve it
+    // (below); asked ("my earbuds won't charge, can you help?"), a question. Naming the kind of item
+    // that fails is not asking for another: only words that ask for products, or a bound on price,
+    // rating or order, make it a request.
+    const malfunction = explicit === undefined && !asksForProducts(message, retrieval) && MALFUNCTION.test(message)
+    if (malfunction && label === 'request') label = question ? 'question' : 'complaint'
     const items = malfunction ? [] : evidence.items.filter(clears)
     // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.
     // A message worded as a question that they answer is a question; one that finds the items a
@@ -358,7 +367,7 @@ export class Assistant {
     if (explicit !== undefined) return send(handoffReply(explicit, message, (await fromKnowledge())?.reply), 'handoff', evidence, explicit)
     if (label === 'complaint' || problem) {
       const answer = await fromKnowledge()
-      if (grievance || (answer === undefined && ABOUT_THE_SHOP.test(message))) {
+      if (grievance || (answer === undefined && aboutTheShop(message))) {
         label = 'complaint'
         return send(handoffReply('complaint', message, answer?.reply), 'handoff', evidence, 'complaint')
       }

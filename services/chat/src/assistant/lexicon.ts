@@ -51,13 +51,19 @@ export const PRODUCT_SEEKING = new RegExp([
  */
 export const GRIEVANCE = /\b(?:unacceptable|ridiculous|terrible|awful|horrible|worst|disgusting|outrageous|furious|angry|annoyed|frustrat\w*|disappoint\w*|fed up|sick of|rude|scam|rip[- ]?off|never again|waste of (?:money|time)|still (?:waiting|nothing|not)|been waiting|no one|nobody (?:has|answers|replied)|not happy|unhappy|complain\w*)\b/i
 
+/** Words that speak to the shop or of an order, its delivery or its payment. */
+const ABOUT_THE_SHOP_WORDS = /\b(?:you|your|yours|u|orders?|ordered|parcels?|packages?|deliver(?:y|ies|ed)|shipments?|shipped|couriers?|payments?|paid|refunds?|invoices?|receipts?)\b/i
+/** Ways of asking for help that address the shop without saying anything of what it did ("can you help?", "thank you"). */
+const ASKING = /\b(?:(?:can|could|would|will) (?:you|u)(?: please)?|do (?:you|u) know|if (?:you|u) (?:can|could)|thank (?:you|u))\b/gi
+
 /**
  * A message about what the shop did or does: it speaks to the shop ("You charged me twice", "your
  * courier left it in the rain") or of an order, its delivery or its payment ("my package arrived
  * damaged"). A statement of that kind that the help pages do not answer is a complaint, not a
- * problem of the customer's own to ask the team about.
+ * problem of the customer's own to ask the team about. Asking for help is not one: "my laptop won't
+ * turn on, can you help?" speaks to the shop, not of it.
  */
-export const ABOUT_THE_SHOP = /\b(?:you|your|yours|u|orders?|ordered|parcels?|packages?|deliver(?:y|ies|ed)|shipments?|shipped|couriers?|payments?|paid|refunds?|invoices?|receipts?)\b/i
+export const aboutTheShop = (message: string): boolean => ABOUT_THE_SHOP_WORDS.test(message.replace(ASKING, ' '))
 
 /**
  * Something of the customer's that fails ("my earbuds won't charge anymore", "our printer keeps
