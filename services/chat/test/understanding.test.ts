@@ -199,6 +199,12 @@ t.test('refineClassification: plain cases the classifier slips on', async (t) =>
   t.equal(refineClassification('what would you recommend for a beginner drone pilot?', 'request'), 'request', 'asking for a recommendation is a request')
   t.equal(refineClassification('Can you find me a tent?', 'request'), 'request')
   t.equal(refineClassification('How do volcanoes form?', 'other'), 'other', 'off-topic questions stay other')
+  t.equal(refineClassification("I've just taken up climbing, what do I need?", 'request'), 'question', 'a question after what the customer tells of themselves')
+  t.equal(refineClassification('Our cat is 12 now. Which food suits older cats?', 'request'), 'question')
+  t.equal(refineClassification('I need a new router, our house has 3 floors. what should I get?', 'request'), 'request', 'a need stated first is asked for')
+  t.equal(refineClassification("We're looking for a tent, which one do you have for 4 people?", 'request'), 'request')
+  t.equal(refineClassification('my earbuds broke, can you recommend new ones?', 'request'), 'request', 'asking for something to be done')
+  t.equal(refineClassification('a present for my dad who likes photography, up to $200', 'request'), 'request')
 })
 
 t.test('retrievalText: a short message that leans on the turn before is retrieved with it', async (t) => {
