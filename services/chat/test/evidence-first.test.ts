@@ -33,9 +33,9 @@ const power: KnowledgePassage = {
 const boot = (id: string, title: string, price: number, category = 'Boots'): RetrievedItem =>
   ({ id, title, price, category, description: `${title} for hiking.`, semantic: 0.8, keyword: 1, rank: 0 })
 
-function retriever (found: { passages?: KnowledgePassage[], items?: RetrievedItem[], pages?: Record<string, KnowledgePassage[]>, asked?: string[] }): Retriever {
+function retriever (found: { passages?: KnowledgePassage[], items?: RetrievedItem[], pages?: Record<string, KnowledgePassage[]>, asked?: string[], categories?: string[] }): Retriever {
   return {
-    retrieve: async () => ({ items: found.items ?? [], plan: { query: 'hiking boots', constraints: { brands: [], categories: [], colors: [] } } }),
+    retrieve: async () => ({ items: found.items ?? [], plan: { query: 'hiking boots', constraints: { brands: [], categories: found.categories ?? [], colors: [] } } }),
     knowledge: async () => ({ passages: found.passages ?? [] }),
     items: async (_projectId, ids) => ({ items: ids.map(() => undefined) }),
     page: async (_projectId, documentId) => {
@@ -209,6 +209,14 @@ t.test('something of the customer\'s that fails is helped with or handed off, no
   t.match(helped.reply, /a person/i, 'with the offer of a person')
   t.ok(helped.citations.every((c) => c.source === 'knowledge'), 'the page, not the items')
 
+  // Whether something may be done asks for no items, even of a kind the catalog sells (the plan
+  // names its category).
+  const named = new Assistant({ classifier: says('question'), retriever: retriever({ items, categories: ['Earbuds'] }), embedder, log })
+  const may = await named.answer('p', 'can I return earbuds if I opened them?', [])
+  t.same(may.citations, [], 'no earbuds offered')
+  t.match(may.decision, { route: 'handoff', handoff_reason: 'unanswered' }, 'nothing answers: handed off, not "nothing in the catalog matches"')
+  t.equal((await named.answer('p', 'can I buy earbuds here?', [])).decision.route, 'catalog', 'asking to buy is asking for products')
+  t.equal((await named.answer('p', 'my earbuds wont charge', [])).decision.route, 'handoff', 'naming the kind of item that fails asks for none')
   // Asking for products as well is a request for them.
   const replace = await alone.answer('p', 'my wireless earbuds broke, can you recommend new ones?', [])
   t.equal(replace.decision.route, 'catalog')

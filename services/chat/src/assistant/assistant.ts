@@ -11,7 +11,7 @@ import { handoffReason } from './handoff.js'
 import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type Answering, type SentenceCandidate } from './sentences.js'
 import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
-import { aboutTheShop, CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
+import { aboutTheShop, ASKS_WHETHER_ONE_MAY, CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
 import { detectLanguage, isGreeting, languageNote, type Language } from './language.js'
 import { refineClassification } from './understand.js'
@@ -340,7 +340,6 @@ export class Assistant {
     // The help pages' answer is composed (its sentences embedded) only for a reply that uses it.
     const fromKnowledge = () => passages.length === 0 ? Promise.resolve(undefined) : this.#knowledgeReply(message, evidence, passages)
 
-    const seeks = seeksProducts(message, retrieval)
     const question = INTERROGATIVE.test(message.trim())
     const grievance = GRIEVANCE.test(message)
     // Something of the customer's that fails ("my earbuds won't charge anymore") asks for help with
@@ -351,7 +350,11 @@ export class Assistant {
     // rating or order, make it a request.
     const malfunction = explicit === undefined && !asksForProducts(message, retrieval) && MALFUNCTION.test(message)
     if (malfunction && label === 'request') label = question ? 'question' : 'complaint'
-    const items = malfunction ? [] : evidence.items.filter(clears)
+    // Nor does asking whether something may be done, even with a kind of item the catalog sells ("can
+    // I return earphones I opened?").
+    const mayI = ASKS_WHETHER_ONE_MAY.test(message.trim()) && !asksForProducts(message, retrieval)
+    const seeks = !malfunction && !mayI && seeksProducts(message, retrieval)
+    const items = malfunction || mayI ? [] : evidence.items.filter(clears)
     // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.
     // A message worded as a question that they answer is a question; one that finds the items a
     // shopper asks for ("wireless mouse", "something to store more files on my PC") is a request.

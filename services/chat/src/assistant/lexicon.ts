@@ -72,6 +72,13 @@ export const aboutTheShop = (message: string): boolean => ABOUT_THE_SHOP_WORDS.t
  */
 export const MALFUNCTION = /\b(?:my|our)\b.*\b(?:won'?t|wont|doesn'?t|does not|didn'?t|did not|isn'?t|is not|aren'?t|are not|stopped|keeps|kept|broke|broken|not working|no longer|anymore|any more|fails?|failed|failing|crash\w*|freez\w*|froze|cracked|faulty|dead)\b/i
 
+/**
+ * A question of whether something may or can be done ("can I return earphones I opened?", "can I use
+ * the blender without the lid?"): the rules or the help pages answer it, a list of items does not.
+ * Asking to get, buy, order, find or see something asks for products.
+ */
+export const ASKS_WHETHER_ONE_MAY = /^(?:can|could|may) (?:i|we)\b(?! (?:get|buy|order|purchase|find|see|have|afford)\b)/i
+
 /** A question, by its opening word or its mark. */
 export const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|is|are|was|were|can|could|will|would|should|have|has|any)\b|\?\s*$/i
 
