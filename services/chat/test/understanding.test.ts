@@ -106,10 +106,6 @@ t.test('faqAnswer and pageAnswer: an FAQ verbatim, else the sentences that answe
     text: '• How long does shipping take? Three to five days.\n• Is shipping free? Free over $50.', citations: [{ reference: 'faq-time' }, { reference: 'faq-free' }]
   }, 'two pairs, each answering a part')
   t.equal(answer('how long does shipping take', [faq, free]).text, 'Three to five days.', 'a second pair adds nothing: one')
-  const refund = passage({ documentId: 'faq-refund', kind: 'faq', title: 'When will I get my refund?', section: '', text: 'Within 5 working days.', score: 0.8 })
-  t.match(answer('How long do refunds take?', [refund, faq]), { text: 'Within 5 working days.', citations: [{ reference: 'faq-refund' }] },
-    'a pair that holds a word the first leaves out ("long") but is about something else (shipping) is not quoted')
-  t.equal(answer('How long do refunds take?', [refund, faq]).citations.length, 1)
   const found = passage({ documentId: 'power', text: 'Hold the power button for ten seconds. Then plug the charger in again.', score: 0.6 })
   t.match(answer('the thing stays dark', [found]).text, /"Hold the power button for ten seconds\. Then plug the charger in again\."/, 'found by meaning alone: its opening is quoted')
 })

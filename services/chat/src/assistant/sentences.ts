@@ -65,17 +65,14 @@ export interface Answering { passage: KnowledgePassage, relevance: number, nearb
 
 /**
  * The pairs to quote: the best, then one that answers a part of the message it leaves out ("Is
- * shipping free and how long does it take?" is two pairs). That one must be about what the message
- * asks, most of its question's words the message's: "How long do refunds take?" does not ask how
- * long shipping takes, though "How long does shipping take?" holds "long" and the refund's pair not.
+ * shipping free and how long does it take?" is two pairs).
  */
 function faqsToQuote (wanted: string[], pairs: Answering[]): Answering[] {
   const chosen: Answering[] = []
   const held = new Set<string>()
   for (const pair of pairs) {
     const words = stems(pair.passage.title)
-    const asked = words.filter((w) => wanted.includes(w))
-    if (chosen.length > 0 && (asked.every((w) => held.has(w)) || asked.length * 2 <= words.length)) continue
+    if (chosen.length > 0 && words.every((w) => held.has(w) || !wanted.includes(w))) continue
     chosen.push(pair)
     for (const w of words) held.add(w)
     if (chosen.length === MAX_FAQS) break
