@@ -110,7 +110,6 @@ export function itemsToShow (answering: ItemEvidence[], order: Order | undefined
   return [...(named.length > 0 ? named : ofKind)].sort(ORDERS[order]).slice(0, REPLY_ITEMS)
 }
 
-/** Whether the shopper asks for products: shopping words, or a price, brand, category, colour, rating or order to filter by. */
 /** The message asks for products in words ("do you sell…", "show me…") or by a bound on price, rating or order. */
 function asksForProducts (message: string, retrieval: Retrieval): boolean {
   const c = retrieval.plan?.constraints
@@ -350,8 +349,8 @@ export class Assistant {
     // rating or order, make it a request.
     const malfunction = explicit === undefined && !asksForProducts(message, retrieval) && MALFUNCTION.test(message)
     if (malfunction && label === 'request') label = question ? 'question' : 'complaint'
-    // Nor does asking whether something may be done, even with a kind of item the catalog sells ("can
-    // I return earphones I opened?").
+    // Items do not answer a question of whether something may be done either, even with a kind of item
+    // the catalog sells ("can I return earphones I opened?"), and it asks for no products.
     const mayI = ASKS_WHETHER_ONE_MAY.test(message.trim()) && !asksForProducts(message, retrieval)
     const seeks = !malfunction && !mayI && seeksProducts(message, retrieval)
     const items = malfunction || mayI ? [] : evidence.items.filter(clears)

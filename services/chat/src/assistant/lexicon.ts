@@ -75,7 +75,7 @@ export const MALFUNCTION = /\b(?:my|our)\b.*\b(?:won'?t|wont|doesn'?t|does not|d
 /**
  * A question of whether something may or can be done ("can I return earphones I opened?", "can I use
  * the blender without the lid?"): the rules or the help pages answer it, a list of items does not.
- * Asking to get, buy, order, find or see something asks for products.
+ * Asking to get, buy, order, purchase, find, see, have or afford something asks for products.
  */
 export const ASKS_WHETHER_ONE_MAY = /^(?:can|could|may) (?:i|we)\b(?! (?:get|buy|order|purchase|find|see|have|afford)\b)/i
 
