@@ -347,11 +347,12 @@ export class Assistant {
     // (below); asked ("my earbuds won't charge, can you help?"), a question. Naming the kind of item
     // that fails is not asking for another: only words that ask for products, or a bound on price,
     // rating or order, make it a request.
-    const malfunction = explicit === undefined && !asksForProducts(message, retrieval) && MALFUNCTION.test(message)
+    const asks = asksForProducts(message, retrieval)
+    const malfunction = explicit === undefined && !asks && MALFUNCTION.test(message)
     if (malfunction && label === 'request') label = question ? 'question' : 'complaint'
     // Items do not answer a question of whether something may be done either, even with a kind of item
     // the catalog sells ("can I return earphones I opened?"), and it asks for no products.
-    const mayI = ASKS_WHETHER_ONE_MAY.test(message.trim()) && !asksForProducts(message, retrieval)
+    const mayI = !asks && ASKS_WHETHER_ONE_MAY.test(message.trim())
     const seeks = !malfunction && !mayI && seeksProducts(message, retrieval)
     const items = malfunction || mayI ? [] : evidence.items.filter(clears)
     // The classifier learnt shop talk, not every shop's subject: what the sources answer corrects it.

@@ -75,12 +75,31 @@ export const MALFUNCTION = /\b(?:my|our)\b.*\b(?:won'?t|wont|doesn'?t|does not|d
 /**
  * A question of whether something may or can be done ("can I return earphones I opened?", "can I use
  * the blender without the lid?"): the rules or the help pages answer it, a list of items does not.
- * Asking to get, buy, order, purchase, find, see, have or afford something asks for products.
+ * Asking to get, buy, order, purchase, find, see, have or afford something asks for products. A
+ * greeting or "so, …" before it changes nothing, as in question-cues.ts.
  */
-export const ASKS_WHETHER_ONE_MAY = /^(?:can|could|may) (?:i|we)\b(?! (?:get|buy|order|purchase|find|see|have|afford)\b)/i
+export const ASKS_WHETHER_ONE_MAY = /^(?:(?:hi|hello|hey|ok|okay|so|and|but|please)\W+)*(?:can|could|may) (?:i|we)\b(?! (?:get|buy|order|purchase|find|see|have|afford)\b)/i
 
 /** A question, by its opening word or its mark. */
 export const INTERROGATIVE = /^(?:what|when|where|which|who|why|how|do|does|did|is|are|was|were|can|could|will|would|should|have|has|any)\b|\?\s*$/i
+
+// The classifier's corrections (understand.ts) read the message lower-cased.
+
+/** A message that opens as a question (understand.ts: a "request" worded so is a question). Unlike INTERROGATIVE, no "?" alone and no "can you". */
+export const QUESTION_OPENING = /^(?:what|what's|which|how|do|does|did|is|are|any|where|when|who|why|(?:can|could|may|should) (?:i|we))\b/
+/** Asking for something to be done ("can you …", "recommend …"): a request, however it is worded. */
+export const POLITE_REQUEST = /^(?:please )?(?:can|could|would|will) you\b|\b(?:recommend|suggest)\b/
+/** The customer states a need or a search of their own ("I need …", "we're looking for …"). */
+export const NEED = /\b(?:i|we)(?:'m|'re| am| are)?(?: really| just| also)? (?:need|want|would like|looking)\b|\b(?:i|we)'d like\b/
+/** "find …", "show me …", "list …": a search for products. */
+export const SHOPPING_IMPERATIVE = /^(?:please )?(?:find|list|show|search(?: for)?)\b/
+/** Praise and thanks: a message of them with nothing wrong in it is feedback. */
+export const PRAISE = /\b(?:great|brilliant|love|loved|lovely|perfect|excellent|amazing|fantastic|awesome|wonderful|superb|happy with|delighted|thank you|thanks)\b/
+/**
+ * Anything said to be wrong, missing or not as it should be: wider than GRIEVANCE ("not", "but",
+ * "again"), it keeps praise with a fault in it ("Great, the kettle arrived broken.") a complaint.
+ */
+export const NEGATIVE_WORDS = /\b(?:not|never|no longer|broken|broke|late|missing|wrong|damaged|worst|terrible|awful|refund|disappointed|unacceptable|still|supposed|again|but)\b|n't\b|\?\?/
 
 /**
  * A message that leans on the turn before: it points back ("that", "it", "those") or goes on from it

@@ -2,6 +2,7 @@ import type { Classification } from '@chatsearch/contracts'
 import { normalise } from './constraints/text.js'
 import { handoffReason } from './handoff.js'
 import { isGreeting } from './language.js'
+import { NEED, NEGATIVE_WORDS, POLITE_REQUEST, PRAISE, QUESTION_OPENING, SHOPPING_IMPERATIVE } from './lexicon.js'
 
 /**
  * The classifier's label, corrected where a message says plainly what it is and the classifier
@@ -18,29 +19,21 @@ export function refineClassification (message: string, label: Classification): C
   // A question is not a request, however much it wants a product ("which tent is lightest?"; "can I
   // …?" asks whether it may be done); "can you …?" and "what would you recommend …?" ask for something to be done, and stay requests, as
   // does a need stated first ("I need a router … what should I get?").
-  if (label === 'request' && ASKS.test(text) && !POLITE_REQUEST.test(text)) return 'question'
+  if (label === 'request' && QUESTION_OPENING.test(text) && !POLITE_REQUEST.test(text)) return 'question'
   // The same question after what the customer tells of themselves ("I've just started boxing, what
   // do I need?") is one too; after a need of their own ("I need a new router …, what should I get?")
   // it asks for that, a request.
   if (label === 'request' && asksAfterContext(text)) return 'question'
-  if (label === 'complaint' && PRAISE.test(text) && !GRIEVANCE.test(text)) return 'feedback'
+  if (label === 'complaint' && PRAISE.test(text) && !NEGATIVE_WORDS.test(text)) return 'feedback'
   // "What if I leave the end date empty?", "…, how?": a how-to question, not a grievance.
-  if (label === 'complaint' && reason === undefined && (ASKS.test(text) || /\bhow\?\s*$/.test(text)) && !GRIEVANCE.test(text) && !/\bmy\b/.test(text)) return 'question'
+  if (label === 'complaint' && reason === undefined && (QUESTION_OPENING.test(text) || /\bhow\?\s*$/.test(text)) && !NEGATIVE_WORDS.test(text) && !/\bmy\b/.test(text)) return 'question'
   return label
 }
 
-/** The message's last clause is a question (ASKS, ending in "?") and what comes before it states no need of the customer's. */
+/** The message's last clause is a question (QUESTION_OPENING, ending in "?") and what comes before it states no need of the customer's. */
 function asksAfterContext (text: string): boolean {
   const at = Math.max(text.lastIndexOf(', '), text.lastIndexOf('. '), text.lastIndexOf('; '))
   if (at < 0 || !text.trimEnd().endsWith('?')) return false
   const last = text.slice(at + 2).trim()
-  return ASKS.test(last) && !POLITE_REQUEST.test(last) && !NEED.test(text.slice(0, at))
+  return QUESTION_OPENING.test(last) && !POLITE_REQUEST.test(last) && !NEED.test(text.slice(0, at))
 }
-
-const ASKS = /^(?:what|what's|which|how|do|does|did|is|are|any|where|when|who|why|(?:can|could|may|should) (?:i|we))\b/
-const POLITE_REQUEST = /^(?:please )?(?:can|could|would|will) you\b|\b(?:recommend|suggest)\b/
-/** The customer states a need or a search of their own ("I need …", "we're looking for …"). */
-const NEED = /\b(?:i|we)(?:'m|'re| am| are)?(?: really| just| also)? (?:need|want|would like|looking)\b|\b(?:i|we)'d like\b/
-const SHOPPING_IMPERATIVE = /^(?:please )?(?:find|list|show|search(?: for)?)\b/
-const PRAISE = /\b(?:great|brilliant|love|loved|lovely|perfect|excellent|amazing|fantastic|awesome|wonderful|superb|happy with|delighted|thank you|thanks)\b/
-const GRIEVANCE = /\b(?:not|never|no longer|broken|broke|late|missing|wrong|damaged|worst|terrible|awful|refund|disappointed|unacceptable|still|supposed|again|but)\b|n't\b|\?\?/
