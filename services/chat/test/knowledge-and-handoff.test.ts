@@ -177,6 +177,16 @@ t.test('the assistant answers from the knowledge and hands off what only a perso
     }
   })
 
+  await t.test('a follow-up that names a subject of its own is answered from its own words when the conversation\'s find nothing', async (t) => {
+    const list = await ask('do you have tents?')
+    t.ok(list.citations.length > 0, 'a list of tents')
+    // "them" leans on the list: the knowledge is searched with the tents and the earphones, and nothing clears.
+    const turn = await ask('can I return earphones if I opened them?', { chat_id: list.chat_id })
+    t.match(turn.assistant_response, /earphones whose hygiene seal is broken cannot be returned/)
+    t.match(turn.citations, [{ source: 'knowledge', reference: /^returns#/ }])
+    t.equal(turn.handoff, false)
+  })
+
   await t.test('with a model: it reads the help pages through search_knowledge and cites what it quotes', async (t) => {
     const fake = await startFakeOpenAi(t)
     // The fake model asks the knowledge, then answers with the first passage it got, marked with its id.

@@ -413,7 +413,8 @@ export class Assistant {
   /**
    * The evidence for a message: the catalog (by keyword and by meaning, with the constraints the
    * message states) and the knowledge, asked at once, each weighed on the relevance scale. A
-   * message that leans on the turn before is retrieved with that turn's words too.
+   * message that leans on the turn before is retrieved with that turn's words too, and its knowledge
+   * with its own words alone when nothing clears so.
    */
   async gather (projectId: string, message: string, history: Message[], opts: Pick<AnswerOptions, 'requestId'> = {}): Promise<Evidence> {
     const text = retrievalText(message, history)
@@ -438,8 +439,23 @@ export class Assistant {
     // them to it; "any Nike stuff?" is all brand), else the message's own words.
     const c = retrieval.plan?.constraints
     const asked = stems([retrieval.plan?.query ?? '', ...(c === undefined ? [] : [...c.brands, ...c.categories, ...c.colors])].join(' '))
-    const passages = weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages))
-    const best = passages.find(clears)
+    let passages = weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages))
+    let best = passages.find(clears)
+    // A follow-up may name a subject of its own ("can I return earphones if I opened them?" after a
+    // list of earbuds): when nothing clears with the conversation's words, its own words are searched.
+    // Only then: its own words alone ("where do I create one of those?") would find a wrong page where
+    // the conversation's find the right one.
+    let own = false
+    if (best === undefined && text !== message && knowledge.failure === undefined) {
+      const alone = await this.#opts.retriever.knowledge(projectId, message, context)
+      const weighed = alone.failure === undefined ? weighPassages(alone.passages, stems(message), ...await this.#passageSimilarities(message, alone.passages)) : []
+      const found = weighed.find(clears)
+      if (found !== undefined) {
+        passages = weighed
+        best = found
+        own = true
+      }
+    }
     let reading: Promise<KnowledgePassage[]> | undefined
     const page = async (): Promise<KnowledgePassage[]> => {
       if (best?.kind !== 'passage') return []
@@ -454,7 +470,7 @@ export class Assistant {
       knowledge,
       items: weighItems(retrieval.items, asked.length === 0 ? stems(text) : asked),
       passages,
-      text,
+      text: own ? message : text,
       focus: text !== message && stems(message).length > 0 ? stems(message) : stems(text),
       page
     }
