@@ -448,6 +448,10 @@ export class Assistant {
     let own = false
     if (best === undefined && text !== message && knowledge.failure === undefined) {
       const alone = await this.#opts.retriever.knowledge(projectId, message, context)
+      if (alone.failure !== undefined) {
+        this.stats.knowledgeFailures++
+        this.#opts.log.warn({ projectId, reason: alone.failure }, 'knowledge search with the message\'s own words failed; answering from the conversation\'s')
+      }
       const weighed = alone.failure === undefined ? weighPassages(alone.passages, stems(message), ...await this.#passageSimilarities(message, alone.passages)) : []
       const found = weighed.find(clears)
       if (found !== undefined) {
