@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import type { Classification } from '@chatsearch/contracts'
+import type { Classification, Message } from '@chatsearch/contracts'
 import { loadEmbedder } from '@chatsearch/embeddings'
 import { Assistant } from '../src/assistant/assistant.js'
 import { readCorpus, trainClassifier, type Classifier } from '../src/assistant/classifier.js'
@@ -252,4 +252,47 @@ t.test('the offer of a person names a request that is handed off, so the flag it
     t.equal(handoffReason(request), 'person', request)
   }
   t.equal(handoffReason('I need a person-sized sleeping bag'), undefined, 'a product for a person is no request for one')
+})
+
+t.test('a follow-up\'s own words are searched only when the conversation\'s find nothing that answers', async (t) => {
+  const returns: KnowledgePassage = {
+    documentId: 'returns',
+    chunkId: '3',
+    kind: 'page',
+    title: 'Returns and refunds',
+    section: 'Returns and refunds › Items that cannot be returned',
+    text: 'Opened earphones whose hygiene seal is broken cannot be returned, unless they are faulty.',
+    score: 0.8
+  }
+  const history: Message[] = [
+    { msg_id: 'm1', role: 'user', content: 'any wireless earbuds under $100?', timestamp: '2026-11-30T10:00:00.000Z' },
+    { msg_id: 'm2', role: 'assistant', content: 'Here is what I found in the catalog.', timestamp: '2026-11-30T10:00:01.000Z' }
+  ]
+  const message = 'can I return earphones if I opened them?'
+  // The search service as the test gives it: what each query finds.
+  const searching = (found: (query: string) => KnowledgePassage[]) => {
+    const queries: string[] = []
+    const double: Retriever = { ...retriever({}), knowledge: async (_projectId, text) => { queries.push(text); return { passages: found(text) } } }
+    return { queries, assistant: new Assistant({ classifier: says('question'), retriever: double, embedder, log }) }
+  }
+
+  // With both turns' words nothing answers; with its own, the returns page does.
+  const fallback = searching((query) => query === message ? [returns] : [])
+  const answered = await fallback.assistant.answer('p', message, history)
+  t.equal(fallback.queries.length, 2, 'searched twice')
+  t.not(fallback.queries[0], message, 'first with the conversation\'s words')
+  t.equal(fallback.queries[1], message, 'then with the message alone')
+  t.match(answered.reply, /hygiene seal is broken cannot be returned/)
+  t.match(answered.citations, [{ source: 'knowledge', reference: 'returns#3' }])
+  t.equal(answered.handoff, false)
+
+  // When the conversation's words find it, the message alone is not searched.
+  const first = searching(() => [returns])
+  t.match((await first.assistant.answer('p', message, history)).citations, [{ reference: 'returns#3' }])
+  t.equal(first.queries.length, 1, 'searched once')
+
+  // When neither finds it, the turn is handed off as before.
+  const neither = searching(() => [])
+  t.match((await neither.assistant.answer('p', message, history)).decision, { route: 'handoff', handoff_reason: 'unanswered' })
+  t.equal(neither.queries.length, 2)
 })
