@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
 import { extractConstraints, planSearch, toFilter } from '../src/assistant/constraints/index.js'
 import type { CatalogShape, Constraints } from '../src/assistant/constraints/index.js'
+import { CHEAPER_TERMS, CHEAPEST_TERMS } from '../src/assistant/lexicon.js'
+import { resolveReference } from '../src/assistant/references.js'
+import type { Message } from '@chatsearch/contracts'
 // the parser the search service uses, so a plan's filter is one the search service accepts
 import { checkFilterable, parseFilter } from '@chatsearch/filter'
 import { demoCatalogFile } from '@chatsearch/search'
@@ -350,4 +353,26 @@ t.test('every assistant-set message gets a sensible plan', async (t) => {
   }
   t.same(problems, [])
   t.ok(filtered >= 25, `${filtered} of ${assistantSet.length} messages get a filter`)
+})
+
+t.test('every "cheaper" and "cheapest" term of the lexicon is read alike by everything that reads one', async (t) => {
+  const earlier = [
+    { role: 'user' as const, content: 'Show me rain jackets under $100' },
+    { role: 'assistant' as const, content: 'Here are a few from the catalog.' }
+  ]
+  const tents = ['Kestrel Tent', 'Ridge Tent'].map((title, i) => ({ source: 'catalog' as const, reference: `t${i}`, confidence: 0.8, title }))
+  const shown: Message[] = [
+    { msg_id: 'u0', role: 'user', content: 'tents', timestamp: '2026-01-01T00:00:00.000Z', classification: 'request' },
+    { msg_id: 'a0', role: 'assistant', content: 'reply', timestamp: '2026-01-01T00:00:01.000Z', citations: tents }
+  ]
+  for (const term of [...CHEAPER_TERMS, ...CHEAPEST_TERMS]) {
+    const asked = `${term} ones?`
+    // The keyword query loses it, and a follow-up lowers the price cap below the last one.
+    t.equal(planSearch(asked, earlier, shape).filter, 'price <= 99.99 AND category IN ["Jackets & Outerwear"]', `"${asked}" lowers the cap`)
+    t.notMatch(planSearch(`rain jackets ${term}`, [], shape).query, term.split(/[ -]/).at(-1)!, `"${term}" is not a keyword`)
+    // Asked of the items just shown, it compares their prices; alone, it is a new search.
+    t.match(resolveReference(`which is ${term}?`, shown), { compare: { field: 'price', best: 'lowest' } }, `"which is ${term}?" compares prices`)
+    t.equal(resolveReference(`${term}?`, shown), undefined, `"${term}?" is a new search`)
+  }
+  for (const term of CHEAPEST_TERMS) t.equal(extractConstraints(`the ${term} tent`, shape).constraints.order, 'price', `"the ${term}" orders by price`)
 })

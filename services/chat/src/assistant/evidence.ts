@@ -1,6 +1,6 @@
 import type { KnowledgePassage, RetrievedItem } from './types.js'
 import { sentencesOf } from './sentences.js'
-import { stems } from './words.js'
+import { coverage, stems } from './words.js'
 import { relevanceOf, THRESHOLD, WEIGHTS } from './relevance-weights.js'
 
 /**
@@ -53,10 +53,6 @@ export interface PassageEvidence { kind: 'passage' | 'faq', passage: KnowledgePa
 /** Whether a piece of evidence clears the one threshold of the scale. */
 export const clears = (e: { relevance: number }) => e.relevance >= THRESHOLD
 
-function share (wanted: string[], present: Set<string>): number {
-  return wanted.length === 0 ? 0 : wanted.filter((w) => present.has(w)).length / wanted.length
-}
-
 const itemText = (item: RetrievedItem) => [item.title, item.brand, item.category, item.description, ...(item.tags ?? [])].filter((t) => t !== undefined).join(' ')
 
 /**
@@ -71,7 +67,7 @@ export function weighItems (items: RetrievedItem[], wanted: string[]): ItemEvide
     const features: ItemFeatures = {
       semantic: item.semantic,
       keyword: item.keyword,
-      coverage: share(wanted, words),
+      coverage: coverage(wanted, words),
       head: head !== undefined && named.has(head) ? 1 : 0
     }
     return { kind: 'item', item, features, relevance: relevanceOf(WEIGHTS.item, features) }

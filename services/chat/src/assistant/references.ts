@@ -1,7 +1,7 @@
 import type { Citation, Message } from '@chatsearch/contracts'
 import { normalise } from './constraints/text.js'
 import { contentWords } from './words.js'
-import { PLAIN_COLORS } from './lexicon.js'
+import { ALL, ASKING_OR_POINTING, BOTH, COMPARING, FIELD_WORDS, HIGHER_PRICE, LOWER_PRICE, ONE, ORDINAL, ORDINALS, PLAIN_COLORS, REFINEMENT, BETTER_RATED } from './lexicon.js'
 
 /**
  * Follow-ups that point at items the assistant named before ("how much is the third one?", "is it
@@ -22,32 +22,6 @@ export interface Reference {
 /** A pointer the shopper used that fits more than one earlier item: ask which. */
 export interface Ambiguous { ambiguous: Citation[] }
 
-const ORDINALS: Record<string, number> = {
-  first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, fourth: 3, '4th': 3, fifth: 4, '5th': 4, last: -1
-}
-const ORDINAL = /\b(?:the )?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)(?: (?:one|item|option|product|model|choice))?\b|\b(?:number|no\.?|option|item|#) ?([1-5])\b/g
-const BOTH = /\b(?:both|these two|those two|the two|the two of them|either|each)\b/
-const ALL = /\b(?:them|these|those|all of them|they)\b/
-const ONE = /\b(?:it|its|it's|that one|this one|that|this|the one)\b/
-
-/** Field names a shopper uses, by catalog attribute. */
-const FIELD_WORDS: Array<[RegExp, string]> = [
-  [/\b(?:how much|price|prices|cost|costs|expensive|cheap|cheaper|cheapest|pricier)\b/, 'price'],
-  [/\b(?:in stock|stock|available|availability|sold out|buy it now)\b/, 'in_stock'],
-  [/\b(?:rating|ratings|rated|reviews?|stars?|better|best)\b/, 'rating'],
-  [/\b(?:brand|who makes|made by|manufacturer|maker)\b/, 'brand'],
-  [/\b(?:colou?rs?)\b/, 'color'],
-  [/\b(?:category|kind of)\b/, 'category'],
-  [/\b(?:sizes?)\b/, 'sizes']
-]
-/** Words of a follow-up that are about asking, pointing or comparing, not about the item. */
-const ASKING = new Set(['one', 'item', 'option', 'product', 'model', 'choice', 'first', '1st', 'second', '2nd', 'third', '3rd', 'fourth',
-  '4th', 'fifth', '5th', 'last', 'number', 'both', 'two', 'better', 'best', 'cheaper', 'cheapest', 'pricier', 'compare', 'difference',
-  'between', 'which', 'price', 'cost', 'expensive', 'cheap', 'stock', 'available', 'availability', 'sold', 'rating', 'rated', 'review',
-  'star', 'brand', 'make', 'maker', 'manufacturer', 'color', 'colour', 'category', 'kind', 'size', 'yes', 'ok', 'okay', 'great', 'cool',
-  'thank', 'thanks', 'nice', 'buy', 'now', 'much', 'long', 'tell', 'describe', 'detail', 'info', 'information', 'say', 'really'])
-/** "cheaper?", "better ones?": a new search for other items (plan.ts), not a question about these. */
-const REFINEMENT = /\b(?:cheaper|cheapest|better|best|pricier|more expensive|less expensive)\b(?! than)/
 /** A follow-up about earlier items is short; a longer message is a new subject. */
 const MAX_WORDS = 14
 
@@ -89,10 +63,10 @@ function fieldsOf (text: string): string[] {
 }
 
 function comparisonOf (text: string, fields: string[]): Reference['compare'] {
-  if (/\b(?:cheaper|cheapest|less expensive|lower price)\b/.test(text)) return { field: 'price', best: 'lowest' }
-  if (/\b(?:pricier|more expensive|dearer)\b/.test(text)) return { field: 'price', best: 'highest' }
-  if (/\b(?:better|best|higher|top)[ -]rated\b|\bbetter reviews?\b|\bwhich is better\b|\bwhich one is better\b|\bbetter\b/.test(text)) return { field: 'rating', best: 'highest' }
-  if (/\b(?:which|compare|difference|versus|vs)\b/.test(text) && fields.length > 0) {
+  if (LOWER_PRICE.test(text)) return { field: 'price', best: 'lowest' }
+  if (HIGHER_PRICE.test(text)) return { field: 'price', best: 'highest' }
+  if (BETTER_RATED.test(text)) return { field: 'rating', best: 'highest' }
+  if (COMPARING.test(text) && fields.length > 0) {
     const field = fields[0]!
     if (field === 'price') return { field, best: 'lowest' }
     if (field === 'rating') return { field, best: 'highest' }
@@ -126,7 +100,7 @@ export function resolveReference (message: string, history: Message[]): Referenc
   // An item named by its title ("what's the price of the Hi-Top Basketball Shoe?"): its words are not features.
   const named = namedItems(text, lists)
   const titleWords = new Set(named.flatMap((c) => contentWords(c.title ?? '')))
-  const words = contentWords(text).filter((w) => !ASKING.has(w) && !/^\d+$/.test(w) && !titleWords.has(w))
+  const words = contentWords(text).filter((w) => !ASKING_OR_POINTING.has(w) && !/^\d+$/.test(w) && !titleWords.has(w))
   // "does it come in black?" asks its colour ("in black?" alone is a new search, in black).
   const pointsAt = named.length > 0 || ordinals.length > 0 || ONE.test(text)
   if (pointsAt && words.some((w) => PLAIN_COLORS.has(w)) && !fields.includes('color')) fields.push('color')

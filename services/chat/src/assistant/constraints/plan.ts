@@ -9,6 +9,7 @@ import type { HistoryTurn } from '../conversation.js'
 import { extractConstraints } from './extract.js'
 import { toFilter } from './filter.js'
 import { STRICT_END, STRICT_START, keywords, normalise, tidy } from './text.js'
+import { CHEAPER_TERMS, CHEAPEST_TERMS, POINTER_WORDS, termsSource } from '../lexicon.js'
 
 /** What one user message asked for, once planned against the turns before it. */
 interface PlannedTurn { rest: string, constraints: Constraints }
@@ -17,8 +18,9 @@ interface PlannedTurn { rest: string, constraints: Constraints }
 const MAX_TURNS = 8
 /** A follow-up that points back ("waterproof ones", "is it a 2-person one?") may add this many words. */
 const MAX_ADDED_WORDS = 3
-const POINTER = new RegExp(`${STRICT_START}(?:ones?|it|them|they|those|these)${STRICT_END}`, 'iu')
-const CHEAPER = new RegExp(`${STRICT_START}(?:cheaper|cheapest|less\\s+expensive|lower[\\s-]priced|more\\s+affordable)${STRICT_END}`, 'iu')
+const POINTER = new RegExp(`${STRICT_START}(?:${POINTER_WORDS})${STRICT_END}`, 'iu')
+/** A lower price than before, or the lowest: "cheaper" with no number lowers the last cap (merge). */
+const CHEAPER = new RegExp(`${STRICT_START}(?:${termsSource([...CHEAPER_TERMS, ...CHEAPEST_TERMS])})${STRICT_END}`, 'iu')
 
 function isRefinement (message: string, rest: string): boolean {
   const words = rest === '' ? 0 : rest.split(' ').length

@@ -1,6 +1,7 @@
 /** Stock and rating phrases. Both are removed from the keywords: no item's text says "in stock" or "4 stars". */
 import type { Constraints } from './types.js'
 import { END, START, replaceMatches } from './text.js'
+import { BEST_RATED_SOURCE, CHEAPEST_TERMS, OPENING, termsSource } from '../lexicon.js'
 
 const IN_STOCK = new RegExp(`${START}(?:(?:only|just)\\s+(?:the\\s+)?)?(?:(?:that|which)\\s+(?:are|is)\\s+|(?:that|which)\\s+you\\s+(?:have|got)\\s+)?` +
   '(?:(?:currently|still|now|actually)\\s+)?in[\\s-]stock(?:\\s+(?:only|now|right\\s+now|today|ones?|items?|products?|options?))?' + END, 'giu')
@@ -15,7 +16,7 @@ const NOT_IN_STOCK = new RegExp(`${START}(?:out\\s+of\\s+stock|(?:not|no\\s+long
  * stock?"): the shopper wants to know, so the item must be found whatever its stock. Existential
  * questions ("are there any tents in stock?") and "which … can I order right now?" do ask for stock.
  */
-const STOCK_QUESTION = /^(?:(?:hi|hello|hey|ok|okay|so|and|but)\W+)*(?:(?:is|are)\s+(?!there\b|any\b)|(?:do|does)\s+(?:you|u)\s+(?:have|carry|sell|stock)\s+(?:the|this|that|these|those|it|them|your)\b|(?:has|have)\s+(?:the|this|that|it|they|you)\b|when\b|will\b|(?:can|could)\s+(?:you\s+(?:check|tell|see)|(?:i|we)\s+(?:order|buy|get)\s+(?:the|this|that|these|those|it|them))\b)/i
+const STOCK_QUESTION = new RegExp(String.raw`${OPENING}(?:(?:is|are)\s+(?!there\b|any\b)|(?:do|does)\s+(?:you|u)\s+(?:have|carry|sell|stock)\s+(?:the|this|that|these|those|it|them|your)\b|(?:has|have)\s+(?:the|this|that|it|they|you)\b|when\b|will\b|(?:can|could)\s+(?:you\s+(?:check|tell|see)|(?:i|we)\s+(?:order|buy|get)\s+(?:the|this|that|these|those|it|them))\b)`, 'i')
 
 function isStockQuestion (text: string, m: RegExpExecArray): boolean {
   const atEnd = /^[\s?.!]*$/.test(text.slice(m.index + m[0].length))
@@ -68,8 +69,8 @@ export function extractRating (text: string, c: Constraints): string {
 }
 
 /** Superlatives that pick among the matches rather than narrow them: the retriever orders by them. */
-const CHEAPEST = new RegExp(`${START}(?:cheapest|least\\s+expensive|lowest[\\s-]+priced|most\\s+affordable)${END}`, 'iu')
-const BEST_RATED = new RegExp(`${START}(?:best|top|highest)[\\s-]+(?:rated|reviewed)${END}`, 'iu')
+const CHEAPEST = new RegExp(`${START}(?:${termsSource(CHEAPEST_TERMS)})${END}`, 'iu')
+const BEST_RATED = new RegExp(`${START}${BEST_RATED_SOURCE}${END}`, 'iu')
 
 /** Reads the order a message asks for into `c.order`; the words stay for the other extractors (and the filler) to take. */
 export function extractOrder (text: string, c: Constraints): void {
