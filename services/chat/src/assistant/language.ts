@@ -1,5 +1,6 @@
 import { detectAll } from 'tinyld'
 import { normalise } from './constraints/text.js'
+import { GREETING } from './lexicon.js'
 
 /**
  * The shopper's language (decision 16). tinyld (pure JavaScript, no model to download) reads short
@@ -35,17 +36,7 @@ export function detectLanguage (message: string): Language {
   return { code: first.lang, name: names.of(first.lang) ?? first.lang }
 }
 
-/**
- * Greetings in the languages shoppers most often write in: a message that is only a greeting is one,
- * whatever the classifier (trained on English) made of it.
- */
-const GREETING = new RegExp('^(?:(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening|day)|greetings|yo|' +
-  'hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|saludos|bonjour|bonsoir|salut|coucou|hallo|guten (?:morgen|tag|abend)|' +
-  'servus|moin|gr[üu](?:ß|ss) (?:gott|dich|sie)|ciao|salve|buongiorno|buonasera|ol[áa]|oi|bom dia|boa (?:tarde|noite)|hoi|goedemorgen|' +
-  'goedemiddag|dag|hej|hei|god morgen|tere|cze[śs][ćc]|dzie[ńn] dobry|ahoj|merhaba|selam|salam|namaste|privet|привет|' +
-  'здравствуйте|добрый день|γεια σου|γεια σας|你好|您好|こんにちは|안녕하세요|안녕|שלום|مرحبا|السلام عليكم|xin chào|สวัสดี)' +
-  '(?:[\\s,!.]+(?:there|all|everyone|team|folks|a todos|à tous|zusammen|tutti))?[\\s,!.?¡¿😀-🙏👋]*)+$', 'iu')
-
+/** A message that is only a greeting, in one of the languages GREETING knows. */
 export function isGreeting (message: string): boolean {
   return GREETING.test(normalise(message).replace(/^[¡¿\s]+/, ''))
 }

@@ -1,8 +1,9 @@
 /**
- * The assistant's word lists and intent patterns, in one place (English; general shop and help-centre
- * language, never the terms of one shop), and the words a catalog query is tidied of. The files that
+ * The assistant's word lists and intent patterns, in one place (English, and greetings and requests
+ * for a person in the languages shoppers most often write in; general shop and help-centre language,
+ * never the terms of one shop), and the words a catalog query is tidied of. The files that
  * read a message import their words and patterns from here and keep only the logic that applies
- * them (handoff.ts, question-cues.ts, references.ts, understand.ts, constraints/). What stays in
+ * them (handoff.ts, question-cues.ts, references.ts, understand.ts, language.ts, constraints/). What stays in
  * constraints/price.ts and constraints/signals.ts is the grammar of amounts and bounds ("under $50",
  * "rated 4 stars or more", "in stock ones"): parsers of numbers, not lists of words.
  */
@@ -52,6 +53,17 @@ export const PRODUCT_SEEKING = new RegExp([
  * "and", "but", "please" ("hi, can I …", "so how do I …"). The source of a pattern's start.
  */
 export const OPENING = String.raw`^(?:(?:hi|hello|hey|ok|okay|so|and|but|please)\W+)*`
+
+/**
+ * Greetings in the languages shoppers most often write in: a message that is only a greeting is one,
+ * whatever the classifier (trained on English) made of it.
+ */
+export const GREETING = new RegExp('^(?:(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening|day)|greetings|yo|' +
+  'hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|saludos|bonjour|bonsoir|salut|coucou|hallo|guten (?:morgen|tag|abend)|' +
+  'servus|moin|gr[üu](?:ß|ss) (?:gott|dich|sie)|ciao|salve|buongiorno|buonasera|ol[áa]|oi|bom dia|boa (?:tarde|noite)|hoi|goedemorgen|' +
+  'goedemiddag|dag|hej|hei|god morgen|tere|cze[śs][ćc]|dzie[ńn] dobry|ahoj|merhaba|selam|salam|namaste|privet|привет|' +
+  'здравствуйте|добрый день|γεια σου|γεια σας|你好|您好|こんにちは|안녕하세요|안녕|שלום|مرحبا|السلام عليكم|xin chào|สวัสดี)' +
+  '(?:[\\s,!.]+(?:there|all|everyone|team|folks|a todos|à tous|zusammen|tutti))?[\\s,!.?¡¿😀-🙏👋]*)+$', 'iu')
 
 /**
  * Words of a grievance about the shop or its service: a complaint that is handed off, as opposed to
@@ -124,7 +136,7 @@ export const CHEAPER_TERMS = ['cheaper', 'less expensive', 'lower-priced', 'lowe
 /** Asking for the lowest price among the matches ("the cheapest …", "the least expensive one"). */
 export const CHEAPEST_TERMS = ['cheapest', 'least expensive', 'lowest-priced', 'most affordable']
 /** Asking for a higher price ("which is pricier?"). */
-export const PRICIER_TERMS = ['pricier', 'more expensive', 'dearer']
+const PRICIER_TERMS = ['pricier', 'more expensive', 'dearer']
 /** Terms as the alternation of a pattern: a space or a hyphen between their words matches either, or several. */
 export const termsSource = (terms: readonly string[]): string => terms.map((t) => t.split(/[ -]/).join(String.raw`[\s-]+`)).join('|')
 
