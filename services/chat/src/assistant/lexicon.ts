@@ -1,6 +1,6 @@
 /**
- * The assistant's word lists and intent patterns, in one place (English, and greetings and requests
- * for a person in the languages shoppers most often write in; general shop and help-centre language,
+ * The assistant's word lists and intent patterns, in one place (English, and greetings and handoff
+ * phrases in the languages shoppers most often write in; general shop and help-centre language,
  * never the terms of one shop), and the words a catalog query is tidied of. The files that
  * read a message import their words and patterns from here and keep only the logic that applies
  * them (handoff.ts, question-cues.ts, references.ts, understand.ts, language.ts, constraints/). What stays in
@@ -261,6 +261,17 @@ export const ASKS_HOW = new RegExp(String.raw`${OPENING}(?:how (?:do|can|could|s
 /** Colour words that mean only a colour. Others ("Cream", "Copper", "Walnut", "Sand") also name materials and products. */
 export const PLAIN_COLORS = new Set(['black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'grey', 'gray',
   'navy', 'teal', 'beige', 'brown', 'multicolour', 'multicolor'])
+
+// Around the catalog's own category and colour names (constraints/terms.ts).
+
+/** "green tea" is a tea, "white noise" a sound. */
+export const NOT_A_COLOR_BEFORE = '(?!\\s+(?:tea|coffee|wine|noise|friday|lights?|out|belt|beans?|tape|board)\\b)'
+/** Before a category word these make it the shopper's context, not the product: "for camping", "my laptop". */
+export const CONTEXT_BEFORE = new Set(['for', 'on', 'at', 'my', 'your', 'our', 'his', 'her', 'their', 'during', 'while', 'after', 'to'])
+/** After a category word these leave it the head of its phrase ("tents for two", "tablets under $400"). */
+export const HEAD_AFTER = new Set(['', 'for', 'with', 'that', 'which', 'who', 'under', 'below', 'over', 'above', 'from', 'in', 'on',
+  'at', 'to', 'by', 'and', 'or', 'but', 'can', 'could', 'should', 'would', 'will', 'is', 'are', 'i', 'you', 'we', 'please',
+  'less', 'more', 'than', 'between', 'around', 'about', 'only', 'without', 'like', 'rated', 'made', 'available', 'if', 'so'])
 
 // The words a keyword query for the catalog is built without (constraints/text.ts, plan.ts).
 

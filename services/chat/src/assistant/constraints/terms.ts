@@ -3,17 +3,8 @@
  * no filter: a missed filter still finds the items by keyword, a wrong one hides them.
  */
 import type { CatalogShape, Constraints } from './types.js'
-import { PLAIN_COLORS } from '../lexicon.js'
+import { CONTEXT_BEFORE, HEAD_AFTER, NOT_A_COLOR_BEFORE, PLAIN_COLORS } from '../lexicon.js'
 import { END, START, STRICT_END, STRICT_START, alternation, neighbours, numberForms, replaceMatches, termKey } from './text.js'
-
-/** "green tea" is a tea, "white noise" a sound. */
-const NOT_A_COLOR_BEFORE = '(?!\\s+(?:tea|coffee|wine|noise|friday|lights?|out|belt|beans?|tape|board)\\b)'
-/** Before a category word these make it the shopper's context, not the product: "for camping", "my laptop". */
-const CONTEXT_BEFORE = new Set(['for', 'on', 'at', 'my', 'your', 'our', 'his', 'her', 'their', 'during', 'while', 'after', 'to'])
-/** After a category word these leave it the head of its phrase ("tents for two", "tablets under $400"). */
-const HEAD_AFTER = new Set(['', 'for', 'with', 'that', 'which', 'who', 'under', 'below', 'over', 'above', 'from', 'in', 'on',
-  'at', 'to', 'by', 'and', 'or', 'but', 'can', 'could', 'should', 'would', 'will', 'is', 'are', 'i', 'you', 'we', 'please',
-  'less', 'more', 'than', 'between', 'around', 'about', 'only', 'without', 'like', 'rated', 'made', 'available', 'if', 'so'])
 
 /** Other spellings a shopper may use for a colour. */
 function colorSpellings (value: string): string[] {
