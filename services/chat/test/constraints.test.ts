@@ -365,13 +365,17 @@ t.test('every "cheaper" and "cheapest" term of the lexicon is read alike by ever
     { msg_id: 'u0', role: 'user', content: 'tents', timestamp: '2026-01-01T00:00:00.000Z', classification: 'request' },
     { msg_id: 'a0', role: 'assistant', content: 'reply', timestamp: '2026-01-01T00:00:01.000Z', citations: tents }
   ]
-  for (const term of [...CHEAPER_TERMS, ...CHEAPEST_TERMS]) {
+  // Each as listed, and written with hyphens or spaces the other way ("less-expensive", "lowest priced").
+  const written = [...CHEAPER_TERMS, ...CHEAPEST_TERMS].flatMap((term) => [term, term.includes('-') ? term.replace(/-/g, ' ') : term.replace(/ /g, '-')])
+  for (const term of written) {
     const asked = `${term} ones?`
     // The keyword query loses it, and a follow-up lowers the price cap below the last one.
-    t.equal(planSearch(asked, earlier, shape).filter, 'price <= 99.99 AND category IN ["Jackets & Outerwear"]', `"${asked}" lowers the cap`)
-    t.notMatch(planSearch(`rain jackets ${term}`, [], shape).query, term.split(/[ -]/).at(-1)!, `"${term}" is not a keyword`)
-    // Asked of the items just shown, it compares their prices; alone, it is a new search.
-    t.match(resolveReference(`which is ${term}?`, shown), { compare: { field: 'price', best: 'lowest' } }, `"which is ${term}?" compares prices`)
+    const plan = planSearch(asked, earlier, shape)
+    t.equal(plan.filter, 'price <= 99.99 AND category IN ["Jackets & Outerwear"]', `"${asked}" lowers the cap`)
+    t.equal(plan.query, 'rain jackets', `"${asked}" adds no keyword`)
+    t.equal(planSearch(`rain jackets ${term}`, [], shape).query, 'rain jackets', `"${term}" is not a keyword`)
+    // Asked of the items just shown, it compares their prices, and asks of them nothing else; alone, it is a new search.
+    t.match(resolveReference(`which is ${term}?`, shown), { compare: { field: 'price', best: 'lowest' }, features: [] }, `"which is ${term}?" compares prices`)
     t.equal(resolveReference(`${term}?`, shown), undefined, `"${term}?" is a new search`)
   }
   for (const term of CHEAPEST_TERMS) t.equal(extractConstraints(`the ${term} tent`, shape).constraints.order, 'price', `"the ${term}" orders by price`)

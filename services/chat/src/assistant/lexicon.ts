@@ -39,13 +39,25 @@ export const SAME: Record<string, string> = Object.fromEntries(Object.entries({
   person: 'people persons'
 }).flatMap(([word, forms]) => forms.split(' ').map((form) => [form, word])))
 
+// Price words: one list each, and every pattern about a lower or higher price built from them (below).
+
+/** Asking for a lower price than what was shown ("cheaper?", "any less expensive ones?"). */
+export const CHEAPER_TERMS = ['cheaper', 'less expensive', 'lower-priced', 'lower price', 'more affordable']
+/** Asking for the lowest price among the matches ("the cheapest …", "the least expensive one"). */
+export const CHEAPEST_TERMS = ['cheapest', 'least expensive', 'lowest-priced', 'most affordable']
+/** Asking for a higher price ("which is pricier?"), or the highest ("the priciest"). */
+const PRICIER_TERMS = ['pricier', 'more expensive', 'dearer']
+const PRICIEST_TERMS = ['priciest', 'most expensive']
+/** Terms as the alternation of a pattern: a space or a hyphen between their words matches either, or several. */
+export const termsSource = (terms: readonly string[]): string => terms.map((t) => t.split(/[ -]/).join(String.raw`[\s-]+`)).join('|')
+
 /** The shopper asks for products: to buy, see, be recommended or given something. */
 export const PRODUCT_SEEKING = new RegExp([
   '\\b(?:do|does) (?:you|the shop|your shop|u) (?:\\w+ )?(?:have|sell|carry|stock|offer)\\b', '\\b(?:looking|searching|shopping) for\\b',
   '\\bshow me\\b', '\\brecommend', '\\bsuggest', '\\bi (?:need|want) (?:a|an|some|something|new)\\b', '\\bshould i (?:get|buy|choose)\\b',
   '\\bwhat (?:should|can|could) i (?:get|buy)\\b', '\\bsomething (?:to|for|that)\\b', '\\b(?:gift|present)s?\\b', '\\bbuy\\b',
   '\\bwhich [\\w-]+(?: [\\w-]+)? (?:is|are) (?:the )?(?:best|good|better)\\b', "\\bwhat(?:'s| is) (?:a|the) (?:good|best)\\b",
-  '\\b(?:cheapest|priciest|most expensive|best[- ]rated|top[- ]rated)\\b'
+  String.raw`\b(?:${termsSource([...CHEAPEST_TERMS, ...PRICIEST_TERMS])}|best[- ]rated|top[- ]rated)\b`
 ].join('|'), 'i')
 
 /**
@@ -129,17 +141,6 @@ export const LEANS_ON_PREVIOUS = /^(?:and|but|also|so|then|ok(?:ay)?|what about|
 /** A message that leans on the turn before is short; a longer one stands on its own. */
 export const FOLLOW_UP_MAX_WORDS = 12
 
-// Price and order words: one list each, every pattern about a lower or higher price built from them.
-
-/** Asking for a lower price than what was shown ("cheaper?", "any less expensive ones?"). */
-export const CHEAPER_TERMS = ['cheaper', 'less expensive', 'lower-priced', 'lower price', 'more affordable']
-/** Asking for the lowest price among the matches ("the cheapest …", "the least expensive one"). */
-export const CHEAPEST_TERMS = ['cheapest', 'least expensive', 'lowest-priced', 'most affordable']
-/** Asking for a higher price ("which is pricier?"). */
-const PRICIER_TERMS = ['pricier', 'more expensive', 'dearer']
-/** Terms as the alternation of a pattern: a space or a hyphen between their words matches either, or several. */
-export const termsSource = (terms: readonly string[]): string => terms.map((t) => t.split(/[ -]/).join(String.raw`[\s-]+`)).join('|')
-
 /** "cheaper?", "any less expensive ones?": below the cheapest item just shown. */
 export const CHEAPER = new RegExp(String.raw`\b(?:${termsSource(CHEAPER_TERMS)})\b`, 'i')
 /** Asking for the best rated of the matches: the retriever orders by rating (constraints/signals.ts). */
@@ -174,7 +175,8 @@ export const ASKING_OR_POINTING = new Set(['one', 'item', 'option', 'product', '
   '4th', 'fifth', '5th', 'last', 'number', 'both', 'two', 'better', 'best', 'cheaper', 'cheapest', 'pricier', 'compare', 'difference',
   'between', 'which', 'price', 'cost', 'expensive', 'cheap', 'stock', 'available', 'availability', 'sold', 'rating', 'rated', 'review',
   'star', 'brand', 'make', 'maker', 'manufacturer', 'color', 'colour', 'category', 'kind', 'size', 'yes', 'ok', 'okay', 'great', 'cool',
-  'thank', 'thanks', 'nice', 'buy', 'now', 'much', 'long', 'tell', 'describe', 'detail', 'info', 'information', 'say', 'really'])
+  'thank', 'thanks', 'nice', 'buy', 'now', 'much', 'long', 'tell', 'describe', 'detail', 'info', 'information', 'say', 'really',
+  ...[...CHEAPER_TERMS, ...CHEAPEST_TERMS, ...PRICIER_TERMS].flatMap((t) => t.split(/[ -]/))])
 /** "cheaper?", "better ones?": a new search for other items (plan.ts), not a question about these. */
 export const REFINEMENT = new RegExp(String.raw`\b(?:${termsSource([...CHEAPER_TERMS, ...CHEAPEST_TERMS, ...PRICIER_TERMS])}|better|best)\b(?! than)`)
 /** Which of them costs less, costs more, is better rated; or any comparison of a field ("which is lighter?"). */
@@ -292,7 +294,7 @@ export const QUERY_FILLER = [
   '(?:show|find|get) (?:me|us)', 'show', 'find', 'recommend', 'suggest', 'please', 'thanks', 'thank you', 'hi', 'hello', 'hey',
   'any', 'some', 'something', 'anything', 'good', 'best', 'great', 'your', 'actually', 'maybe', 'perhaps', 'okay', 'ok',
   // price words without a number: no item says "cheap" (extractOrder reads "the cheapest" before they go)
-  'cheap', 'inexpensive', ...[...CHEAPER_TERMS, ...CHEAPEST_TERMS].map((t) => t.replace('-', '[- ]')),
+  'cheap', 'inexpensive', termsSource([...CHEAPER_TERMS, ...CHEAPEST_TERMS]),
   // pointers back to earlier turns (plan.ts reads them from the message itself)
   'ones', 'that one', 'this one', 'which one', 'it', 'them', 'they', 'those', 'these'
 ].map((f) => f.replace(/ /g, '\\s+'))
