@@ -49,6 +49,8 @@ t.test('price: upper bounds', async (t) => {
     ['a tent below 100 dollars', { priceMax: 100 }, 'tent'],
     ['less than $99.99', { priceMax: 99.99 }, ''],
     ['earbuds cheaper than 50', { priceMax: 50 }, 'earbuds'],
+    ['earbuds more affordable than $50', { priceMax: 50 }, 'earbuds'],
+    ['a kettle lower-priced than 80 dollars', { priceMax: 80 }, 'kettle'],
     ['a kettle for no more than 80 bucks please', { priceMax: 80 }, 'kettle'],
     ['max $80', { priceMax: 80 }, ''],
     ['headlamp at most €40', { priceMax: 40 }, 'headlamp'],

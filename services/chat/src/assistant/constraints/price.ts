@@ -5,6 +5,7 @@
  */
 import type { Constraints } from './types.js'
 import { END, NEAR, START, replaceMatches } from './text.js'
+import { CHEAPER_TERMS, termsSource } from '../lexicon.js'
 
 const SYMBOL = '(?:us\\s?\\$|\\$|€|£)'
 const CURRENCY_WORD = '(?:usd|eur|gbp|dollars?|bucks|euros?|quid)'
@@ -20,7 +21,7 @@ const AMOUNT = `((?<![\\p{L}\\p{N}.,$€£])(?:${SYMBOL}\\s?)?${NUMBER}(?:\\s?k)
 
 /** Words that may come before a price phrase and mean nothing without it ("for under $250"). */
 const LEAD = `(?:${START}(?:for|at|priced|costing|(?:that|which)\\s+costs?|and)\\s+)?`
-const MAX = '(?:under|below|less\\s+than|cheaper\\s+than|less\\s+expensive\\s+than|lower\\s+than|no\\s+more\\s+than|' +
+const MAX = `(?:under|below|less\\s+than|(?:${termsSource(CHEAPER_TERMS)})\\s+than|lower\\s+than|no\\s+more\\s+than|` +
   'not\\s+more\\s+than|nothing\\s+(?:over|above|more\\s+than)|not\\s+over|no\\s+higher\\s+than|at\\s+most|' +
   'max(?:imum)?(?:\\s+of)?|(?:(?:my|a|the)\\s+)?budget(?:\\s+(?:of|is))?)'
 const MIN = '(?:over|above|more\\s+than|at\\s+least|min(?:imum)?(?:\\s+of)?)'
