@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
 import { extractConstraints, planSearch, toFilter } from '../src/assistant/constraints/index.js'
 import type { CatalogShape, Constraints } from '../src/assistant/constraints/index.js'
-import { CHEAPER_TERMS, CHEAPEST_TERMS } from '../src/assistant/lexicon.js'
+import { CHEAPER_TERMS, CHEAPEST_TERMS, PRICIER_TERMS } from '../src/assistant/lexicon.js'
 import { resolveReference } from '../src/assistant/references.js'
 import type { Message } from '@chatsearch/contracts'
 // the parser the search service uses, so a plan's filter is one the search service accepts
@@ -381,4 +381,9 @@ t.test('every "cheaper" and "cheapest" term of the lexicon is read alike by ever
     t.equal(resolveReference(`${term}?`, shown), undefined, `"${term}?" is a new search`)
   }
   for (const term of CHEAPEST_TERMS) t.equal(extractConstraints(`the ${term} tent`, shape).constraints.order, 'price', `"the ${term}" orders by price`)
+  // The other way: a higher price, however its words are joined ("more-expensive" was read as the lower one).
+  for (const term of PRICIER_TERMS.flatMap((term) => [term, term.replace(/ /g, '-')])) {
+    t.match(resolveReference(`which is ${term}?`, shown), { compare: { field: 'price', best: 'highest' }, features: [] }, `"which is ${term}?" names the dearer`)
+    t.equal(resolveReference(`${term}?`, shown), undefined, `"${term}?" is a new search`)
+  }
 })

@@ -46,9 +46,9 @@ export const CHEAPER_TERMS = ['cheaper', 'less expensive', 'lower-priced', 'lowe
 /** Asking for the lowest price among the matches ("the cheapest …", "the least expensive one"). */
 export const CHEAPEST_TERMS = ['cheapest', 'least expensive', 'lowest-priced', 'most affordable']
 /** Asking for a higher price ("which is pricier?"), or the highest ("the priciest"). */
-const PRICIER_TERMS = ['pricier', 'more expensive', 'dearer']
+export const PRICIER_TERMS = ['pricier', 'more expensive', 'dearer']
 const PRICIEST_TERMS = ['priciest', 'most expensive']
-/** Terms as the alternation of a pattern: a space or a hyphen between their words matches either, or several. */
+/** Terms (plain words, nothing to escape) as the alternation of a pattern: a space or a hyphen between their words matches either, or several. */
 export const termsSource = (terms: readonly string[]): string => terms.map((t) => t.split(/[ -]/).join(String.raw`[\s-]+`)).join('|')
 
 /** The shopper asks for products: to buy, see, be recommended or given something. */
