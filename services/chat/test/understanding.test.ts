@@ -3,7 +3,7 @@ import type { Citation, Message } from '@chatsearch/contracts'
 import { handoffReason } from '../src/assistant/handoff.js'
 import { resolveReference } from '../src/assistant/references.js'
 import { clarifyingReply, referenceReply } from '../src/assistant/reference-reply.js'
-import { faqAnswer, pageAnswer, sentenceCandidates } from '../src/assistant/sentences.js'
+import { faqAnswer, lineEndsOf, pageAnswer, sentenceCandidates, sentencesOf } from '../src/assistant/sentences.js'
 import { weighPassages } from '../src/assistant/evidence.js'
 import type { KnowledgePassage } from '../src/assistant/types.js'
 import { stems } from '../src/assistant/words.js'
@@ -129,6 +129,14 @@ t.test('pageAnswer: the sentence after the one that matches comes before sentenc
   const sync = passage({ documentId: 'sync', title: 'Syncing', section: 'Syncing › Contacts', score: 0.7, text: 'Your phone syncs every hour. Signing in with your password will not work with two-factor login on, and the app says Unknown resource. Use an app password instead. Contacts stopped showing? Check the address book.' })
   const reply = answer('my phone stopped syncing contacts and the app says Unknown resource', [sync]).text
   t.match(reply, /the app says Unknown resource\. Use an app password instead\./, 'the fix that follows the problem is quoted with it')
+})
+
+t.test('pageAnswer: a quoted list keeps its items on their own lines; sentences of one paragraph stay on one', async (t) => {
+  const fans = passage({ documentId: 'cooling', title: 'Cooling', section: 'Cooling › Fans', score: 0.7, text: 'The fan reacts to the temperature in the following way:\nbelow 50°C, the fan does not spin at all\nat 50°C, the fan turns on at a low speed\nat 60°C, the fan speed increases to a medium speed\nThe case has no fan of its own.' })
+  t.match(answer('how does the fan react to the temperature?', [fans]).text,
+    /: "The fan reacts to the temperature in the following way:\nbelow 50°C, the fan does not spin at all\nat 50°C, the fan turns on at a low speed\nat 60°C, the fan speed increases to a medium speed\n"?/)
+  t.same(lineEndsOf('One. Two.\nThree.\n\nFour. Five.'), [false, true, true, false, false])
+  t.same(lineEndsOf('One. Two.\nThree.\n\nFour. Five.').length, sentencesOf('One. Two.\nThree.\n\nFour. Five.').length, 'one entry per sentence')
 })
 
 t.test('weighPassages: the passage that holds the message\'s words weighs more than one the search ranked as high that does not', async (t) => {

@@ -58,6 +58,21 @@ export function sentencesOf (text: string): string[] {
 }
 
 /**
+ * For each sentence of sentencesOf(text), whether a line break follows it in the text: the end of a
+ * paragraph, a list item or a table row, which a quote keeps (a list quoted as one run of words
+ * reads "… (0% speed) at 50°C, the fan …").
+ */
+export function lineEndsOf (text: string): boolean[] {
+  return [...sentenceSegmenter.segment(text)].filter((s) => s.segment.trim() !== '').map((s) => /\n\s*$/.test(s.segment))
+}
+
+/** Sentences of one passage, in order, as one quote: a line break where the text has one after a sentence, else a space. */
+function joinQuoted (passage: KnowledgePassage, sentences: Array<{ index: number, text: string }>): string {
+  const ends = lineEndsOf(passage.text)
+  return sentences.map((c, i) => i === 0 ? c.text : `${ends[sentences[i - 1]!.index] === true && sentences[i - 1]!.index === c.index - 1 ? '\n' : ' '}${c.text}`).join('')
+}
+
+/**
  * A passage that answers, with its relevance (evidence.ts); `nearby` for a chunk the search did not
  * find, next to the best one on its page: its relevance is that one's, but not its sentences' feature.
  */
@@ -211,8 +226,8 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
     }
     return [c, ...list]
   }
-  const quotes = used.map(({ passage }) => [...new Set(chosen.filter((c) => c.passage === passage).flatMap(withList))]
-    .sort((a, b) => a.index - b.index).map((c) => c.text).join(' '))
+  const quotes = used.map(({ passage }) => joinQuoted(passage, [...new Set(chosen.filter((c) => c.passage === passage).flatMap(withList))]
+    .sort((a, b) => a.index - b.index)))
   const citations = used.map((p) => citationOfPassage(p.passage, p.relevance))
   const lines = used.map(({ passage }, i) => `${citations[i]!.title}: "${quotes[i]}"${passage.url === undefined ? '' : ` (${passage.url})`}`)
   const text = used.length === 1
