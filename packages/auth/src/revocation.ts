@@ -42,11 +42,19 @@ export async function listenThroughRedis (redis: Redis, handlers: RevocationHand
 }
 
 /**
+ * How long a lost PostgreSQL feed waits before it says so and reconnects. Ctrl-C in a terminal
+ * signals the whole process group: the embedded PostgreSQL of `pnpm start` stops at once and drops
+ * the feed a moment before this process handles the same signal and stops listening. A loss that the
+ * process's own stop follows within this time is part of stopping, not an outage to warn about.
+ */
+export const FEED_LOSS_GRACE_MS = 500
+
+/**
  * Revocations announced by PostgreSQL NOTIFY (see `revokeKey`): the single-node default, which
  * needs no Redis and sees the admin CLI's revocations although it runs in another process. The
- * connection is its own and is opened again if lost.
+ * connection is its own and is opened again if lost (after FEED_LOSS_GRACE_MS).
  */
-export async function listenThroughPostgres (pool: pg.Pool, handlers: RevocationHandlers, log: FastifyBaseLogger): Promise<StopListening> {
+export async function listenThroughPostgres (pool: pg.Pool, handlers: RevocationHandlers, log: FastifyBaseLogger, lossGraceMs = FEED_LOSS_GRACE_MS): Promise<StopListening> {
   let stopped = false
   let client: pg.Client | undefined
   let retry: NodeJS.Timeout | undefined
@@ -78,8 +86,12 @@ export async function listenThroughPostgres (pool: pg.Pool, handlers: Revocation
     if (stopped || client !== dead) return
     client = undefined
     dead.end().catch(() => {})
-    log.warn('revocation feed lost; reconnecting (revocations meanwhile take effect within AUTH_CACHE_TTL_MS)')
-    retryUntilOpen()
+    retry = setTimeout(() => {
+      retry = undefined
+      if (stopped) return
+      log.warn('revocation feed lost; reconnecting (revocations meanwhile take effect within AUTH_CACHE_TTL_MS)')
+      retryUntilOpen()
+    }, lossGraceMs)
   }
 
   // A database that is down at start-up fails requests with 503 until it is back; the feed keeps

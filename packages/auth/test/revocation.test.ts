@@ -1,9 +1,12 @@
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
+import pg from 'pg'
+import type { FastifyBaseLogger } from 'fastify'
 import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
 import { startRedis, testDatabase } from '@chatsearch/testkit'
 import { authMigrations, authPlugin, createKey, createProject, publishRevocation, revokeKey } from '../src/index.js'
+import { listenThroughPostgres, REVOCATION_NOTIFY } from '../src/revocation.js'
 
 /**
  * A replica: the auth plugin on a bare app, its cache trusting a key for the longest time allowed
@@ -82,4 +85,46 @@ t.test('without Redis: PostgreSQL NOTIFY carries the revocation, from any proces
   t.equal(await revokeKey(cli.pg, key.id), true)
   const ms = await untilRefusedEverywhere(replicas, key.key, since)
   t.ok(ms < 1000, `refused everywhere after ${Math.round(ms)} ms`)
+})
+
+t.test('without Redis: a lost PostgreSQL feed reconnects and says so, unless the process stops meanwhile', async (t) => {
+  const databaseUrl = await testDatabase(t)
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+  t.teardown(() => pool.end())
+  const listening = async () => (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()', [`LISTEN ${REVOCATION_NOTIFY}`])).rows.map((r) => r.pid)
+  const listen = async (graceMs: number) => {
+    const said: string[] = []
+    const record = (msg: unknown, text?: string) => { said.push(typeof msg === 'string' ? msg : text ?? '') }
+    const log = { warn: record, info: record, error: record, debug: record } as unknown as FastifyBaseLogger
+    const heard = { revoked: [] as string[], gaps: 0 }
+    const stop = await listenThroughPostgres(pool, { revoked: (id) => heard.revoked.push(id), gap: () => { heard.gaps++ } }, log, graceMs)
+    return { said, heard, stop }
+  }
+  const settle = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))
+  const until = async (ok: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 300 && !await ok(); i++) await settle(10)
+  }
+
+  const kept = await listen(200)
+  t.teardown(kept.stop)
+  await until(async () => (await listening()).length === 1)
+  const [first] = await listening()
+  await pool.query('SELECT pg_terminate_backend($1)', [first])
+  await until(() => kept.heard.gaps > 0)
+  t.match(kept.said, [/revocation feed lost; reconnecting/, /revocation feed back/], 'an outage is told, then the way back')
+  t.equal(kept.heard.gaps, 1, 'what was missed meanwhile empties the cache')
+  await pool.query(`NOTIFY ${REVOCATION_NOTIFY}, 'key-1'`)
+  await until(() => kept.heard.revoked.length > 0)
+  t.same(kept.heard.revoked, ['key-1'], 'the new connection hears revocations')
+  await kept.stop()
+
+  const stopping = await listen(200)
+  await until(async () => (await listening()).length === 1)
+  await pool.query('SELECT pg_terminate_backend($1)', await listening())
+  await settle(20)
+  await stopping.stop()
+  await settle(400)
+  t.same(stopping.said, [], 'lost as the process stops (Ctrl-C reached the embedded PostgreSQL first): nothing to warn about')
+  t.equal(stopping.heard.gaps, 0)
+  t.same(await listening(), [], 'and no connection opened again')
 })
