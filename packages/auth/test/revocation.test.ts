@@ -121,6 +121,8 @@ t.test('without Redis: a lost PostgreSQL feed reconnects and says so, unless the
   const stopping = await listen(200)
   await until(async () => (await listening()).length === 1)
   await pool.query('SELECT pg_terminate_backend($1)', await listening())
+  // Stopped after the connection is gone, as when the database stops first.
+  await until(async () => (await listening()).length === 0)
   await settle(20)
   await stopping.stop()
   await settle(400)

@@ -3,7 +3,7 @@ import type { Citation, Message } from '@chatsearch/contracts'
 import { handoffReason } from '../src/assistant/handoff.js'
 import { resolveReference } from '../src/assistant/references.js'
 import { clarifyingReply, referenceReply } from '../src/assistant/reference-reply.js'
-import { faqAnswer, lineEndsOf, pageAnswer, sentenceCandidates, sentencesOf } from '../src/assistant/sentences.js'
+import { faqAnswer, pageAnswer, segmentsOf, sentenceCandidates } from '../src/assistant/sentences.js'
 import { weighPassages } from '../src/assistant/evidence.js'
 import type { KnowledgePassage } from '../src/assistant/types.js'
 import { stems } from '../src/assistant/words.js'
@@ -135,8 +135,8 @@ t.test('pageAnswer: a quoted list keeps its items on their own lines; sentences 
   const fans = passage({ documentId: 'cooling', title: 'Cooling', section: 'Cooling › Fans', score: 0.7, text: 'The fan reacts to the temperature in the following way:\nbelow 50°C, the fan does not spin at all\nat 50°C, the fan turns on at a low speed\nat 60°C, the fan speed increases to a medium speed\nThe case has no fan of its own.' })
   t.match(answer('how does the fan react to the temperature?', [fans]).text,
     /: "The fan reacts to the temperature in the following way:\nbelow 50°C, the fan does not spin at all\nat 50°C, the fan turns on at a low speed\nat 60°C, the fan speed increases to a medium speed\n"?/)
-  t.same(lineEndsOf('One. Two.\nThree.\n\nFour. Five.'), [false, true, true, false, false])
-  t.same(lineEndsOf('One. Two.\nThree.\n\nFour. Five.').length, sentencesOf('One. Two.\nThree.\n\nFour. Five.').length, 'one entry per sentence')
+  t.same(segmentsOf('One. Two.\nThree.\n\nFour. Five.').map((s) => [s.text, s.lineEnd]),
+    [['One.', false], ['Two.', true], ['Three.', true], ['Four.', false], ['Five.', false]], 'a line break after a sentence, however many')
 })
 
 t.test('weighPassages: the passage that holds the message\'s words weighs more than one the search ranked as high that does not', async (t) => {

@@ -53,23 +53,27 @@ export const citationOfPassage = (p: KnowledgePassage, relevance = p.score): Cit
 })
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
-export function sentencesOf (text: string): string[] {
-  return [...sentenceSegmenter.segment(text)].map((s) => s.segment.trim()).filter((s) => s !== '')
-}
-
 /**
- * For each sentence of sentencesOf(text), whether a line break follows it in the text: the end of a
- * paragraph, a list item or a table row, which a quote keeps (a list quoted as one run of words
+ * The sentences of a text, trimmed, each with whether a line break follows it in the text: the end of
+ * a paragraph, a list item or a table row, which a quote keeps (a list quoted as one run of words
  * reads "… (0% speed) at 50°C, the fan …").
  */
-export function lineEndsOf (text: string): boolean[] {
-  return [...sentenceSegmenter.segment(text)].filter((s) => s.segment.trim() !== '').map((s) => /\n\s*$/.test(s.segment))
+export function segmentsOf (text: string): Array<{ text: string, lineEnd: boolean }> {
+  return [...sentenceSegmenter.segment(text)]
+    .map((s) => ({ text: s.segment.trim(), lineEnd: /\n\s*$/.test(s.segment) }))
+    .filter((s) => s.text !== '')
+}
+
+export function sentencesOf (text: string): string[] {
+  return segmentsOf(text).map((s) => s.text)
 }
 
 /** Sentences of one passage, in order, as one quote: a line break where the text has one after a sentence, else a space. */
-function joinQuoted (passage: KnowledgePassage, sentences: Array<{ index: number, text: string }>): string {
-  const ends = lineEndsOf(passage.text)
-  return sentences.map((c, i) => i === 0 ? c.text : `${ends[sentences[i - 1]!.index] === true && sentences[i - 1]!.index === c.index - 1 ? '\n' : ' '}${c.text}`).join('')
+function joinQuoted (sentences: Array<{ index: number, text: string, lineEnd: boolean }>): string {
+  return sentences.map((c, i) => {
+    const before = sentences[i - 1]
+    return before === undefined ? c.text : `${before.lineEnd && before.index === c.index - 1 ? '\n' : ' '}${c.text}`
+  }).join('')
 }
 
 /**
@@ -128,7 +132,7 @@ export interface SentenceFeatures {
   passage: number
 }
 
-export interface SentenceCandidate { passage: KnowledgePassage, index: number, text: string, sequence: string[], words: Set<string>, heading: Set<string>, features: SentenceFeatures, score: number }
+export interface SentenceCandidate { passage: KnowledgePassage, index: number, text: string, lineEnd: boolean, sequence: string[], words: Set<string>, heading: Set<string>, features: SentenceFeatures, score: number }
 
 /**
  * Every sentence of the answering pages, weighed as an answer to the message: its features and its
@@ -144,9 +148,9 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
   const cue = answerCue(message)
   const all = pages.flatMap(({ passage, relevance, nearby = false }, rank) => {
     const heading = new Set(stems(`${passage.title} ${passage.section}`))
-    return sentencesOf(passage.text).map((text, index) => {
+    return segmentsOf(passage.text).map(({ text, lineEnd }, index) => {
       const sequence = stemSequence(text)
-      return { passage, relevance: nearby ? 0 : relevance, rank, index, text, sequence, words: new Set(sequence), heading }
+      return { passage, relevance: nearby ? 0 : relevance, rank, index, text, lineEnd, sequence, words: new Set(sequence), heading }
     })
   })
   const meaningOf = (c: { text: string }) => Math.max(0, closeness?.get(c.text) ?? 0)
@@ -226,7 +230,7 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
     }
     return [c, ...list]
   }
-  const quotes = used.map(({ passage }) => joinQuoted(passage, [...new Set(chosen.filter((c) => c.passage === passage).flatMap(withList))]
+  const quotes = used.map(({ passage }) => joinQuoted([...new Set(chosen.filter((c) => c.passage === passage).flatMap(withList))]
     .sort((a, b) => a.index - b.index)))
   const citations = used.map((p) => citationOfPassage(p.passage, p.relevance))
   const lines = used.map(({ passage }, i) => `${citations[i]!.title}: "${quotes[i]}"${passage.url === undefined ? '' : ` (${passage.url})`}`)
