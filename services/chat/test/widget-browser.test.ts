@@ -96,6 +96,11 @@ t.test('a shopper chats with the widget on a shop\'s page', { skip, timeout: 180
     t.ok(chatId, 'and the chat')
 
     const up = panel(page).locator('.assistant button[aria-label=Helpful]').last()
+    const down = panel(page).locator('.assistant button[aria-label="Not helpful"]').last()
+    for (const button of [up, down]) {
+      t.equal(await button.locator('svg').count(), 1, 'a thumb is drawn,')
+      t.equal((await button.textContent())?.trim(), '', 'not an emoji, which shows as a box where no emoji font is installed')
+    }
     await up.click()
     await panel(page).locator('.assistant .note').last().getByText('Thank you').waitFor()
     t.equal(await up.getAttribute('aria-pressed'), 'true')

@@ -18,6 +18,18 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return node
 }
 
+const SVG = 'http://www.w3.org/2000/svg'
+/** A thumb drawn in the text's colour, pointing up or (turned over) down: no emoji font needed, which many systems lack. */
+function thumb (down: boolean): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg')
+  for (const [name, value] of Object.entries({ viewBox: '0 0 24 24', width: '16', height: '16', 'aria-hidden': 'true', focusable: 'false', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round' })) svg.setAttribute(name, value)
+  if (down) svg.setAttribute('transform', 'rotate(180)')
+  const path = document.createElementNS(SVG, 'path')
+  path.setAttribute('d', 'M7 10v11M7 10H4v11h3M7 10l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7')
+  svg.append(path)
+  return svg
+}
+
 /** Text with its http(s) URLs as links; nothing from the network is ever parsed as HTML. */
 function linked (text: string): Node[] {
   return segments(text).map((s) => s.href === undefined ? document.createTextNode(s.text) : el('a', { href: s.href, target: '_blank', rel: 'noopener noreferrer' }, s.text))
@@ -181,10 +193,10 @@ export class ChatPanel extends HTMLElement {
 
   private thumbs (msgId: string): HTMLElement {
     const given = this.memory.get().ratings?.[msgId]
-    const button = (rating: Rating, label: string, face: string) =>
-      el('button', { type: 'button', 'aria-label': label, title: label, 'aria-pressed': String(given === rating), 'data-rating': rating }, face)
-    const up = button('up', this.t.helpful, '👍')
-    const down = button('down', this.t.notHelpful, '👎')
+    const button = (rating: Rating, label: string) =>
+      el('button', { type: 'button', 'aria-label': label, title: label, 'aria-pressed': String(given === rating), 'data-rating': rating }, thumb(rating === 'down'))
+    const up = button('up', this.t.helpful)
+    const down = button('down', this.t.notHelpful)
     const note = el('span', { class: 'note', 'aria-live': 'polite' })
     const group = el('div', { class: 'rate', role: 'group', 'aria-label': this.t.rate }, up, down, note)
     for (const b of [up, down]) {

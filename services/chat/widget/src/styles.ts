@@ -46,7 +46,7 @@ h2{margin:0;font-size:17px}
 .m a{color:inherit}
 .src{margin:6px 0 0;padding-left:18px;font-size:13px}
 .rate{display:flex;gap:6px;align-items:center;margin-top:6px;font-size:13px}
-.rate button{border:1px solid rgba(0,0,0,.2);background:var(--bg);border-radius:6px;padding:2px 8px}
+.rate button{border:1px solid rgba(0,0,0,.2);background:var(--bg);color:inherit;border-radius:6px;padding:3px 8px;line-height:0}
 .rate button[aria-pressed=true]{background:var(--a);color:var(--at);border-color:var(--a)}
 .st{margin:0;padding:8px 16px;font-size:13px;background:var(--bu)}
 .st:empty{display:none}
