@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { Document, IncomingKnowledge } from './port.js'
 
-/** Identifies a document's content: an unchanged re-import is recognised and costs nothing. */
-export const documentHash = (document: Document) => createHash('sha256').update(JSON.stringify(document)).digest('base64url')
+/**
+ * Identifies an item's content as it is embedded: an unchanged re-import is recognised and costs
+ * nothing. `embedding` names the rule for the text embedded (EMBEDDING_RULE), so that a new rule
+ * embeds unchanged items again, as `chunking` does in knowledgeHash.
+ */
+export const documentHash = (document: Document, embedding: string) => createHash('sha256').update(JSON.stringify([embedding, document])).digest('base64url')
 
 /**
  * Identifies a knowledge document's content as it is chunked: `chunking` names the chunker's rules,

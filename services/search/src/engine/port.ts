@@ -139,7 +139,10 @@ export interface IngestResult {
 /** A document ready to store, with the embedding of its text when hybrid search is on. */
 export interface PreparedDocument {
   document: Document
-  /** documentHash(document), computed once by the ingestion that compared it with the stored one. */
+  /**
+   * documentHash of the document and its embedded text, computed once by the ingestion that compared
+   * it with the stored one. Without it (a direct write) the next import writes the document again.
+   */
   hash?: string
   /**
    * The embedding of the document's text (unit length); null when it was embedded but has no text

@@ -12,6 +12,12 @@ const DEFAULT_EMBEDDED = ['title', 'name', 'brand', 'category', 'tags', 'descrip
  * included) against about 10 ms for a short one. The meaning sits in the first few hundred characters.
  */
 const EMBEDDED_TEXT_MAX = 300
+/**
+ * Names embeddingText's rule in each item's content hash (documentHash), as the chunking rule is
+ * named in a knowledge document's: a new rule makes every item's next import embed it again rather
+ * than keep a vector of text the rule no longer embeds. Change it with the rule.
+ */
+export const EMBEDDING_RULE = `words first, at most ${EMBEDDED_TEXT_MAX} characters`
 
 const WORD = /\p{L}{2,}/u
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
@@ -35,7 +41,7 @@ export function embeddingText (document: Document, attributes: string[]): string
  */
 export async function writeValidated (index: EngineIndex, documents: Document[], received: number, embed: EmbedTexts | undefined): Promise<IngestResult> {
   const stored = await index.storedHashes(documents.map((d) => d.id))
-  let prepared: PreparedDocument[] = documents.map((document) => ({ document, hash: documentHash(document) }))
+  let prepared: PreparedDocument[] = documents.map((document) => ({ document, hash: documentHash(document, EMBEDDING_RULE) }))
     .filter(({ document, hash }) => stored.get(document.id) !== hash)
   const changed = prepared.map((p) => p.document)
   if (embed !== undefined && changed.length > 0) {

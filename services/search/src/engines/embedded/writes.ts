@@ -1,4 +1,3 @@
-import { documentHash } from '../../engine/hash.js'
 import { searchableText } from '../../engine/document-values.js'
 import { suggestionPhrases } from '../../engine/phrases.js'
 import type { Document, PreparedDocument } from '../../engine/port.js'
@@ -60,7 +59,7 @@ export function removeDocument (catalog: CatalogFile, id: string): boolean {
 }
 
 /** Writes one document; true when it is new. */
-function writeDocument (catalog: CatalogFile, { document, hash = documentHash(document), vector }: PreparedDocument, batch: WriteBatch): boolean {
+function writeDocument (catalog: CatalogFile, { document, hash = '', vector }: PreparedDocument, batch: WriteBatch): boolean {
   const { sql } = catalog
   const existing = sql('SELECT rowid, body FROM documents WHERE id = ?').get(document.id) as { rowid: number, body: string } | undefined
   let rowid: number

@@ -1,6 +1,5 @@
 import type { DocumentsQuery, Index, Meilisearch, RecordAny } from 'meilisearch'
 import type { FacetHit } from '@chatsearch/contracts'
-import { documentHash } from '../../engine/hash.js'
 import { PHRASE_ATTRIBUTES } from '../../engine/phrases.js'
 import type {
   Document, EngineIndex, FacetSearchQuery, IndexSettings, PopularSearches, PreparedDocument, RecordedSearch, SearchQuery, SearchResult
@@ -103,7 +102,7 @@ export class MeilisearchIndex implements EngineIndex {
       }
       if (meta !== known) await this.#writeMeta(meta)
       const before = await this.#fetch(this.#catalog, prepared.map((p) => p.document.id), ['id', ...PHRASE_ATTRIBUTES])
-      const stored = prepared.map((p) => storedDocument(p.document, p.hash ?? documentHash(p.document), embedder, p.vector))
+      const stored = prepared.map((p) => storedDocument(p.document, p.hash ?? '', embedder, p.vector))
       await this.#calls.settle(this.#catalog.addDocuments(stored))
       await this.#countPhrases(before, prepared.map((p) => p.document), async () => suggestionRules(meta.settings))
       return { indexed: prepared.length }
