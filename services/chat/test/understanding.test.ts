@@ -53,7 +53,14 @@ t.test('resolveReference: ordinals, pronouns and comparisons resolve from earlie
   t.match(resolveReference('is the last one in stock', history(tents)), { items: [tents[2]], fields: ['in_stock'] })
   t.match(resolveReference('which of these two is better rated?', history(tents)), { items: [tents[0], tents[1]], compare: { field: 'rating', best: 'highest' } })
   t.match(resolveReference('which is cheaper, the first or the third?', history(tents)), { items: [tents[0], tents[2]], compare: { field: 'price', best: 'lowest' } })
+  t.match(resolveReference('which of the first two is cheaper?', history(tents)), { items: [tents[0], tents[1]], compare: { field: 'price', best: 'lowest' } }, 'the first two: a span, not the first')
+  t.match(resolveReference('and of the last 2, which is better rated?', history(tents)), { items: [tents[1], tents[2]], compare: { field: 'rating', best: 'highest' } })
+  t.match(resolveReference('how much are the first three?', history(tents)), { items: tents, fields: ['price'] })
   t.same(resolveReference('Is it in stock?', history(tents)), { ambiguous: tents }, '"it" among three: ask which')
+  const bags = [cite('b1', 'Gravity Waterproof Dry Bag'), cite('b2', 'Explorer 45L Backpack'), cite('b3', 'Venture Waterproof Duffel Bag')]
+  const asked = (question: string): Message[] => history(bags).map((m) => m.role === 'user' ? { ...m, content: question } : m)
+  t.match(resolveReference('how does it close?', asked('have you got a dry bag?')), { items: [bags[0]], features: ['close'] }, '"it": the one item whose title holds what was asked for')
+  t.same(resolveReference('how does it close?', asked('any waterproof bags?')), { ambiguous: bags }, 'two hold it: ask which')
   t.match(resolveReference('Is it in stock?', history([tents[1]!])), { items: [tents[1]], fields: ['in_stock'] }, 'one item named: that one')
   t.match(resolveReference('And the price?', history([tents[1]!])), { items: [tents[1]], fields: ['price'] })
   t.match(resolveReference('is the first one waterproof?', history(tents, [tents[2]!])), { items: [tents[0]], features: ['waterproof'] }, 'ordinals point into the last list, not the last single item')
@@ -173,7 +180,10 @@ t.test('detectLanguage: another language only when sure; English otherwise', asy
     ['waterproof hiking boots under $150?', 'en'], ['Is the warranty two years?', 'en'],
     // Codes are no words of a language: without them these were read as Swedish and as Berber.
     ['davfs2 keeps warning me about my self-signed certificate', 'en'], ['Getting error 0x800700DF when I copy a big video to the mapped drive', 'en'],
-    ['¿Tiene el modelo X200 en stock?', 'es'], ['404', 'en']
+    ['¿Tiene el modelo X200 en stock?', 'es'], ['404', 'en'],
+    // A word tinyld knows from one small language's dictionary made it sure of that language.
+    ['I want a handheld thing with maps on it for backcountry trips so I dont get lost', 'en'], ['handheld thing with maps', 'en'],
+    ['Ich will ein Zelt, was kostet das?', 'de'], ['Je cherche une veste pour la pluie', 'fr'], ['Czy to jest w magazynie?', 'pl']
   ]
   for (const [message, code] of cases) t.equal(detectLanguage(message).code, code, message)
   t.equal(detectLanguage('Quiero cancelar mi pedido').name, 'Spanish')

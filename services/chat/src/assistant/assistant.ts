@@ -323,7 +323,9 @@ export class Assistant {
       if (fromModel !== undefined) return { classification: label, ...fromModel, handoff: false, decision: decisionOf('model', undefined, fromModel.citations) }
     }
     if (greeting) return send(templateReply('greeting', message), 'small_talk')
-    // A follow-up about items named before ("how much is the second one?") is answered from them.
+    // A follow-up about items named before ("how much is the second one?") is answered from them, and
+    // worded as a question it is one, whatever the classifier made of a short "what colour is it?".
+    if (reference !== undefined && label === 'other' && INTERROGATIVE.test(message.trim())) label = 'question'
     if (reference !== undefined && 'ambiguous' in reference) return send(clarifyingReply(reference.ambiguous), 'clarify')
     if (reference !== undefined) {
       const found = await this.#opts.retriever.items(projectId, reference.items.map((c) => c.reference), { ...(opts.requestId === undefined ? {} : { requestId: opts.requestId }) })

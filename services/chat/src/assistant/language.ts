@@ -1,6 +1,6 @@
 import { detectAll } from 'tinyld'
 import { normalise } from './constraints/text.js'
-import { GREETING } from './lexicon.js'
+import { GREETING, STOP } from './lexicon.js'
 
 /**
  * The shopper's language (decision 16). tinyld (pure JavaScript, no model to download) reads short
@@ -21,12 +21,28 @@ const FAIRLY_SURE = 0.1
 const AHEAD_OF_NEXT = 1.5
 const names = new Intl.DisplayNames(['en'], { type: 'language' })
 
+/** English function words (of STOP) that are also words of another common language ("in", "so", "was" are German too). */
+const SHARED_WORDS = new Set(['a', 'an', 'am', 'also', 'at', 'by', 'come', 'do', 'her', 'i', 'in', 'is', 'me', 'my', 'no', 'on', 'or', 'see', 'so', 'to', 'was', 'will'])
+const ENGLISH_SHARE = 0.25
+
+/**
+ * Whether a quarter of the message's words, one at least, are English function words no other
+ * common language has: tinyld takes a single word it finds only in a small language's dictionary
+ * for proof of that language ("I want a handheld thing with maps on it for backcountry trips" was
+ * Esperanto to it, sure), while a text that many English function words is English.
+ */
+function plainlyEnglish (text: string): boolean {
+  const words = text.toLowerCase().match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
+  const english = words.filter((w) => STOP.has(w) && !SHARED_WORDS.has(w)).length
+  return english > 0 && english >= ENGLISH_SHARE * words.length
+}
+
 export function detectLanguage (message: string): Language {
   // A word with a digit in it is a code (an error code, a version, a model number: "0x800700DF",
   // "davfs2"), not a word of any language, and it swings the detector ("davfs2 keeps warning me …"
   // read as Swedish): the rest of the message is what is read.
   const text = normalise(message).split(' ').filter((w) => !/\d/.test(w)).join(' ')
-  if (text === '') return ENGLISH
+  if (text === '' || plainlyEnglish(text)) return ENGLISH
   const [first, second] = detectAll(text)
   if (first === undefined || first.lang === 'en') return ENGLISH
   const words = text.split(' ').length

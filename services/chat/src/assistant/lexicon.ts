@@ -156,6 +156,8 @@ export const ORDINALS: Record<string, number> = {
 }
 /** "the second one", "number 2", "#3": the ordinal word (group 1) or the number (group 2). */
 export const ORDINAL = /\b(?:the )?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)(?: (?:one|item|option|product|model|choice))?\b|\b(?:number|no\.?|option|item|#) ?([1-5])\b/g
+/** "the first two", "the last 3", "your top three": a span at one end of a list (group 1 the end, group 2 how many). */
+export const SPAN = /\b(?:the |your )?(first|top|last) (two|three|four|five|2|3|4|5)\b/
 export const BOTH = /\b(?:both|these two|those two|the two|the two of them|either|each)\b/
 export const ALL = /\b(?:them|these|those|all of them|they)\b/
 export const ONE = /\b(?:it|its|it's|that one|this one|that|this|the one)\b/

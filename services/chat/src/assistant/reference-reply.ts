@@ -2,6 +2,7 @@ import type { Citation } from '@chatsearch/contracts'
 import type { CatalogItem, Reply } from './types.js'
 import type { Reference } from './references.js'
 import { contentWords } from './words.js'
+import { FIELD_WORDS, PLAIN_COLORS } from './lexicon.js'
 
 const titleOf = (item: CatalogItem, cited: Citation) => typeof item.title === 'string' ? item.title : typeof item.name === 'string' ? item.name : cited.title ?? String(item.id)
 const money = (value: number) => `$${value.toFixed(2)}`
@@ -24,13 +25,34 @@ function clause (item: CatalogItem, field: string): string | undefined {
 
 const FIELD_NAMES: Record<string, string> = { price: 'its price', in_stock: 'whether it is in stock', rating: 'its rating', brand: 'its brand', color: 'its colour', sizes: 'its sizes', category: 'its category' }
 
-/** Whether the item's own text (title, description, tags) holds the word, and the sentence that does. */
-function feature (item: CatalogItem, word: string): string | undefined {
+/** The sentences of the item's own text: its title, description and tags. */
+function sentencesOf (item: CatalogItem): string[] {
   const texts = [item.title, item.description, ...(Array.isArray(item.tags) ? item.tags : [])].filter((t): t is string => typeof t === 'string')
-  for (const text of texts) {
-    for (const sentence of text.split(/(?<=[.!?])\s+/)) if (contentWords(sentence).includes(word)) return sentence
-  }
-  return undefined
+  return texts.flatMap((text) => text.split(/(?<=[.!?])\s+/))
+}
+
+/** Whether the item's own text holds the word, and the sentence that does. */
+function feature (item: CatalogItem, word: string): string | undefined {
+  return sentencesOf(item).find((sentence) => contentWords(sentence).includes(word))
+}
+
+/**
+ * What a field the item has no attribute for may be told by in its text: its name ("colour",
+ * "sizes"), and a colour by a colour's name ("in a bold red"). Only fields a description states as
+ * well as an attribute would: a price, stock or rating in a text may be out of date.
+ */
+const FIELD_IN_TEXT: Record<string, (sentence: string) => boolean> = {
+  color: (sentence) => fieldWords('color').test(sentence) || contentWords(sentence).some((w) => PLAIN_COLORS.has(w)),
+  sizes: (sentence) => fieldWords('sizes').test(sentence)
+}
+function fieldWords (field: string): RegExp {
+  return FIELD_WORDS.find(([, f]) => f === field)![0]
+}
+
+/** The sentence of the item's text that tells the field it has no attribute for, when one does. */
+function fieldSentence (item: CatalogItem, field: string): string | undefined {
+  const tells = FIELD_IN_TEXT[field]
+  return tells === undefined ? undefined : sentencesOf(item).find((sentence) => tells(sentence.toLowerCase()))
 }
 
 function describe (item: CatalogItem, name: string, ref: Reference): string {
@@ -39,7 +61,12 @@ function describe (item: CatalogItem, name: string, ref: Reference): string {
   const said = fields.map((f) => clause(item, f))
   const known = said.filter((c): c is string => c !== undefined)
   if (known.length > 0) lines.push(`${name} ${known.join(', ')}.`)
-  fields.forEach((f, i) => { if (said[i] === undefined) lines.push(`The catalog does not say ${FIELD_NAMES[f] ?? `its ${f.replace(/_/g, ' ')}`} for ${name}.`) })
+  fields.forEach((f, i) => {
+    if (said[i] !== undefined) return
+    const what = FIELD_NAMES[f] ?? `its ${f.replace(/_/g, ' ')}`
+    const told = fieldSentence(item, f)
+    lines.push(told === undefined ? `The catalog does not say ${what} for ${name}.` : `The catalog does not list ${what} for ${name}, but its description says: "${told}"`)
+  })
   for (const word of ref.features) {
     const sentence = feature(item, word)
     lines.push(sentence === undefined

@@ -1,7 +1,7 @@
 import type { Citation, Message } from '@chatsearch/contracts'
 import { normalise } from './constraints/text.js'
 import { contentWords } from './words.js'
-import { ALL, ASKING_OR_POINTING, BOTH, COMPARING, FIELD_WORDS, HIGHER_PRICE, LOWER_PRICE, ONE, ORDINAL, ORDINALS, PLAIN_COLORS, REFINEMENT, BETTER_RATED } from './lexicon.js'
+import { ALL, ASKING_OR_POINTING, BOTH, COMPARING, FIELD_WORDS, HIGHER_PRICE, LOWER_PRICE, NUMBERS, ONE, ORDINAL, ORDINALS, PLAIN_COLORS, REFINEMENT, BETTER_RATED, SPAN } from './lexicon.js'
 
 /**
  * Follow-ups that point at items the assistant named before ("how much is the third one?", "is it
@@ -58,6 +58,21 @@ function namedItems (text: string, lists: Citation[][]): Citation[] {
   return named
 }
 
+/**
+ * Of the several items the latest list shows, the one the shopper asked for: the only one whose
+ * title holds every word of what the message before that list asked ("have you got a dry bag?", then
+ * "how does it close?": the dry bag, not the backpacks shown beside it). Undefined when none or
+ * several do.
+ */
+function askedItem (latest: Citation[], history: Message[]): Citation | undefined {
+  const at = history.findLastIndex((m) => m.role === 'assistant' && (m.citations ?? []).some((c) => c.source === 'catalog'))
+  const asked = history.slice(0, Math.max(0, at)).findLast((m) => m.role === 'user')
+  const wanted = asked === undefined ? [] : contentWords(asked.content).filter((w) => !ASKING_OR_POINTING.has(w))
+  if (wanted.length === 0) return undefined
+  const holding = latest.filter((c) => { const title = new Set(contentWords(c.title ?? '')); return wanted.every((w) => title.has(w)) })
+  return holding.length === 1 ? holding[0] : undefined
+}
+
 function fieldsOf (text: string): string[] {
   return FIELD_WORDS.filter(([re]) => re.test(text)).map(([, field]) => field)
 }
@@ -74,6 +89,11 @@ function comparisonOf (text: string, fields: string[]): Reference['compare'] {
   return undefined
 }
 
+/** The places of a span of `n` at one end of a list, from 0; at the last end counted back (-1 the last). */
+function places (end: 'first' | 'last', n: number): number[] {
+  return Array.from({ length: n }, (_, i) => end === 'first' ? i : i - n)
+}
+
 /**
  * The earlier items `message` points at, and what it asks of them; `Ambiguous` when "it" could be
  * any of several; undefined when the message does not point back (a new subject, a refinement such
@@ -88,13 +108,16 @@ export function resolveReference (message: string, history: Message[]): Referenc
   // "The second one", "these two" point into the latest list (a reply that cited several items,
   // even if a reply about one of them came since); "it" points at what the latest reply cited.
   const latest = lists[0]!
-  const ordinals = [...text.matchAll(ORDINAL)].map((m) => m[1] !== undefined ? ORDINALS[m[1]]! : Number(m[2]) - 1)
-  const needed = Math.max(2, ...ordinals.map((i) => i + 1))
+  // "the first two" is a span of the list, not its first item: the span's places, its words no ordinal.
+  const span = SPAN.exec(text)
+  const spanned = span === null ? [] : places(span[1] === 'last' ? 'last' : 'first', Number(NUMBERS[span[2]!] ?? span[2]))
+  const ordinals = [...spanned, ...[...(span === null ? text : text.replace(span[0], ' ')).matchAll(ORDINAL)].map((m) => m[1] !== undefined ? ORDINALS[m[1]]! : Number(m[2]) - 1)]
+  const needed = Math.max(2, ...ordinals.map((i) => i < 0 ? -i : i + 1))
   const earlier = lists.find((l) => l.length >= needed) ?? latest
   const picked: number[] = []
   for (const index of ordinals) {
-    const resolved = index < 0 ? earlier.length - 1 : index
-    if (resolved < earlier.length && !picked.includes(resolved)) picked.push(resolved)
+    const resolved = index < 0 ? earlier.length + index : index
+    if (resolved >= 0 && resolved < earlier.length && !picked.includes(resolved)) picked.push(resolved)
   }
   const fields = fieldsOf(text)
   // An item named by its title ("what's the price of the Hi-Top Basketball Shoe?"): its words are not features.
@@ -116,8 +139,9 @@ export function resolveReference (message: string, history: Message[]): Referenc
   else if (/\bwhich\b/.test(text) && earlier.length >= 2 && comparisonOf(text, fields) !== undefined) items = earlier
   // "is it in stock?", "and the price?": the one item of the last reply, or a question back when it named several.
   else if ((ONE.test(text) && (fields.length > 0 || features.length > 0)) || (fields.length > 0 && features.length === 0 && text.split(' ').length <= 5 && !REFINEMENT.test(text))) {
-    if (latest.length > 1) return { ambiguous: latest }
-    items = latest
+    const only = latest.length > 1 ? askedItem(latest, history) : undefined
+    if (latest.length > 1 && only === undefined) return { ambiguous: latest }
+    items = only === undefined ? latest : [only]
   } else return undefined
 
   const compare = items.length >= 2 ? comparisonOf(text, fields) : undefined
