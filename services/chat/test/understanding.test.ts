@@ -84,6 +84,13 @@ t.test('referenceReply: the fields asked, what the catalog does not say, and the
   t.equal(feature.text, 'The catalog says of Kestrel Tent: "Fully waterproof fly for storms." The catalog\'s description of Kestrel Tent does not mention "freestanding".')
   const missing = referenceReply({ items: [tents[1]!], fields: ['color', 'price'], features: [] }, [items[1]])
   t.equal(missing.text, 'Ridge Tent costs $689.99. The catalog does not say its colour for Ridge Tent.')
+  const described = { id: 't3', title: 'Cirque Tent', price: 240, description: 'A tunnel tent for two. Its fly comes in a bold red colour. It packs small.' }
+  t.equal(referenceReply({ items: [tents[2]!], fields: ['color'], features: [] }, [described]).text,
+    'The catalog does not list its colour for Cirque Tent, but its description says: "Its fly comes in a bold red colour."', 'no colour attribute: the description\'s sentence that names it')
+  t.equal(referenceReply({ items: [tents[2]!], fields: ['color'], features: [] }, [{ ...described, description: 'A tunnel tent in orange and grey.' }]).text,
+    'The catalog does not list its colour for Cirque Tent, but its description says: "A tunnel tent in orange and grey."', 'or a colour\'s name')
+  t.equal(referenceReply({ items: [tents[2]!], fields: ['rating'], features: [] }, [{ ...described, description: 'Rated 5 stars by campers.' }]).text,
+    'The catalog does not say its rating for Cirque Tent.', 'a rating is not taken from text')
   const gone = referenceReply({ items: [tents[2]!], fields: ['price'], features: [] }, [undefined])
   t.same(gone, { text: 'Cirque Tent is no longer in the catalog.', citations: [] })
   t.same(clarifyingReply(tents), { text: 'Which one do you mean: the first (Kestrel Tent), the second (Ridge Tent) or the third (Cirque Tent)?', citations: tents })
