@@ -29,7 +29,7 @@ const ENGLISH_SHARE = 0.25
  * Whether a quarter of the message's words, one at least, are English function words no other
  * common language has: tinyld takes a single word it finds only in a small language's dictionary
  * for proof of that language ("I want a handheld thing with maps on it for backcountry trips" was
- * Esperanto to it, sure), while a text that many English function words is English.
+ * Esperanto to it, sure), while a text with that many English function words is English.
  */
 function plainlyEnglish (text: string): boolean {
   const words = text.toLowerCase().match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
