@@ -1,6 +1,6 @@
 import { detectAll } from 'tinyld'
 import { normalise } from './constraints/text.js'
-import { GREETING, STOP } from './lexicon.js'
+import { GREETING, SHARED_FUNCTION_WORDS, STOP } from './lexicon.js'
 
 /**
  * The shopper's language (decision 16). tinyld (pure JavaScript, no model to download) reads short
@@ -21,8 +21,6 @@ const FAIRLY_SURE = 0.1
 const AHEAD_OF_NEXT = 1.5
 const names = new Intl.DisplayNames(['en'], { type: 'language' })
 
-/** English function words (of STOP) that are also words of another common language ("in", "so", "was" are German too). */
-const SHARED_WORDS = new Set(['a', 'an', 'am', 'also', 'at', 'by', 'come', 'do', 'her', 'i', 'in', 'is', 'me', 'my', 'no', 'on', 'or', 'see', 'so', 'to', 'was', 'will'])
 const ENGLISH_SHARE = 0.25
 
 /**
@@ -33,7 +31,7 @@ const ENGLISH_SHARE = 0.25
  */
 function plainlyEnglish (text: string): boolean {
   const words = text.toLowerCase().match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
-  const english = words.filter((w) => STOP.has(w) && !SHARED_WORDS.has(w)).length
+  const english = words.filter((w) => STOP.has(w) && !SHARED_FUNCTION_WORDS.has(w)).length
   return english > 0 && english >= ENGLISH_SHARE * words.length
 }
 

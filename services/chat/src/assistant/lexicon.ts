@@ -19,6 +19,8 @@ they them their he she his her in on at by from so just very really can could wi
 as than also there here too else not no any some all each every about into out up down over off again then once only own
 same such more most other please thanks thank hi hello hey get got tell know want need like let much many take took
 taken make made go goes went come came put use used keep give say see look find after`.split(/\s+/))
+/** English function words (of STOP) that are also words of another common language ("in", "so", "was" are German too): no sign of English (language.ts). */
+export const SHARED_FUNCTION_WORDS = new Set(['a', 'an', 'am', 'also', 'at', 'by', 'come', 'do', 'her', 'i', 'in', 'is', 'me', 'my', 'no', 'on', 'or', 'see', 'so', 'to', 'was', 'will'])
 
 /** Small numbers as digits: "two years" meets "2-year". */
 export const NUMBERS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', thirty: '30' }

@@ -26,14 +26,14 @@ function clause (item: CatalogItem, field: string): string | undefined {
 const FIELD_NAMES: Record<string, string> = { price: 'its price', in_stock: 'whether it is in stock', rating: 'its rating', brand: 'its brand', color: 'its colour', sizes: 'its sizes', category: 'its category' }
 
 /** The sentences of the item's own text: its title, description and tags. */
-function sentencesOf (item: CatalogItem): string[] {
+function itemSentences (item: CatalogItem): string[] {
   const texts = [item.title, item.description, ...(Array.isArray(item.tags) ? item.tags : [])].filter((t): t is string => typeof t === 'string')
   return texts.flatMap((text) => text.split(/(?<=[.!?])\s+/))
 }
 
 /** Whether the item's own text holds the word, and the sentence that does. */
 function feature (item: CatalogItem, word: string): string | undefined {
-  return sentencesOf(item).find((sentence) => contentWords(sentence).includes(word))
+  return itemSentences(item).find((sentence) => contentWords(sentence).includes(word))
 }
 
 /**
@@ -52,7 +52,7 @@ function fieldWords (field: string): RegExp {
 /** The sentence of the item's text that tells the field it has no attribute for, when one does. */
 function fieldSentence (item: CatalogItem, field: string): string | undefined {
   const tells = FIELD_IN_TEXT[field]
-  return tells === undefined ? undefined : sentencesOf(item).find((sentence) => tells(sentence.toLowerCase()))
+  return tells === undefined ? undefined : itemSentences(item).find((sentence) => tells(sentence.toLowerCase()))
 }
 
 function describe (item: CatalogItem, name: string, ref: Reference): string {
