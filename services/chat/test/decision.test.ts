@@ -142,6 +142,19 @@ t.test('each assistant turn keeps its decision for the team, never for the shopp
                                 VALUES ($1, $2, 99, 'x', 'user', 'hi', 'greeting', now(), '{}')`, [shop.projectId, chatId]), /messages_decision_is_assistant/)
   })
 
+  t.test('a follow-up worded as a question is labelled question, whatever the classifier made of it', async (t) => {
+    // The classifier labels these two short follow-ups `other` (0.91 and 0.66 in its own words);
+    // the turn answers from the items before, so it is a question about them.
+    const { chat_id: followUp } = await say('do you have waterproof hiking boots under $150?')
+    for (const message of ['what colour is the first one?', 'what colour is it?']) {
+      const res = await post(app, shop.key, '/newUserMessage', { user_message: message, chat_id: followUp })
+      t.equal(res.statusCode, 200, message)
+      t.equal((res.json() as { classification: string }).classification, 'question', message)
+    }
+    const stored = (await admin(`/admin/chats/${followUp}`)).json() as { messages: Message[] }
+    t.same(stored.messages.filter((m) => m.role === 'assistant').slice(1).map((m) => m.decision?.route), ['follow_up', 'follow_up'], 'both answered from the items before')
+  })
+
   t.test('a model\'s reply is stored with the route "model" and the sources it cited', async (t) => {
     const fake = await startFakeOpenAi(t)
     const withModel = await h.app({ search: { url: stack.url, serviceToken: TOKEN, timeoutMs: 10_000 }, serviceToken: TOKEN },
