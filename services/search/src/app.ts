@@ -43,7 +43,7 @@ function baseOf (config: SearchConfig): ServiceBaseOptions {
     },
     openApi: {
       title: 'Search Service API',
-      description: 'Catalog and knowledge search scoped to a project: keyword and hybrid search, filters, facets, autocomplete; knowledge pages and question-and-answer pairs searched by chunk.',
+      description: 'Catalog and knowledge search scoped to a project: keyword and hybrid search with a matching strategy, filters, facets, facet search, sort, highlighting and cropping, synonyms and stop words, autocomplete with query suggestions, rules that pin or hide items for a query, and click and conversion events; knowledge pages and question-and-answer pairs searched by chunk.',
       servers: [
         { url: '/', description: 'The search service itself, on its own host and port (SEARCH_PORT, 3002 by default)' },
         { url: '/search', description: 'Through the gateway of docker-compose.yml, which serves the search API under /search' }

@@ -1,10 +1,10 @@
 // Click and conversion events (POST /events) and the query_id of search answers, and what the
-// console's analytics make of them. Engine-independent (events and searches are PostgreSQL's):
-// run on the embedded engine.
+// console's analytics make of them. Events and searches are PostgreSQL's, but the query_id rides on
+// each engine's answers: run on every engine of the suite (Meilisearch with MEILI_URL).
 import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { limits } from '@chatsearch/contracts'
-import { send, withCatalog } from './helpers.js'
+import { ENGINES, send, withCatalog, type EngineKind } from './helpers.js'
 
 const TOKEN = 'test-service-token-' + 'x'.repeat(32)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -13,9 +13,9 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10)
 
 type Answer = Awaited<ReturnType<typeof send>>
 
-t.test('click and conversion events', async (t) => {
+const suite = (engine: EngineKind) => async (t: Test) => {
   // The response cache on: a cached answer must still be a search of its own.
-  const { h, shop, search } = await withCatalog(t, 'embedded', false, { serviceToken: TOKEN, cacheTtlS: 60 })
+  const { h, shop, search } = await withCatalog(t, engine, false, { serviceToken: TOKEN, cacheTtlS: 60 })
   const events = (body: unknown, key = shop.key, headers: Record<string, string> = {}) => send(h.app, key, 'POST', '/events', body, headers)
   const clicks = async (projectId: string): Promise<number> =>
     (await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_clicks WHERE project_id = $1', [projectId])).rows[0]!.n
@@ -162,6 +162,10 @@ t.test('click and conversion events', async (t) => {
     t.equal(await clicks(shop.projectId), before, 'nothing of either list was written')
     t.equal((await events([good, good])).statusCode, 200, 'the same list without them is recorded')
     t.equal(await clicks(shop.projectId), before + 2)
+    const empty = await events([])
+    t.equal(empty.statusCode, 200, 'an empty list is no error')
+    t.same(empty.json(), { recorded: 0 }, 'and records nothing')
+    t.equal(await clicks(shop.projectId), before + 2)
   })
 
   t.test('invalid bodies are 400 with the error body, saying what is wrong', async (t) => {
@@ -215,4 +219,6 @@ t.test('click and conversion events', async (t) => {
     t.equal(res.statusCode, 401)
     t.equal(res.json().code, 'unauthorized')
   })
-})
+}
+
+for (const engine of ENGINES) t.test(`click and conversion events (${engine} engine)`, suite(engine))

@@ -124,6 +124,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
       operationId: 'replaceSettings',
       tags: ['catalog'],
       summary: 'Replace the index settings; the catalog is re-indexed with them, unless only autocomplete\'s rules changed',
+      description: 'Besides the schema, 400 invalid_request refuses word settings that depend on how search splits text (at anything that is not a letter or a digit): a stop word that is not exactly one word, a synonym key with no word, made only of stop words or of more words besides stop words than the limit, and an alternative with no word.',
       body: CatalogSettings,
       response: { 200: CatalogSettings, ...errorResponses(...bodyErrors, ...searchErrors.replaceSettings, ...idempotencyErrors) }
     }
