@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { Meilisearch } from 'meilisearch'
 import type { IndexSettings, PreparedDocument, PreparedKnowledge, SearchQuery } from '../src/engine/port.js'
 import { MeilisearchEngine } from '../src/engines/meilisearch/engine.js'
-import { DOCUMENT_CODES, ENGINE_CODES } from '../src/engines/meilisearch/errors.js'
+import { DOCUMENT_CODES, ENGINE_CODES, REQUEST_CODES } from '../src/engines/meilisearch/errors.js'
 import { chunkRecords } from '../src/engines/meilisearch/knowledge-translate.js'
 import { suggestionId } from '../src/engines/meilisearch/suggestions.js'
 import { storedDocument, SUGGESTIONS_SETTINGS } from '../src/engines/meilisearch/translate.js'
@@ -69,8 +69,8 @@ t.test('the checks refuse what Meilisearch refuses, and the corrections are need
 
 t.test('every error code the adapter names is one Meilisearch sends', async (t) => {
   const codes = new Set(meilisearchContract().document.components.schemas.Code!.enum as string[])
-  // errors.ts's sets, and the codes the adapters branch on one by one (errors.ts, index.ts, knowledge-index.ts, writes.ts)
-  const named = [...DOCUMENT_CODES, ...ENGINE_CODES, 'invalid_search_filter', 'invalid_document_filter', 'invalid_document_sort', 'invalid_search_facets', 'invalid_search_sort',
+  // errors.ts's sets and map, and the codes the adapters branch on one by one (errors.ts, index.ts, knowledge-index.ts, writes.ts)
+  const named = [...DOCUMENT_CODES, ...ENGINE_CODES, ...REQUEST_CODES.keys(), 'invalid_document_sort',
     'feature_not_enabled', 'payload_too_large', 'document_not_found', 'index_not_found', 'index_already_exists']
   t.same(named.filter((code) => !codes.has(code)), [], 'no code Meilisearch never sends')
   for (const code of ['invalid_vectors_type', 'invalid_search_embedder']) t.ok(ENGINE_CODES.has(code), `${code}: the adapter's vectors or embedder, a 503`)

@@ -19,6 +19,10 @@ t.test('Meilisearch error codes → the service\'s error body', async (t) => {
     [400, 'invalid_search_facets', badRequest('invalid_facet')],
     [400, 'invalid_facet_search_facet_name', badRequest('invalid_facet')],
     [400, 'invalid_search_sort', badRequest('invalid_sort')],
+    // settings (a failed task): the caller's, as PUT /settings refuses them itself
+    [400, 'invalid_settings_sortable_attributes', badRequest('invalid_request')],
+    [400, 'invalid_settings_synonyms', badRequest('invalid_request')],
+    [400, 'invalid_settings_stop_words', badRequest('invalid_request')],
     [400, 'feature_not_enabled', { statusCode: 501, error: 'Not Implemented', code: 'not_implemented' }],
     [413, 'payload_too_large', { statusCode: 413, error: 'Payload Too Large', code: 'payload_too_large' }],
     [400, 'invalid_document_id', badRequest('invalid_document')],
@@ -33,6 +37,11 @@ t.test('Meilisearch error codes → the service\'s error body', async (t) => {
     // the adapter's own vectors and embedder (a search naming an embedder the index lacks): not the caller's to fix
     [400, 'invalid_search_embedder', unavailable],
     [400, 'invalid_vectors_type', unavailable],
+    // what the API takes is always what Meilisearch takes: the adapter and the engine disagree
+    [400, 'invalid_search_matching_strategy', unavailable],
+    [400, 'missing_facet_search_facet_name', unavailable],
+    // facet search switched off on the index by an operator (the adapter leaves Meilisearch's default on)
+    [400, 'facet_search_disabled', unavailable],
     [500, 'some_future_code', unavailable]
   ]
   for (const [status, code, expected] of cases) {
@@ -67,6 +76,8 @@ t.test('a write (task) that failed or was canceled', async (t) => {
     badRequest('invalid_document'))
   t.same(bodyOf(fromFailedTask(task('failed', { code: 'no_space_left_on_device', message: 'full', type: 'system', link: '' }))),
     unavailable)
+  t.same(bodyOf(fromFailedTask(task('failed', { code: 'invalid_settings_synonyms', message: 'bad synonyms', type: 'invalid_request', link: '' }))),
+    badRequest('invalid_request'), 'settings are applied as a task too')
   t.same(bodyOf(fromFailedTask(task('canceled', null))), unavailable)
 })
 

@@ -11,6 +11,12 @@ import { meilisearchContract } from './meilisearch-contract/contract.js'
 
 const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({ q: 'hiking boot', filter: null, facets: [], limit: 20, offset: 0, ...extra })
 
+/** What Meilisearch would refuse in a request with this body, by its OpenAPI document (none: it takes it). */
+const refused = (method: string, path: string, body: unknown) => meilisearchContract().checkRequest(method, new URL(path, 'http://meilisearch'), body).violations
+const settingsRefused = (settings: Settings) => refused('PATCH', '/indexes/cs-catalog-shop/settings', settings)
+const searchRefused = (params: SearchParams) => refused('POST', '/indexes/cs-catalog-shop/search', params)
+const facetSearchRefused = (params: SearchForFacetValuesParams) => refused('POST', '/indexes/cs-catalog-shop/facet-search', params)
+
 t.test('settings → the catalog index settings payload', async (t) => {
   t.same(catalogSettings({ searchableAttributes: ['title', 'brand', 'description'], filterableAttributes: ['price', 'brand'], facetableAttributes: ['brand', 'color'] }), {
     searchableAttributes: ['title', 'brand', 'description'],
@@ -23,8 +29,11 @@ t.test('settings → the catalog index settings payload', async (t) => {
   }, 'facetable attributes are filterable in Meilisearch; ranking rules and typo tolerance are not sent (defaults kept, sort among them); no synonyms nor stop words sent as none')
   t.same(catalogSettings({ searchableAttributes: ['title'], filterableAttributes: ['brand'], facetableAttributes: [], sortableAttributes: ['price', 'rating.users'] }).sortableAttributes,
     ['price', 'rating.users'], 'sortable attributes are Meilisearch\'s own')
-  t.same(catalogSettings({ searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [] }).sortableAttributes, [],
-    'none is sent as none: settings that drop a sortable attribute drop it in Meilisearch too')
+  const unsortable = catalogSettings({ searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [], sortableAttributes: [] })
+  t.same(unsortable.sortableAttributes, [], 'none is sent as none: settings that drop a sortable attribute drop it in Meilisearch too')
+  t.same(settingsRefused(unsortable), [], 'and Meilisearch takes none')
+  t.same(settingsRefused(catalogSettings({ searchableAttributes: ['title', 'brand'], filterableAttributes: ['brand'], facetableAttributes: ['color'], sortableAttributes: ['price', 'rating.users'] })), [],
+    'settings Meilisearch takes')
   t.same(catalogSettings({ searchableAttributes: [], filterableAttributes: [], facetableAttributes: [] }).searchableAttributes, ['_chatsearch_none'],
     'no searchable attribute is not Meilisearch\'s [] (which means all of them)')
   t.same(embedderSettings(512), { default: { source: 'userProvided', dimensions: 512 } })
@@ -34,13 +43,14 @@ t.test('settings → the catalog index settings payload', async (t) => {
     sortableAttributes: ['weight', 'searches'],
     rankingRules: ['words', 'typo', 'weight:desc', 'proximity', 'attribute', 'exactness']
   })
+  t.same(settingsRefused(SUGGESTIONS_SETTINGS), [])
 })
 
 t.test('synonyms and stop words are Meilisearch\'s own, sent as the API took them', async (t) => {
   const three = { searchableAttributes: ['title'], filterableAttributes: [], facetableAttributes: [] }
   const settings = {
     ...three,
-    synonyms: { phone: ['smartphone', 'mobile'], 'San Francisco': ['SF'], sf: ['san francisco'], Résumé: ['CV'] },
+    synonyms: { phone: ['smartphone', 'mobile phone'], 'San Francisco': ['SF'], sf: ['san francisco'], Résumé: ['CV'], 'hiking boot': ['trail shoe', 'trekking boot'] },
     stopWords: ['the', 'of', 'À']
   }
   t.ok(Value.Check(CatalogSettings, settings), 'settings the API accepts')
@@ -48,10 +58,13 @@ t.test('synonyms and stop words are Meilisearch\'s own, sent as the API took the
   const sent: Settings = catalogSettings(settings)
   t.same(sent.synonyms, settings.synonyms, 'keys and alternatives as written: Meilisearch folds case and accents itself, and multi-word ones are its own')
   t.same(sent.stopWords, settings.stopWords)
+  t.same(settingsRefused(sent), [], 'multi-word keys and alternatives are Meilisearch\'s synonyms')
   t.same(wordSettings(settings), { synonyms: settings.synonyms, stopWords: settings.stopWords }, 'the suggestions index gets the same (autocomplete reads a term with them)')
+  t.same(settingsRefused(wordSettings(settings)), [])
   t.not(sent.synonyms, settings.synonyms, 'a copy: the settings kept by the adapter are not Meilisearch\'s payload')
   t.not(sent.synonyms?.phone, settings.synonyms.phone)
   t.same(wordSettings(three), { synonyms: {}, stopWords: [] }, 'absent is none, sent as none: settings that drop them drop them in Meilisearch too')
+  t.same(settingsRefused(wordSettings(three)), [])
   t.same(wordSettings({ ...three, synonyms: {}, stopWords: [] }), { synonyms: {}, stopWords: [] })
   const suggestionKeys = Object.keys(SUGGESTIONS_SETTINGS)
   t.notOk(suggestionKeys.includes('synonyms') || suggestionKeys.includes('stopWords'), 'the suggestions index\'s own settings do not reset them')
@@ -99,8 +112,11 @@ t.test('the matching strategy is Meilisearch\'s own, sent as asked', async (t) =
     // Typed as the client's SearchParams: a value Meilisearch does not know would not compile.
     const params: SearchParams = searchParams(query({ matchingStrategy }))
     t.same(params, { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy }, matchingStrategy)
+    t.same(searchRefused(params), [], `${matchingStrategy}: Meilisearch takes it`)
     const vector = Float32Array.from([1, 0])
-    t.equal(searchParams(query({ matchingStrategy, hybrid: { semanticRatio: 0.5, vector } })).matchingStrategy, matchingStrategy, `${matchingStrategy}: the keyword side of a hybrid search too`)
+    const hybrid = searchParams(query({ matchingStrategy, hybrid: { semanticRatio: 0.5, vector } }))
+    t.equal(hybrid.matchingStrategy, matchingStrategy, `${matchingStrategy}: the keyword side of a hybrid search too`)
+    t.same(searchRefused(hybrid), [])
   }
   t.equal(searchParams(query()).matchingStrategy, matchingStrategyDefault, 'absent: the contracts\' default')
   t.equal(matchingStrategyDefault, 'last', 'Meilisearch\'s default')
@@ -112,10 +128,15 @@ t.test('the sort is Meilisearch\'s own, sent as attribute:order', async (t) => {
   // Typed as the client's SearchParams: Meilisearch's POST search takes the sort as a list.
   const params: SearchParams = searchParams(query({ sort }))
   t.same(params, { q: 'hiking boot', limit: 20, offset: 0, matchingStrategy: 'last', sort: ['price:asc', 'rating.users:desc'] }, 'most important first, as asked')
-  t.same(searchParams(query({ q: '', sort })).sort, ['price:asc', 'rating.users:desc'], 'a browse (placeholder search) is sorted too')
+  t.same(searchRefused(params), [], 'a sort Meilisearch takes')
+  const browse = searchParams(query({ q: '', sort }))
+  t.same(browse.sort, ['price:asc', 'rating.users:desc'], 'a browse (placeholder search) is sorted too')
+  t.same(searchRefused(browse), [])
   t.same(searchParams(query({ q: '🎧', sort })).sort, ['price:asc', 'rating.users:desc'], 'a query without a word as well')
   const vector = Float32Array.from([1, 0])
-  t.same(searchParams(query({ sort, hybrid: { semanticRatio: 0.5, vector } })).sort, ['price:asc', 'rating.users:desc'], 'and a hybrid search')
+  const hybrid = searchParams(query({ sort, hybrid: { semanticRatio: 0.5, vector } }))
+  t.same(hybrid.sort, ['price:asc', 'rating.users:desc'], 'and a hybrid search')
+  t.same(searchRefused(hybrid), [])
   t.same(searchParams(query({ sort: [{ attribute: 'a:b', order: 'desc' }] })).sort, ['a:b:desc'], 'Meilisearch reads the attribute up to the last colon')
   t.notOk('sort' in searchParams(query()), 'no sort asked, none sent')
   t.notOk('sort' in searchParams(query({ sort: [] })), 'nor for an empty one')
@@ -150,13 +171,17 @@ t.test('facet search → Meilisearch facet-search parameters', async (t) => {
   const params: SearchForFacetValuesParams = facetSearchParams(facetQuery())
   t.same(params, { facetName: 'brand', facetQuery: 'trail', q: 'hiking boot', matchingStrategy: 'last', exhaustiveFacetCount: true },
     'Meilisearch\'s own names; counts asked exhaustive, so that they equal the search\'s facetDistribution')
+  t.same(facetSearchRefused(params), [], 'a facet search Meilisearch takes')
   t.same(facetSearchParams(facetQuery({ matchingStrategy: 'all' })).matchingStrategy, 'all', 'the matching strategy as asked')
-  t.equal(facetSearchParams(facetQuery({ filter: parseFilter('in_stock = true AND price < 100') })).filter, 'in_stock = "true" AND price < "100"', 'the filter as for a search')
+  const filtered = facetSearchParams(facetQuery({ matchingStrategy: 'frequency', filter: parseFilter('in_stock = true AND price < 100') }))
+  t.equal(filtered.filter, 'in_stock = "true" AND price < "100"', 'the filter as for a search')
+  t.same(facetSearchRefused(filtered), [])
   for (const facet of ['', ' ', '🎧', '-', '…']) {
     t.notOk('facetQuery' in facetSearchParams(facetQuery({ facetQuery: facet })), `${JSON.stringify(facet)}: no letter or digit, so every value, as on the embedded engine`)
   }
   t.equal(facetSearchParams(facetQuery({ facetQuery: 'Navy-Bl' })).facetQuery, 'Navy-Bl', 'a facet query with a word goes as typed')
   for (const q of ['', '🎧 ?!']) t.equal(facetSearchParams(facetQuery({ q })).q, '', `${JSON.stringify(q)}: a placeholder search, every item counted`)
+  t.same(facetSearchRefused(facetSearchParams(facetQuery({ q: '', facetQuery: '' }))), [], 'every value of every item: nothing but the facet')
   t.same(facetSearchParams(facetQuery({ facet: 'variants.color' })).facetName, 'variants.color')
 })
 

@@ -5,6 +5,7 @@ import {
   type MeilisearchErrorResponse,
   type Task
 } from 'meilisearch'
+import type { ErrorCode } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 
 /**
@@ -17,15 +18,33 @@ export const DOCUMENT_CODES: ReadonlySet<string> = new Set([
 ])
 
 /**
- * Meilisearch error codes that say the engine itself is in trouble, or that the adapter and the index
- * disagree (vectors and embedders are the adapter's, never the caller's): nothing the caller can fix.
+ * Meilisearch error codes that say the engine itself is in trouble, that the adapter and the index
+ * disagree (vectors and embedders are the adapter's, never the caller's), or that an operator changed
+ * what the adapter relies on: nothing the caller can fix.
  */
 export const ENGINE_CODES: ReadonlySet<string> = new Set([
   'internal', 'io_error', 'no_space_left_on_device', 'database_size_limit_reached', 'too_many_open_files',
   'index_creation_failed', 'invalid_state', 'too_many_search_requests', 'unretrievable_document',
   'invalid_api_key', 'missing_authorization_header', 'missing_master_key',
   'task_not_found', 'dump_process_failed', 'invalid_vector_dimensions', 'invalid_vectors_type',
-  'invalid_settings_embedders', 'invalid_search_embedder', 'vector_embedding_error', 'index_not_found'
+  'invalid_settings_embedders', 'invalid_search_embedder', 'vector_embedding_error', 'index_not_found',
+  // Every matching strategy the API takes is one Meilisearch takes, and a facet search always names its facet.
+  'invalid_search_matching_strategy', 'missing_facet_search_facet_name',
+  // Facet search is on by default in v1.53 (`facetSearch: true`, not sent by the adapter): only an operator turns it off.
+  'facet_search_disabled'
+])
+
+/**
+ * Meilisearch error codes about what the caller sent, each as our 400 for the same mistake, with
+ * Meilisearch's explanation. Filters, facets, sorts and word settings are checked by us first, so
+ * Meilisearch refusing one means the two disagree: the caller still gets the 400 the embedded engine
+ * would give (settings have no code of their own: `invalid_request`, as PUT /settings answers).
+ */
+export const REQUEST_CODES: ReadonlyMap<string, ErrorCode> = new Map([
+  ['invalid_search_filter', 'invalid_filter'], ['invalid_document_filter', 'invalid_filter'],
+  ['invalid_search_facets', 'invalid_facet'], ['invalid_facet_search_facet_name', 'invalid_facet'],
+  ['invalid_search_sort', 'invalid_sort'],
+  ['invalid_settings_sortable_attributes', 'invalid_request'], ['invalid_settings_synonyms', 'invalid_request'], ['invalid_settings_stop_words', 'invalid_request']
 ])
 
 const UNAVAILABLE = 'the search engine is unavailable, try again shortly'
@@ -36,21 +55,12 @@ function withCause (error: ApiError, cause: unknown): ApiError {
   return error
 }
 
-/**
- * Our error for a Meilisearch error body `{ code, message }` (from a response or a failed task).
- * Filters are parsed and checked by us first, so Meilisearch rejecting one means the two disagree:
- * the caller still gets the 400 the embedded engine would give.
- */
+/** Our error for a Meilisearch error body `{ code, message }` (from a response or a failed task). */
 export function fromMeilisearchBody (body: MeilisearchErrorResponse | null | undefined, status?: number): ApiError {
   const code = body?.code ?? ''
   const message = body?.message ?? ''
-  if (code === 'invalid_search_filter' || code === 'invalid_document_filter') {
-    return new ApiError('invalid_filter', message)
-  }
-  // Facets are checked against our settings first too (facet search's facetName as well).
-  if (code === 'invalid_search_facets' || code === 'invalid_facet_search_facet_name') return new ApiError('invalid_facet', message)
-  // Sorts are checked against our settings first too: the two disagree, and the caller gets the embedded engine's 400.
-  if (code === 'invalid_search_sort') return new ApiError('invalid_sort', message)
+  const ours = REQUEST_CODES.get(code)
+  if (ours !== undefined) return new ApiError(ours, message)
   if (code === 'feature_not_enabled') {
     // Only CONTAINS and STARTS WITH need an experimental feature (containsFilter), which the engine
     // switches on when it starts; this happens when its API key may not do that.

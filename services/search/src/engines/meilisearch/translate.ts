@@ -36,7 +36,7 @@ const NO_ATTRIBUTE = '_chatsearch_none'
  * sent, so that settings without them leave none there either (Meilisearch applies them itself: what
  * engine/query-terms.ts imitates). Ranking rules and typo tolerance keep Meilisearch's defaults (the
  * embedded engine imitates those), whose `sort` rule applies a search's sort after words, typo,
- * proximity and attribute.
+ * proximity and attribute. Facet search is left on as Meilisearch's default (`facetSearch: true`).
  */
 export function catalogSettings (settings: IndexSettings): Settings {
   return {
