@@ -21,7 +21,8 @@ function schemaOf (document: Document, name: string): Schema {
  */
 const CLOSED_OBJECTS = [
   // POST /indexes/{index_uid}/search: `SearchQuery` and its `hybrid` (`HybridQuery`), both declared
-  // with `#[routes::request]`, which derives deny_unknown_fields.
+  // with `#[routes::request]`, which derives deny_unknown_fields. Not `FacetSearchQuery` (POST
+  // …/facet-search): its source says it intentionally ignores unknown fields, so it stays open.
   'SearchQuery',
   'HybridQuery',
   // PATCH /indexes/{index_uid}/settings: `Settings<T>` and its nested settings objects.
