@@ -1,7 +1,7 @@
 // The console's user story in a real browser (Debian's chromium driven by playwright-core), against
 // the real console, chat and search services on one real PostgreSQL: sign in, create a project, issue
 // credentials and use them with the services (a widget key from its origin only), import a catalog and follow its task, add knowledge,
-// try the playground, read the shopper's ratings of the replies and answer a handed-off conversation
+// try the playground (its chat, and its search sorted, highlighted and narrowed by a facet value found by typing), read the shopper's ratings of the replies and answer a handed-off conversation
 // as a person (the shopper's client reads it), see analytics, revoke a credential and see it stop working. Every page is also saved as a
 // screenshot at 1280 and 375 pixels wide (E2E_SHOTS, default a temporary folder) and checked for
 // horizontal scrolling at 375.
@@ -12,6 +12,11 @@ import { createProject } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
 import { services } from './support/stack.js'
 import { browserPage, browserSkip, DESKTOP, MOBILE } from './support/browser.js'
+
+/** More brands than the 20 values a facet shows, each of five items or more. */
+const BRANDS = ['Northvale', 'Pinecrest', 'Alder', 'Basalt', 'Cedarline', 'Driftwood', 'Elkhorn', 'Fjell', 'Granite', 'Harbor', 'Ironbark', 'Juniper',
+  'Kestrel', 'Larchmont', 'Moraine', 'Nimbus', 'Oakridge', 'Quarry', 'Redwood', 'Sierra', 'Tundra', 'Upland', 'Vantage']
+const MARKUP_DESCRIPTION = 'A bright lantern for the tent. <img src=x onerror="alert(1)"><script>alert(2)</script><b>Bold</b> & "safe"'
 
 t.test('a team member walks the console in a browser', { skip: browserSkip, timeout: 300_000 }, async (t) => {
   const h = await harness(t)
@@ -131,13 +136,16 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     }
     t.equal(widgetStatus, 401, 'a revoked widget key stops working')
 
-    // Catalog: a file of 120 items, imported as a task whose progress the page follows.
+    // Catalog: a file of 120 items, imported as a task whose progress the page follows. Their prices
+    // are 20 to 139 in no order, and one brand of 24 is a single item's: the playground sorts and
+    // finds it. One item's description holds markup, which the playground must show as text.
     const items = Array.from({ length: 120 }, (_, i) => ({
       id: `item-${i}`,
-      title: i === 7 ? 'Ridgeline waterproof hiking boot' : `Trail item ${i}`,
-      brand: i % 2 === 0 ? 'Northvale' : 'Pinecrest',
+      title: i === 7 ? 'Ridgeline waterproof hiking boot' : i === 11 ? 'Summit lantern' : `Trail item ${i}`,
+      brand: i === 13 ? 'Zephyr Gear' : BRANDS[i % BRANDS.length]!,
       category: i % 3 === 0 ? 'Footwear' : 'Camping',
-      price: 20 + i
+      price: 20 + (i * 47) % 120,
+      ...(i === 11 ? { description: MARKUP_DESCRIPTION } : {})
     }))
     await writeFile(join(files, 'catalog.json'), JSON.stringify(items))
     await page.goto(`${projectUrl}/catalog`)
@@ -165,6 +173,7 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     t.pass('a synonyms line without a colon is refused in the page, naming the line')
     await synonyms.fill('trek: hiking')
     await page.getByLabel('Stop words', { exact: true }).fill('the\nfor')
+    await page.getByLabel('Sortable attributes', { exact: true }).fill('price')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Settings saved; the catalog is re-indexed with them.').waitFor()
     await snapshot('catalog-settings')
@@ -196,6 +205,52 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await page.getByRole('button', { name: 'Send' }).click()
     await page.locator('.message-assistant').filter({ hasText: 'within 30 days' }).waitFor()
     await snapshot('playground')
+
+    // Playground search: by default the request it always sent; then sorted, highlighted, and a
+    // facet's values searched beyond the 20 shown.
+    const searchCard = page.locator('section', { has: page.getByRole('heading', { name: 'Search', level: 2 }) })
+    const sentBody = async () => JSON.parse(await searchCard.locator('.results > details pre.json').textContent() ?? 'null') as Record<string, unknown>
+    const playgroundSearch = async () => {
+      const answered = page.waitForResponse((r) => r.url().endsWith('/search') && r.request().method() === 'POST')
+      await searchCard.getByRole('button', { name: 'Search', exact: true }).click()
+      t.equal((await answered).status(), 200, 'the playground\'s search is answered')
+      await searchCard.getByRole('status').filter({ hasText: /items found in/ }).waitFor()
+    }
+    await playgroundSearch()
+    t.same(await sentBody(), { search_term: '', search_type: 'keyword', filters: null, facets: ['brand', 'category'], limit: 10, show_ranking_score: true },
+      'a default search sends no option')
+
+    await searchCard.getByLabel('Sort', { exact: true }).selectOption({ label: 'price, ascending' })
+    await playgroundSearch()
+    const prices = await searchCard.locator('.hit dt:text-is("price") + dd').allTextContents()
+    t.same(prices, ['20', '21', '22', '23', '24', '25', '26', '27', '28', '29'], 'sorted by price ascending: the ten cheapest, cheapest first')
+
+    await searchCard.getByLabel('Search term').fill('lantern')
+    await searchCard.getByLabel('Sort', { exact: true }).selectOption({ label: 'By relevance' })
+    await searchCard.getByLabel('Highlight the words found').check()
+    await playgroundSearch()
+    const lantern = searchCard.locator('.hit').filter({ hasText: 'Summit' })
+    t.same(await lantern.locator('mark').allTextContents(), ['lantern', 'lantern'], 'the word searched is marked in the title and the description')
+    t.equal(await lantern.locator('p:not(.hint)').textContent(), MARKUP_DESCRIPTION, 'the item\'s markup is shown as its text')
+    t.equal(await searchCard.locator('.hit img, .hit script, .hit b').count(), 0, 'and none of it is an element')
+
+    await searchCard.getByLabel('Search term').fill('')
+    await searchCard.getByLabel('Highlight the words found').uncheck()
+    await playgroundSearch()
+    await searchCard.getByText('Narrow down').click()
+    const brands = searchCard.getByRole('group', { name: 'brand' })
+    t.equal(await brands.getByRole('checkbox').count(), 20, 'a facet shows its 20 most frequent values')
+    t.equal(await brands.getByText(/Zephyr/).count(), 0, 'the brand of one item is not among them')
+    const valuesFound = page.waitForResponse((r) => r.url().endsWith('/facet-search'))
+    await brands.getByLabel('Find values of brand').fill('zeph')
+    const facetSearch = await valuesFound
+    t.same({ status: facetSearch.status(), body: facetSearch.request().postDataJSON() }, {
+      status: 200, body: { facet_name: 'brand', facet_query: 'zeph', search_term: '', filters: null }
+    }, 'typing searches the facet\'s values, over the items of the search shown')
+    await brands.getByLabel('Zephyr Gear (1)').check()
+    await searchCard.locator('.results > details pre.json', { hasText: 'Zephyr Gear' }).waitFor({ state: 'attached' })
+    t.same(await searchCard.locator('.hit h3').allTextContents(), ['Trail item 13'], 'the value found filters the search as the others do')
+    await snapshot('playground-search')
 
     // A shopper's chat through the API key: a question the help page answers, then an action, handed off to the team.
     const question = await api(`${stack.chatUrl}/newUserMessage`, chatKey.secret, { user_message: 'How many days do I have to return an item?', consumer_id: 'shopper-1' })

@@ -1,5 +1,5 @@
 import { del, get, post, projectPath, put, query, request } from './client.js'
-import type { CatalogSettings, DocumentsResponse, SearchBody, SearchResponse, SearchRule, SearchRulesResponse, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList } from './types.js'
+import type { CatalogSettings, DocumentsResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, SearchRule, SearchRulesResponse, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList } from './types.js'
 
 /** The content type of a catalog file, from its name: the console converts CSV and reads JSON and NDJSON. */
 export function catalogContentType (fileName: string): string | undefined {
@@ -15,6 +15,8 @@ export const importCatalog = (id: string, file: File, contentType: string) =>
   request<DocumentsResponse | TaskAccepted>(projectPath(id, 'catalog'), { method: 'POST', body: file, headers: { 'content-type': contentType } })
 
 export const search = (id: string, body: SearchBody) => post<SearchResponse>(projectPath(id, 'search'), body)
+/** The values of one facet that begin with a query, counted over the items a search matches. */
+export const facetSearch = (id: string, body: FacetSearchBody) => post<FacetSearchResponse>(projectPath(id, 'facet-search'), body)
 export const deleteItem = (id: string, itemId: string) => del(projectPath(id, 'documents', itemId))
 export const getSettings = (id: string) => get<CatalogSettings>(projectPath(id, 'settings'))
 export const putSettings = (id: string, settings: CatalogSettings) => put<CatalogSettings>(projectPath(id, 'settings'), settings)

@@ -7,7 +7,7 @@ import type { ChatAnalyticsResponse, Credential, SearchAnalyticsResponse } from 
 
 export type {
   AdminChatDetail, AdminChatList, AdminChatSummary, AdminMessage, CatalogSettings, Citation, Classification, ConsoleProject as Project,
-  Credential, DocumentsResponse, ErrorBody, Feedback, IssuedCredential, KnowledgeDocument, KnowledgeListResponse, KnowledgeSummary, Member, Message,
+  Credential, DocumentsResponse, ErrorBody, FacetHit, FacetSearchBody, FacetSearchResponse, Feedback, IssuedCredential, KnowledgeDocument, KnowledgeListResponse, KnowledgeSummary, MatchingStrategy, Member, Message,
   NewUserMessageResponse, ProjectRole as Role, SearchBody, SearchHit, SearchResponse, SearchRule, SearchRulesResponse, SessionResponse as Session,
   SuggestionCandidate, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TurnDecision, WebhookDelivery, WebhookDeliveryList,
   WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventType, WidgetSettings
