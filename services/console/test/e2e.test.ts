@@ -214,7 +214,7 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
       const answered = page.waitForResponse((r) => r.url().endsWith('/search') && r.request().method() === 'POST')
       await searchCard.getByRole('button', { name: 'Search', exact: true }).click()
       t.equal((await answered).status(), 200, 'the playground\'s search is answered')
-      await searchCard.getByRole('status').filter({ hasText: /items found in/ }).waitFor()
+      await searchCard.getByRole('status').filter({ hasText: /items? found in/ }).waitFor()
     }
     await playgroundSearch()
     t.same(await sentBody(), { search_term: '', search_type: 'keyword', filters: null, facets: ['brand', 'category'], limit: 10, show_ranking_score: true },
@@ -250,6 +250,7 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await brands.getByLabel('Zephyr Gear (1)').check()
     await searchCard.locator('.results > details pre.json', { hasText: 'Zephyr Gear' }).waitFor({ state: 'attached' })
     t.same(await searchCard.locator('.hit h3').allTextContents(), ['Trail item 13'], 'the value found filters the search as the others do')
+    await searchCard.getByRole('status').filter({ hasText: '1 item found in' }).waitFor()
     await snapshot('playground-search')
 
     // A shopper's chat through the API key: a question the help page answers, then an action, handed off to the team.

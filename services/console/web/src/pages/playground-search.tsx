@@ -134,7 +134,7 @@ export function PlaygroundSearch ({ projectId, settings }: { projectId: string, 
         <div><button type='submit' class='primary' disabled={pending}>Search</button></div>
       </form>
       <ErrorAlert message={error} />
-      <Status>{pending ? 'Searching…' : result !== undefined && `${result.response.estimatedTotalHits} items found in ${result.response.processingTimeMs} ms.`}</Status>
+      <Status>{pending ? 'Searching…' : result !== undefined && `${result.response.estimatedTotalHits} ${result.response.estimatedTotalHits === 1 ? 'item' : 'items'} found in ${result.response.processingTimeMs} ms.`}</Status>
       {result !== undefined && (
         <div class='with-sidebar'>
           <aside aria-label='Facets'>
