@@ -6,8 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import pg from 'pg'
-import { migrate } from '@chatsearch/shell'
+import { createPool, migrate } from '@chatsearch/shell'
 import { testDatabase } from '@chatsearch/testkit'
 import { webhookMigrations } from '@chatsearch/webhooks'
 import { cli, exited, packageDir } from './run.js'
@@ -64,7 +63,7 @@ t.test('knowledge add, list and delete; tasks', async (t) => {
   }
   const project = await json('project', 'create', 'Shop')
   // The project's webhook for tasks: a task this command runs is announced as a service's is.
-  const db = new pg.Pool({ connectionString: env.DATABASE_URL, max: 1 })
+  const db = createPool(env.DATABASE_URL, 1)
   t.teardown(() => db.end())
   await migrate(db, 'webhooks', webhookMigrations)
   await db.query("INSERT INTO webhook_endpoints (id, project_id, url, events, secret) VALUES (gen_random_uuid(), $1, 'https://hooks.shop.example/', '{task.succeeded,task.failed}', 'whsec_x')", [project.id])

@@ -1,9 +1,8 @@
 import t, { type Test } from 'tap'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
-import pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
-import { databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
+import { createPool, databasePlugin, installErrorHandler, migrate, redisPlugin } from '@chatsearch/shell'
 import { startRedis, testDatabase } from '@chatsearch/testkit'
 import { authMigrations, authPlugin, createKey, createProject, publishRevocation, revokeKey } from '../src/index.js'
 import { listenThroughPostgres, REVOCATION_NOTIFY } from '../src/revocation.js'
@@ -89,7 +88,9 @@ t.test('without Redis: PostgreSQL NOTIFY carries the revocation, from any proces
 
 t.test('without Redis: a lost PostgreSQL feed reconnects and says so, unless the process stops meanwhile', async (t) => {
   const databaseUrl = await testDatabase(t)
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 })
+  // createPool, as the services do: an idle client can hear the database's shutdown at teardown
+  // before its own end is through, and a pool without an 'error' listener would throw it.
+  const pool = createPool(databaseUrl, 2)
   t.teardown(() => pool.end())
   const listening = async () => (await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()', [`LISTEN ${REVOCATION_NOTIFY}`])).rows.map((r) => r.pid)
   const listen = async (graceMs: number) => {
