@@ -22,17 +22,33 @@ export function jsonParser (parse: (request: FastifyRequest, body: string, done:
   }
 }
 
+/** A UTF-16 code unit of a surrogate pair standing alone: with the `u` flag a whole pair is one code point, not `Cs`. */
+const LONE_SURROGATE = /\p{Cs}/u
+
+/**
+ * What is wrong with one text of a request, if anything: a NUL character, which PostgreSQL text
+ * cannot hold, or a lone surrogate (JSON's "\ud800" escape standing alone), which is no character:
+ * PostgreSQL's jsonb refuses it and its text gets U+FFFD in its place, so it would either fail a
+ * later write that quotes it (a citation, a webhook event) or change as it is stored.
+ */
+export function textProblem (text: string): string | undefined {
+  if (text.includes('\u0000')) return 'text must not contain the NUL character (\\u0000)'
+  if (LONE_SURROGATE.test(text)) return 'text must be well-formed Unicode: it holds a lone surrogate (an escape \\ud800–\\udfff without its pair)'
+  return undefined
+}
+
 /**
  * Walks a parsed value without recursion (a body nested thousands of levels deep must not overflow
- * the stack) and names what is wrong with it: nesting deeper than `jsonMaxDepth`, or a NUL
- * character, which PostgreSQL text cannot hold.
+ * the stack) and names what is wrong with it: nesting deeper than `jsonMaxDepth`, or a text (a
+ * key included) that `textProblem` refuses.
  */
 export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDepth): string | undefined {
   const stack: Array<[unknown, number]> = [[value, 0]]
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return 'text must not contain the NUL character (\\u0000)'
+      const problem = textProblem(item)
+      if (problem !== undefined) return problem
       continue
     }
     if (item === null || typeof item !== 'object') continue
@@ -44,7 +60,8 @@ export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDe
       continue
     }
     for (const [key, element] of Object.entries(item)) {
-      if (key.includes('\u0000')) return 'text must not contain the NUL character (\\u0000)'
+      const problem = textProblem(key)
+      if (problem !== undefined) return problem
       stack.push([element, depth + 1])
     }
   }

@@ -38,6 +38,9 @@ export interface Timeouts {
 
 export const defaultTimeouts: Timeouts = { headersMs: 10_000, requestMs: 120_000, keepAliveMs: 72_000, checkIntervalMs: 1000 }
 
+/** The router's bound on one path parameter, as sent (percent-encoded). */
+export const MAX_PARAM_LENGTH = 2048
+
 /** Request ids a gateway may pass on: short printable tokens only, so logs stay clean. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/
 
@@ -58,6 +61,10 @@ export function createServer (opts: ServerOptions): FastifyInstance {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true } },
+    // Fastify's default (100) is shorter than ids the contracts allow (a catalog item's id takes
+    // 511 characters; a chat id 128, any of them percent-encoded in up to 12): each route's schema
+    // bounds its parameters, so the router's bound is only a backstop.
+    maxParamLength: MAX_PARAM_LENGTH,
     // Node checks headers and request time only every connectionsCheckingInterval (30 s by default):
     // a client sending its headers a byte at a time would hold its connection that much longer.
     // Node would answer a request without Host with a bare 400; refuseMalformed below answers it.

@@ -60,6 +60,21 @@ t.test('JSON nested thousands of levels deep is a 400, not a stack overflow', as
   t.equal((await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } })).statusCode, 400, 'NUL is still refused')
 })
 
+t.test('a lone surrogate escape is refused like NUL; a whole pair, sent escaped or as UTF-8, is text', async (t) => {
+  const server = await app(t)
+  const send = (body: string) => server.inject({ method: 'POST', url: '/things', payload: body, headers: { 'content-type': 'application/json' } })
+  for (const body of ['{"name":"a\\ud800"}', '{"name":"\\udfffb"}', '{"name":"a","extra":["\\ud83d"]}', '{"name":"a","extra":{"\\ud800":1}}']) {
+    const res = await send(body)
+    t.equal(res.statusCode, 400, body)
+    conforming(t, res.body, 400, 'invalid_request')
+    t.match(res.json().message, /lone surrogate/)
+  }
+  t.equal((await send('{"name":"\\ud83d\\ude00"}')).statusCode, 200, 'an escaped pair')
+  t.equal((await send('{"name":"😀 é"}')).statusCode, 200, 'UTF-8')
+  const query = await server.inject({ method: 'GET', url: '/things/abc?x=%ED%A0%80' })
+  t.not(query.statusCode, 500, 'a surrogate\'s bytes in a query are no fault of the server')
+})
+
 t.test('a NUL character in a path parameter is a 400 before any handler, as in a query or a body', async (t) => {
   const server = await app(t)
   for (const url of ['/things/%00', '/things/a%00b']) {

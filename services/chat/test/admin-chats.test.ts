@@ -140,6 +140,12 @@ t.test('admin chat routes', async (t) => {
       ['/admin/chats', { from: 'yesterday' }, 'invalid_request'],
       ['/admin/chats', { cursor: 'not-a-cursor' }, 'invalid_request'],
       ['/admin/chats', { cursor: Buffer.from('[1,2,3]').toString('base64url') }, 'invalid_request'],
+      // Each of these reached PostgreSQL and failed there (500): a leap second, and a cursor's NUL or date out of range.
+      ['/admin/chats', { from: '2026-06-30T23:59:60Z' }, 'invalid_request'],
+      ['/admin/chats/export', { format: 'json', to: '2026-06-30T23:59:60Z' }, 'invalid_request'],
+      ['/admin/chats', { cursor: Buffer.from(JSON.stringify([true, '2026-01-01T00:00:00Z', 'a\u0000b'])).toString('base64url') }, 'invalid_request'],
+      ['/admin/chats', { cursor: Buffer.from(JSON.stringify([true, '-271821-04-20T00:00:00.000Z', 'a'])).toString('base64url') }, 'invalid_request'],
+      ['/admin/chats', { cursor: Buffer.from(JSON.stringify([true, '2026-01-01T00:00:00Z', 'x'.repeat(129)])).toString('base64url') }, 'invalid_request'],
       ['/admin/chats', { sort: 'asc' }, 'invalid_request'],
       ['/admin/chats/export', {}, 'missing_parameters'],
       ['/admin/chats/export', { format: 'xml' }, 'invalid_request'],

@@ -24,6 +24,9 @@ t.test('hostile input never gets a 5xx and never half-writes', async (t) => {
       ['number consumer', () => post(app, shop.key, '/newUserMessage', { user_message: 'hi', consumer_id: 7 }), 400],
       ['null chat_id', () => post(app, shop.key, '/newUserMessage', { user_message: 'hi', chat_id: null, consumer_id: 'x' }), 400],
       ['NUL character', () => post(app, shop.key, '/newUserMessage', { user_message: 'a\u0000b', consumer_id: 'x' }), 400],
+      // A handoff's webhook event is jsonb, which refuses it: it was a 500 after the turn was half written.
+      ['lone surrogate', () => raw('{"user_message": "I want to talk to a person \\ud83d", "consumer_id": "x"}'), 400],
+      ['lone surrogate in a key', () => raw('{"user_message": "hi", "consumer_id": "x", "\\udc00": 1}'), 400],
       ['unknown field', () => post(app, shop.key, '/newUserMessage', { user_message: 'hi', consumer_id: 'x', role: 'assistant' }), 400],
       ['message too long', () => post(app, shop.key, '/newUserMessage', { user_message: 'a'.repeat(8001), consumer_id: 'x' }), 400],
       ['consumer id too long', () => post(app, shop.key, '/newUserMessage', { user_message: 'hi', consumer_id: 'c'.repeat(257) }), 400],

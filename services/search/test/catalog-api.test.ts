@@ -68,6 +68,15 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     t.equal((await send(h.app, shop.key, 'POST', '/documents', [])).json().total, before, 'nothing half-applied')
     t.equal((await send(h.app, shop.key, 'GET', '/documents/ok-1')).statusCode, 404)
     t.equal((await send(h.app, shop.key, 'POST', '/documents', { id: 'not-an-array' })).statusCode, 400)
+    // A lone surrogate was stored, and every chat turn citing the item then failed writing its citation (jsonb).
+    for (const [body, type] of [['[{"id": "s-1", "title": "Lantern \\ud800"}]', 'application/json'], ['{"id": "s-2", "title": "Lantern \\udfff"}\n', 'application/x-ndjson']]) {
+      const res = await send(h.app, shop.key, 'POST', '/documents', body, { 'content-type': type })
+      t.equal(res.statusCode, 400, `${type}: a lone surrogate`)
+      t.match(res.json(), { code: 'invalid_request', message: /lone surrogate/ })
+    }
+    const proto = await send(h.app, shop.key, 'POST', '/documents', '{"id": "p-1", "__proto__": {"x": 1}}\n', { 'content-type': 'application/x-ndjson' })
+    t.equal(proto.statusCode, 400, 'NDJSON refuses a prototype key as a JSON body does')
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', [])).json().total, before, 'none of them stored')
   })
 
   t.test('get and delete', async (t) => {
@@ -83,6 +92,11 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     }
     const search = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'desk lamp' })).json()
     t.equal(search.estimatedTotalHits, 0, 'a deleted item is no longer found')
+    // Ids of 101–511 characters were accepted but could not be read or deleted (the router's 100 by default).
+    const longId = 'x'.repeat(511)
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', [{ id: longId, title: 'Long id lamp' }])).statusCode, 200)
+    t.equal((await send(h.app, shop.key, 'GET', `/documents/${longId}`)).json().id, longId, 'the longest id reads')
+    t.same((await send(h.app, shop.key, 'DELETE', `/documents/${longId}`)).json(), { id: longId, deleted: true }, 'and deletes')
   })
 
   t.test('PUT /settings re-indexes', async (t) => {

@@ -129,6 +129,10 @@ t.test('a bad upload is refused whole with the documented error, and nothing is 
   await refused('a part of another name', multipart([{ name: 'document', filename: 'a.md', value: 'x' }]), 400, 'invalid_request', /name each file part "file"/)
   await refused('an unknown field', multipart([good, { name: 'title', value: 'x' }]), 400, 'invalid_request', /unknown field "title"/)
   await refused('a url that is not http', multipart([good, { name: 'url', value: 'file:///etc/passwd' }]), 400, 'invalid_request', /url must be an http or https URL/)
+  await refused('a url that does not parse', multipart([good, { name: 'url', value: 'http://shop.example:99999/help' }]), 400, 'invalid_request', /url must be an http or https URL/)
+  // Multipart fields skip the JSON checks: a NUL in either was stored, and every reply citing the file then failed.
+  await refused('a NUL in the url', multipart([good, { name: 'url', value: 'https://shop.example/a\u0000b' }]), 400, 'invalid_request', /url must be an http or https URL/)
+  await refused('a NUL in a file name', multipart([file('a\u0000b.md', '# A\n\ntext')]), 400, 'invalid_request', /file name: .*NUL/)
   await refused('no file at all', multipart([{ name: 'url', value: 'https://shop.example/' }]), 400, 'missing_parameters', /no file/)
   await refused('a body cut short', multipart([good]).subarray(0, 60), 400, 'invalid_request', /multipart body cannot be read/)
   await refused('JSON instead of files', Buffer.from('{"file":"x"}'), 415, 'unsupported_media_type', /multipart\/form-data/, 'application/json')

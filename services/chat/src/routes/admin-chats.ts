@@ -6,9 +6,9 @@ import { Type } from 'typebox'
 import { stringify } from 'csv-stringify'
 import {
   AdminChatDetail, AdminChatList, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AdminHeaders,
-  adminChatsLimitDefault, bodyErrors, chatErrors, errorResponses, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type AdminMessage
+  adminChatsLimitDefault, bodyErrors, chatErrors, errorResponses, limits, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type AdminMessage
 } from '@chatsearch/contracts'
-import { ApiError, integerQuery } from '@chatsearch/shell'
+import { ApiError, integerQuery, textProblem } from '@chatsearch/shell'
 import { adminChat, adminChatPage, adminChatsQuery, positionOf, toAdminSummary, type AdminChatRow, type ChatFilters, type ChatPosition } from '../store/admin-chats.js'
 import { deleteChat } from '../store/chats.js'
 import { messagesOfChats, readMessages } from '../store/messages.js'
@@ -16,13 +16,26 @@ import { readInBatches, type RowBatches } from '../store/cursor.js'
 
 const stringifyDetail = fastJson(AdminChatDetail)
 
+/**
+ * A moment the listing can compare with: a valid date of the years 1–9999 (what ISO 8601 writes in
+ * four digits, well inside PostgreSQL's range). The schema's date-time format lets through what no
+ * Date holds, such as the leap second "23:59:60".
+ */
+function momentOf (value: string | undefined, name: string): Date | undefined {
+  if (value === undefined) return undefined
+  const date = new Date(value)
+  const year = date.getUTCFullYear()
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw new ApiError('invalid_request', `${name} is not a date-time this listing can compare with (years 1 to 9999, seconds 0 to 59)`)
+  return date
+}
+
 function filtersOf (query: Omit<ChatsQuery, 'limit' | 'cursor'>): ChatFilters {
   return {
     consumerId: query.consumer_id,
     classification: query.classification,
     needsHuman: query.needs_human === undefined ? undefined : query.needs_human === 'true',
-    from: query.from === undefined ? undefined : new Date(query.from),
-    to: query.to === undefined ? undefined : new Date(query.to)
+    from: momentOf(query.from, 'from'),
+    to: momentOf(query.to, 'to')
   }
 }
 
@@ -36,10 +49,13 @@ function decodeCursor (cursor: string): ChatPosition {
   } catch {
     parsed = undefined
   }
+  // The client holds the token: what it decodes to is checked as a query would be before it reaches PostgreSQL.
   if (Array.isArray(parsed) && parsed.length === 3) {
     const [needsHuman, at, chatId] = parsed as unknown[]
     const lastUpdatedAt = new Date(typeof at === 'string' ? at : NaN)
-    if (typeof needsHuman === 'boolean' && typeof chatId === 'string' && !Number.isNaN(lastUpdatedAt.getTime())) return { needsHuman, lastUpdatedAt, chatId }
+    const year = lastUpdatedAt.getUTCFullYear()
+    if (typeof needsHuman === 'boolean' && typeof chatId === 'string' && chatId.length <= limits.idMaxChars && textProblem(chatId) === undefined &&
+      !Number.isNaN(lastUpdatedAt.getTime()) && year >= 1 && year <= 9999) return { needsHuman, lastUpdatedAt, chatId }
   }
   throw new ApiError('invalid_request', 'cursor is not a next_cursor of this listing: pass it back as it was received')
 }

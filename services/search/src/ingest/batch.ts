@@ -11,13 +11,13 @@ export class BatchError extends Error {
   }
 }
 
-/** NDJSON: one JSON document per line; a bad line is named. */
+/** NDJSON: one JSON document per line, each parsed as a JSON body is (prototype keys refused); a bad line is named. */
 export function parseNdjson (text: string): unknown[] {
   const items: unknown[] = []
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return
     try {
-      items.push(JSON.parse(line))
+      items.push(parseJson(line, { protoAction: 'error', constructorAction: 'error' }))
     } catch {
       throw new BatchError('invalid_document', `line ${i + 1} is not valid JSON`)
     }

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import multipart from '@fastify/multipart'
 import { bodyErrors, errorResponses, knowledgeLimits, searchErrors, KnowledgeFilesBody, TaskAccepted } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
+import { ApiError, textProblem } from '@chatsearch/shell'
 import { checkFile, type UploadedFile } from '../knowledge/parse/index.js'
 import { encodeFiles } from '../tasks/knowledge-files.js'
+import { isHttpUrl } from '../knowledge/http-url.js'
 
 const MiB = 1024 * 1024
 const FILE_NAME_MAX = 255
-const URL_PATTERN = /^https?:\/\//
 
 /** @fastify/multipart's limit errors, in our words. */
 const limitMessages: Record<string, string> = {
@@ -69,7 +69,7 @@ export async function knowledgeFileRoutes (app: FastifyInstance) {
         if (part.type === 'field') {
           if (part.fieldname !== 'url') throw new ApiError('invalid_request', `unknown field "${part.fieldname}": send parts named "file" and an optional "url" field`)
           const value = part.value
-          if (typeof value !== 'string' || part.valueTruncated || !URL_PATTERN.test(value)) {
+          if (typeof value !== 'string' || part.valueTruncated || !isHttpUrl(value)) {
             throw new ApiError('invalid_request', `url must be an http or https URL of at most ${knowledgeLimits.urlMaxChars} characters`)
           }
           url = value
@@ -78,6 +78,9 @@ export async function knowledgeFileRoutes (app: FastifyInstance) {
         if (part.fieldname !== 'file') throw new ApiError('invalid_request', `unknown file part "${part.fieldname}": name each file part "file"`)
         const name = part.filename
         if (name === '' || name.length > FILE_NAME_MAX) throw new ApiError('invalid_request', `each file part needs a file name of 1 to ${FILE_NAME_MAX} characters (its extension says how to read it)`)
+        // Multipart fields skip the JSON checks: the name becomes the document's title and id.
+        const nameProblem = textProblem(name)
+        if (nameProblem !== undefined) throw new ApiError('invalid_request', `file name: ${nameProblem}`)
         if (files.some((f) => f.name === name)) throw new ApiError('invalid_request', `two files are named ${name}; one would replace the other`)
         const bytes = await part.toBuffer()
         total += bytes.byteLength

@@ -12,6 +12,7 @@ import { ingestKnowledge } from '../knowledge/ingest.js'
 import { knowledgePage } from '../knowledge/listing.js'
 import { DocumentError } from '../ingest/validate.js'
 import { acceptNdjson } from './ndjson.js'
+import { isHttpUrl } from '../knowledge/http-url.js'
 import { IMPORT_BODY_LIMIT } from './documents.js'
 
 const elapsedMs = (started: number) => Math.round(performance.now() - started)
@@ -114,6 +115,8 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, ...searchErrors.crawlWebsite, ...idempotencyErrors) }
     }
   }, async (request, reply) => {
+    // The schema's pattern sees the scheme only; a URL the crawler cannot parse is refused here, not by a failed task.
+    if (!isHttpUrl(request.body.url)) throw new ApiError('invalid_request', 'url must be an http or https URL that parses, with a host ("https://" or a port over 65535 is none)')
     const task = await app.tasks.enqueue(request.principal.projectId, 'crawl', request.body)
     return await reply.code(202).send({ task_id: task.id })
   })
