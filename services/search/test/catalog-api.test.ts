@@ -69,7 +69,8 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
     t.equal((await send(h.app, shop.key, 'GET', '/documents/ok-1')).statusCode, 404)
     t.equal((await send(h.app, shop.key, 'POST', '/documents', { id: 'not-an-array' })).statusCode, 400)
     // A lone surrogate was stored, and every chat turn citing the item then failed writing its citation (jsonb).
-    for (const [body, type] of [['[{"id": "s-1", "title": "Lantern \\ud800"}]', 'application/json'], ['{"id": "s-2", "title": "Lantern \\udfff"}\n', 'application/x-ndjson']]) {
+    const surrogates: Array<[string, string]> = [['[{"id": "s-1", "title": "Lantern \\ud800"}]', 'application/json'], ['{"id": "s-2", "title": "Lantern \\udfff"}\n', 'application/x-ndjson']]
+    for (const [body, type] of surrogates) {
       const res = await send(h.app, shop.key, 'POST', '/documents', body, { 'content-type': type })
       t.equal(res.statusCode, 400, `${type}: a lone surrogate`)
       t.match(res.json(), { code: 'invalid_request', message: /lone surrogate/ })

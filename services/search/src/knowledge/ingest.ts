@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os'
+import pLimit from 'p-limit'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import type { IncomingKnowledge, KnowledgeIndex, PreparedKnowledge } from '../engine/port.js'
 import { knowledgeHash } from '../engine/hash.js'
@@ -5,6 +7,7 @@ import { DocumentError } from '../ingest/validate.js'
 import type { IngestResult } from '../ingest/documents.js'
 import { chunkPage, faqChunks } from './chunk.js'
 import { FileRejected, parseHtml, parseMarkdown, parseText } from './parse/index.js'
+import { chunkSourceOnThread } from './parse/file-thread.js'
 import type { Chunk } from './types.js'
 import { validateKnowledgeBatch } from './validate.js'
 
@@ -24,18 +27,51 @@ const EMBEDDED_TEXT_MAX = 300
 const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
 
 /**
+ * Text longer than this is parsed and chunked on a thread of its own (chunkSourceOnThread), bounded in
+ * time and memory; shorter text on the event loop, which is given back between documents. Parsing and
+ * chunking cost up to about 15 µs a character (dense markup: a Markdown table row of 50,000 cells, or
+ * emphasis marks throughout), so a page under this bound holds the loop for 0.5 s at the very worst,
+ * and a help page of ordinary prose far less; a thread costs its start, about 2 s when the service runs
+ * from its TypeScript sources (the thread compiles the parsers again), which only long pages pay.
+ */
+export const THREAD_PARSE_MIN_CHARS = 32 * 1024
+/** Parsing threads of knowledge sent as JSON, across all requests: one core stays for the event loop. */
+const parseThreads = pLimit(Math.max(1, availableParallelism() - 1))
+
+/**
  * A document's chunks, from `document.parsed` when its page was parsed already (an uploaded file, a
  * crawled page); one its parser refuses (HTML nested too deep, say) is a DocumentError naming it.
  */
 export function chunksOf (document: IncomingKnowledge): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
   if (document.parsed !== undefined) return chunkPage(document.parsed)
+  return refusedAsDocumentError(document, () => chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url)))
+}
+
+function refusedAsDocumentError<T> (document: IncomingKnowledge, parse: () => T): T {
   try {
-    return chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url))
+    return parse()
   } catch (err) {
     if (err instanceof FileRejected) throw new DocumentError(`document ${document.id}: ${err.reason}`)
     throw err
   }
+}
+
+/** chunksOf, with a long text parsed on a thread and the event loop given back before a short one. */
+async function chunksOfLater (document: IncomingKnowledge): Promise<Chunk[]> {
+  if (document.kind !== 'faq' && document.parsed === undefined && document.content.length > THREAD_PARSE_MIN_CHARS) {
+    const source = { format: document.format ?? 'markdown', content: document.content, title: document.title, ...(document.url === undefined ? {} : { url: document.url }) }
+    const name = `document ${document.id}`
+    try {
+      return await parseThreads(() => chunkSourceOnThread(source, name))
+    } catch (err) {
+      // The thread's own limits name the document already; the parser's refusals do not.
+      if (err instanceof FileRejected) throw new DocumentError(err.reason.startsWith(name) ? err.reason : `${name}: ${err.reason}`)
+      throw err
+    }
+  }
+  await new Promise((resolve) => setImmediate(resolve))
+  return chunksOf(document)
 }
 
 /** What is embedded of a chunk: its document's title and heading path give the text its subject. */
@@ -64,10 +100,11 @@ export async function ingestKnowledge (index: KnowledgeIndex, items: unknown[], 
  */
 export async function storeKnowledge (index: KnowledgeIndex, documents: IncomingKnowledge[], embedder: Embedder | undefined): Promise<IngestResult> {
   const stored = await index.storedHashes(documents.map((d) => d.id))
-  const changed: PreparedKnowledge[] = documents
-    .map((document) => ({ document, hash: knowledgeHash(document, CHUNKING) }))
-    .filter(({ document, hash }) => stored.get(document.id) !== hash)
-    .map((p) => ({ ...p, chunks: chunksOf(p.document) }))
+  const changed: PreparedKnowledge[] = []
+  for (const document of documents) {
+    const hash = knowledgeHash(document, CHUNKING)
+    if (stored.get(document.id) !== hash) changed.push({ document, hash, chunks: await chunksOfLater(document) })
+  }
   const empty = changed.find((p) => p.chunks.length === 0)
   if (empty !== undefined) throw new DocumentError(`document ${empty.document.id}: has no text to index once its markup is removed`)
   if (embedder !== undefined && changed.length > 0) {

@@ -1,11 +1,17 @@
 import { Worker } from 'node:worker_threads'
 import { threadEntry } from '../../thread-entry.js'
-import type { ParsedPage } from '../types.js'
+import type { Chunk, ParsedPage } from '../types.js'
 import { FileRejected, type RejectionCode } from './file-rejected.js'
-import type { UploadedFile } from './file.js'
+import type { FileFormat, UploadedFile } from './file.js'
 
-/** What a file-parsing thread answers. */
-export type FileAnswer = { page: ParsedPage } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
+/** A document sent as text (Markdown, HTML or plain), to be parsed and chunked. */
+export interface SourceDocument { format: Exclude<FileFormat, 'pdf'>, content: string, title: string, url?: string }
+
+/** What a parsing thread is given: an uploaded file to parse, or a document sent as text to parse and chunk. */
+export type ParseJob = { file: UploadedFile } | { source: SourceDocument }
+
+/** What a parsing thread answers. */
+export type FileAnswer = { page: ParsedPage } | { chunks: Chunk[] } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
 
 export interface FileThreadLimits {
   /** The whole parse, thread start included; past it the thread is stopped. */
@@ -21,11 +27,28 @@ export const FILE_THREAD_DEFAULTS: FileThreadLimits = { timeoutMs: 60_000, maxHe
  * file (a PDF built to loop, HTML that expands) costs that thread, which is stopped, never the service
  * or the other tasks. A file it cannot parse within the limits is a FileRejected saying which limit.
  */
-export function parseFileOnThread (file: UploadedFile, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<ParsedPage> {
+export async function parseFileOnThread (file: UploadedFile, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<ParsedPage> {
+  const answer = await onThread({ file }, file.name, limits)
+  if (!('page' in answer)) throw new Error(`parsing ${file.name}: the thread answered no page`)
+  return answer.page
+}
+
+/**
+ * The chunks of a document sent as text, parsed and chunked on a thread of its own with the same
+ * bounds: a large or hostile page (a Markdown table of 50,000 columns takes seconds) holds that
+ * thread, not the event loop that serves every project's searches. `name` says which document.
+ */
+export async function chunkSourceOnThread (source: SourceDocument, name: string, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<Chunk[]> {
+  const answer = await onThread({ source }, name, limits)
+  if (!('chunks' in answer)) throw new Error(`parsing ${name}: the thread answered no chunks`)
+  return answer.chunks
+}
+
+function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Extract<FileAnswer, { page: ParsedPage } | { chunks: Chunk[] }>> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(threadEntry(import.meta.url, 'file-worker'), {
       // Inside, pdf.js checks its own (shorter) deadline between pages and says so more precisely.
-      workerData: { file, pdfTimeoutMs: Math.max(1, limits.timeoutMs - 1000) },
+      workerData: { job, pdfTimeoutMs: Math.max(1, limits.timeoutMs - 1000) },
       resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, limits.maxHeapMb) }
     })
     let settled = false
@@ -38,20 +61,20 @@ export function parseFileOnThread (file: UploadedFile, limits: FileThreadLimits 
       worker.terminate().catch(() => {})
     }
     const timer = setTimeout(() => {
-      settle(() => reject(new FileRejected('invalid_file', `${file.name} took longer than ${limits.timeoutMs / 1000} s to read`)))
+      settle(() => reject(new FileRejected('invalid_file', `${name} took longer than ${limits.timeoutMs / 1000} s to read`)))
     }, limits.timeoutMs)
     worker.once('message', (answer: FileAnswer) => {
       settle(() => {
-        if ('page' in answer) resolve(answer.page)
-        else if ('rejected' in answer) reject(new FileRejected(answer.rejected.code, answer.rejected.reason))
-        else reject(new Error(`parsing ${file.name}: ${answer.error}`))
+        if ('rejected' in answer) reject(new FileRejected(answer.rejected.code, answer.rejected.reason))
+        else if ('error' in answer) reject(new Error(`parsing ${name}: ${answer.error}`))
+        else resolve(answer)
       })
     })
     worker.once('error', (err: Error & { code?: string }) => {
       settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new FileRejected('invalid_file', `${file.name} needs more than ${limits.maxHeapMb} MiB of memory to read`)
+        ? new FileRejected('invalid_file', `${name} needs more than ${limits.maxHeapMb} MiB of memory to read`)
         : err))
     })
-    worker.once('exit', (code) => { settle(() => reject(new Error(`parsing ${file.name}: the thread stopped (exit code ${code})`))) })
+    worker.once('exit', (code) => { settle(() => reject(new Error(`parsing ${name}: the thread stopped (exit code ${code})`))) })
   })
 }

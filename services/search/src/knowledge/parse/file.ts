@@ -58,9 +58,14 @@ export async function parseFile (file: UploadedFile, limits: PdfLimits & { maxBy
   const checked = checkFile(file, limits.maxBytes)
   const title = titleOf(file.name)
   if (checked.format === 'pdf') return await parsePdf(file.bytes, title, file.url, limits)
-  if (checked.format === 'markdown') return parseMarkdown(checked.text, title, file.url)
-  if (checked.format === 'html') return parseHtml(checked.text, title, file.url)
-  return parseText(checked.text, title, file.url)
+  return parseSource(checked.format, checked.text, title, file.url)
+}
+
+/** Markdown, HTML or plain text as a ParsedPage, `title` standing in where the text names none. */
+export function parseSource (format: Exclude<FileFormat, 'pdf'>, text: string, title: string, url?: string): ParsedPage {
+  if (format === 'markdown') return parseMarkdown(text, title, url)
+  if (format === 'html') return parseHtml(text, title, url)
+  return parseText(text, title, url)
 }
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]
