@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { Stream } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { limits } from '@chatsearch/contracts'
@@ -9,8 +10,26 @@ type Done = (err: Error | null, body?: unknown) => void
 const BODILESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS'])
 
 /**
- * The JSON body parser: Fastify's own (prototype-poisoning checks included), except that a DELETE
- * sent with `Content-Type: application/json` and nothing after it is accepted, as clients do.
+ * A body's text. Bodies are UTF-8 (JSON's only encoding, RFC 8259): another declared charset is 415,
+ * and bytes that are not UTF-8 are 400, rather than text stored with U+FFFD where a letter was
+ * ("café" sent as Latin-1 became "caf\ufffd").
+ */
+export function utf8Text (contentType: string | undefined, bytes: Buffer): string {
+  checkUtf8(contentType, bytes)
+  return bytes.toString('utf8')
+}
+
+/** utf8Text's checks alone, for bytes decoded elsewhere (a catalog batch, on the writer thread). */
+export function checkUtf8 (contentType: string | undefined, bytes: Uint8Array): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase()
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new ApiError('unsupported_media_type', `send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`)
+  if (!isUtf8(bytes)) throw new ApiError('invalid_request', 'the body is not valid UTF-8')
+}
+
+/**
+ * The JSON body parser: Fastify's own (prototype-poisoning checks included), given the body's UTF-8
+ * text (utf8Text), except that a DELETE sent with `Content-Type: application/json` and nothing after
+ * it is accepted, as clients do.
  */
 export function jsonParser (parse: (request: FastifyRequest, body: string, done: Done) => void) {
   return (request: FastifyRequest, body: string | Buffer, done: Done) => {
@@ -18,7 +37,14 @@ export function jsonParser (parse: (request: FastifyRequest, body: string, done:
       done(null, undefined)
       return
     }
-    parse(request, body.toString(), done)
+    let text: string
+    try {
+      text = typeof body === 'string' ? body : utf8Text(request.headers['content-type'], body)
+    } catch (err) {
+      done(err as Error)
+      return
+    }
+    parse(request, text, done)
   }
 }
 

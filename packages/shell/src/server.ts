@@ -85,7 +85,7 @@ export function createServer (opts: ServerOptions): FastifyInstance {
   installErrorHandler(app)
   // Every body is JSON: anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser(['text/plain', 'application/json'])
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app.getDefaultJsonParser('error', 'error')))
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonParser(app.getDefaultJsonParser('error', 'error')))
   const headers = securityHeaders(opts.contentSecurityPolicy)
   app.addHook('onRequest', (request, reply, done) => {
     // On the raw response, so that hijacked replies (event streams) carry them too.

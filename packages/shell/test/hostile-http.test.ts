@@ -60,6 +60,21 @@ t.test('JSON nested thousands of levels deep is a 400, not a stack overflow', as
   t.equal((await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } })).statusCode, 400, 'NUL is still refused')
 })
 
+t.test('a body is UTF-8: another charset is 415, bytes that are not UTF-8 a 400, never text with U+FFFD in it', async (t) => {
+  const server = await app(t)
+  const send = (payload: Buffer, type: string) => server.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': type } })
+  const latin1 = Buffer.from('{"name":"caf\u00e9"}', 'latin1')
+  const declared = await send(latin1, 'application/json; charset=latin1')
+  t.equal(declared.statusCode, 415)
+  conforming(t, declared.body, 415, 'unsupported_media_type')
+  const undeclared = await send(latin1, 'application/json')
+  t.equal(undeclared.statusCode, 400)
+  conforming(t, undeclared.body, 400, 'invalid_request')
+  t.match(undeclared.json().message, /not valid UTF-8/)
+  t.equal((await send(Buffer.from('{"name":"café"}'), 'application/json; charset=UTF-8')).statusCode, 200, 'UTF-8, declared')
+  t.equal((await send(Buffer.from('{"name":"café"}'), 'application/json; charset="utf8"')).statusCode, 200, 'quoted, its other spelling')
+})
+
 t.test('a lone surrogate escape is refused like NUL; a whole pair, sent escaped or as UTF-8, is text', async (t) => {
   const server = await app(t)
   const send = (body: string) => server.inject({ method: 'POST', url: '/things', payload: body, headers: { 'content-type': 'application/json' } })

@@ -75,6 +75,9 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
       t.equal(res.statusCode, 400, `${type}: a lone surrogate`)
       t.match(res.json(), { code: 'invalid_request', message: /lone surrogate/ })
     }
+    const latin1 = Buffer.from('[{"id": "l-1", "title": "Caf\u00e9 table"}]', 'latin1')
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', latin1, { 'content-type': 'application/json' })).statusCode, 400, 'bytes that are not UTF-8')
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', latin1, { 'content-type': 'application/json; charset=iso-8859-1' })).statusCode, 415, 'another charset')
     const proto = await send(h.app, shop.key, 'POST', '/documents', '{"id": "p-1", "__proto__": {"x": 1}}\n', { 'content-type': 'application/x-ndjson' })
     t.equal(proto.statusCode, 400, 'NDJSON refuses a prototype key as a JSON body does')
     t.equal((await send(h.app, shop.key, 'POST', '/documents', [])).json().total, before, 'none of them stored')

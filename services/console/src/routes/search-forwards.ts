@@ -7,6 +7,7 @@ import {
   SuggestionCandidatesQuery, SuggestionCandidatesResponse, Task, TaskAccepted, TaskList, TaskListQuery, TaskParams, bodyErrors, knowledgeLimits, searchErrors, sessionErrorResponses,
   type ErrorCode
 } from '@chatsearch/contracts'
+import { utf8Text } from '@chatsearch/shell'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
 import { forwarded, queryOf, type UpstreamCall, type Upstream } from '../upstream.js'
 
@@ -169,7 +170,13 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
 
   // A catalog as JSON (an array), NDJSON, or CSV converted to a JSON array here.
   await app.register(async (catalog) => {
-    catalog.addContentTypeParser(['application/x-ndjson', 'text/csv'], { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => { done(null, body) })
+    catalog.addContentTypeParser(['application/x-ndjson', 'text/csv'], { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (request, body, done) => {
+      try {
+        done(null, utf8Text(request.headers['content-type'], body as Buffer))
+      } catch (err) {
+        done(err as Error)
+      }
+    })
     catalog.post('/api/projects/:project_id/catalog', {
       bodyLimit: IMPORT_BODY_LIMIT,
       ...forwarded,

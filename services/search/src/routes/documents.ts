@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, searchErrors } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
+import { ApiError, checkUtf8 } from '@chatsearch/shell'
 import { ingestBatch } from '../ingest/documents.js'
 import { BatchError, parseBatch } from '../ingest/batch.js'
 import { DocumentError, validateBatch } from '../ingest/validate.js'
@@ -50,7 +50,13 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers()
     for (const [type, format] of [['application/json', 'json'], ['application/x-ndjson', 'ndjson']] as const) {
-      raw.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_request, bytes, done) => {
+      raw.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (request, bytes, done) => {
+        try {
+          checkUtf8(request.headers['content-type'], bytes as Buffer)
+        } catch (err) {
+          done(err as Error)
+          return
+        }
         done(null, { format, bytes: bytes as Buffer } satisfies RawBatch)
       })
     }
