@@ -40,7 +40,7 @@ export const errorCatalog = {
   last_owner: { status: 409, title: 'Conflict', when: 'console: the change would leave the project without an owner' },
   idempotency_key_in_use: { status: 409, title: 'Conflict', when: 'a request with the same Idempotency-Key is still running' },
   payload_too_large: { status: 413, title: 'Payload Too Large', when: 'the body is larger than the endpoint accepts' },
-  unsupported_media_type: { status: 415, title: 'Unsupported Media Type', when: 'the body is not sent as application/json (or NDJSON where accepted)' },
+  unsupported_media_type: { status: 415, title: 'Unsupported Media Type', when: 'the body is not sent as application/json (or NDJSON where accepted), or declares a charset other than UTF-8, or a Content-Encoding (bodies are read uncompressed)' },
   unsupported_file_type: { status: 415, title: 'Unsupported Media Type', when: 'a knowledge file is not .md, .markdown, .txt, .html, .htm or .pdf, or is compressed (gzip, zip)' },
   expectation_failed: { status: 417, title: 'Expectation Failed', when: 'the request has an Expect header other than 100-continue, the only expectation the server meets' },
   idempotency_key_reused: { status: 422, title: 'Unprocessable Entity', when: 'the Idempotency-Key was used before with a different request' },

@@ -65,8 +65,8 @@ export function textProblem (text: string): string | undefined {
 
 /**
  * Walks a parsed value without recursion (a body nested thousands of levels deep must not overflow
- * the stack) and names what is wrong with it: nesting deeper than `jsonMaxDepth`, or a text (a
- * key included) that `textProblem` refuses.
+ * the stack) and names what is wrong with it: nesting deeper than `jsonMaxDepth`, a number too
+ * large to be finite, or a text (a key included) that `textProblem` refuses.
  */
 export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDepth): string | undefined {
   const stack: Array<[unknown, number]> = [[value, 0]]
@@ -77,6 +77,8 @@ export function jsonProblem (value: unknown, maxDepth: number = limits.jsonMaxDe
       if (problem !== undefined) return problem
       continue
     }
+    // JSON.parse reads 1e309 as Infinity, which JSON cannot write back: it would be stored as null.
+    if (typeof item === 'number' && !Number.isFinite(item)) return 'a number is beyond what a JSON number holds here (about ±1.8e308)'
     if (item === null || typeof item !== 'object') continue
     // A body handed on as a stream (a multipart upload streamed through) or as bytes is not parsed JSON.
     if (item instanceof Stream || ArrayBuffer.isView(item)) continue

@@ -148,6 +148,13 @@ const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i
  * 10.1.1: 417; Node ignores Expect in HTTP/1.0, and so does this). Here they reach the app, after the hooks that set the security headers and request id, and
  * are answered with the documented body.
  */
+/** Whether a request carries a body in a content coding other than identity (RFC 9110: 415 for one not supported). */
+function encodedBody (headers: IncomingMessage['headers']): boolean {
+  const coding = headers['content-encoding']
+  if (coding === undefined || /^\s*(identity)?\s*$/i.test(coding)) return false
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0
+}
+
 function refuseMalformed (app: FastifyInstance) {
   // With a listener, Node leaves the request to it instead of answering 417: hand it to the app.
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res))
@@ -157,6 +164,9 @@ function refuseMalformed (app: FastifyInstance) {
       done(new ApiError('invalid_request', 'an HTTP/1.1 request must have a Host header', { connection: 'close' }))
     } else if (httpVersion === '1.1' && headers.expect !== undefined && !CONTINUE.test(headers.expect)) {
       done(new ApiError('expectation_failed', 'the only expectation this server meets is Expect: 100-continue'))
+    } else if (encodedBody(headers)) {
+      // Bodies are read as sent: a gzip body would otherwise be refused as bytes that are not UTF-8 or JSON.
+      done(new ApiError('unsupported_media_type', `the body is sent with Content-Encoding ${String(headers['content-encoding']).slice(0, 40)}, which is not decoded here: send it uncompressed`))
     } else {
       done()
     }

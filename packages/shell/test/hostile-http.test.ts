@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { connect, type Socket } from 'node:net'
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -58,6 +59,27 @@ t.test('JSON nested thousands of levels deep is a 400, not a stack overflow', as
   const shallow = { name: 'x', extra: JSON.parse(`${'['.repeat(30)}${']'.repeat(30)}`) as unknown }
   t.equal((await server.inject({ method: 'POST', url: '/things', payload: shallow })).statusCode, 200, '30 levels are fine')
   t.equal((await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } })).statusCode, 400, 'NUL is still refused')
+})
+
+t.test('a number too large to be finite (1e309 reads as Infinity, written back as null) is refused', async (t) => {
+  const server = await app(t)
+  for (const extra of ['1e309', '-1e309', '[1, 2e400]']) {
+    const res = await server.inject({ method: 'POST', url: '/things', payload: `{"name":"a","extra":${extra}}`, headers: { 'content-type': 'application/json' } })
+    t.equal(res.statusCode, 400, extra)
+    conforming(t, res.body, 400, 'invalid_request')
+  }
+  t.equal((await server.inject({ method: 'POST', url: '/things', payload: '{"name":"a","extra":1e308}', headers: { 'content-type': 'application/json' } })).statusCode, 200, '1e308 is a number')
+})
+
+t.test('a body in a content coding is 415, not bytes taken for JSON', async (t) => {
+  const server = await app(t)
+  const res = await server.inject({ method: 'POST', url: '/things', payload: gzipSync('{"name":"a"}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+  t.equal(res.statusCode, 415)
+  conforming(t, res.body, 415, 'unsupported_media_type')
+  t.match(res.json().message, /Content-Encoding gzip/)
+  const identity = await server.inject({ method: 'POST', url: '/things', payload: '{"name":"a"}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } })
+  t.equal(identity.statusCode, 200, 'identity is no coding')
+  t.equal((await server.inject({ method: 'GET', url: '/ping', headers: { 'content-encoding': 'gzip' } })).statusCode, 200, 'nor is a header without a body')
 })
 
 t.test('a body is UTF-8: another charset is 415, bytes that are not UTF-8 a 400, never text with U+FFFD in it', async (t) => {

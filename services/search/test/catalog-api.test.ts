@@ -75,6 +75,7 @@ const catalogSuite = (engine: EngineKind) => async (t: Test) => {
       t.equal(res.statusCode, 400, `${type}: a lone surrogate`)
       t.match(res.json(), { code: 'invalid_request', message: /lone surrogate/ })
     }
+    t.equal((await send(h.app, shop.key, 'POST', '/documents', '[{"id": "i-1", "title": "Lamp", "price": 1e309}]', { 'content-type': 'application/json' })).statusCode, 400, 'a price of 1e309 (stored as null before)')
     const latin1 = Buffer.from('[{"id": "l-1", "title": "Caf\u00e9 table"}]', 'latin1')
     t.equal((await send(h.app, shop.key, 'POST', '/documents', latin1, { 'content-type': 'application/json' })).statusCode, 400, 'bytes that are not UTF-8')
     t.equal((await send(h.app, shop.key, 'POST', '/documents', latin1, { 'content-type': 'application/json; charset=iso-8859-1' })).statusCode, 415, 'another charset')

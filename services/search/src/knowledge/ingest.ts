@@ -45,12 +45,8 @@ const parseThreads = pLimit(Math.max(1, availableParallelism() - 1))
 export function chunksOf (document: IncomingKnowledge): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
   if (document.parsed !== undefined) return chunkPage(document.parsed)
-  return refusedAsDocumentError(document, () => chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url)))
-}
-
-function refusedAsDocumentError<T> (document: IncomingKnowledge, parse: () => T): T {
   try {
-    return parse()
+    return chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url))
   } catch (err) {
     if (err instanceof FileRejected) throw new DocumentError(`document ${document.id}: ${err.reason}`)
     throw err
