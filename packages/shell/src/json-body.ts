@@ -52,6 +52,16 @@ export function jsonParser (parse: (request: FastifyRequest, body: string, done:
 const LONE_SURROGATE = /\p{Cs}/u
 
 /**
+ * `value` as JSON for a jsonb column, each lone surrogate written as U+FFFD: requests may no longer
+ * carry one (textProblem), but text stored before they were refused (a catalog item's title, say)
+ * still reaches replies, citations and events, and jsonb refuses the escape JSON.stringify gives it.
+ */
+export function jsonForDatabase (value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => typeof v === 'string' && LONE_SURROGATE.test(v) ? v.replace(LONE_SURROGATES, '\ufffd') : v)
+}
+const LONE_SURROGATES = /\p{Cs}/gu
+
+/**
  * What is wrong with one text of a request, if anything: a NUL character, which PostgreSQL text
  * cannot hold, or a lone surrogate (JSON's "\ud800" escape standing alone), which is no character:
  * PostgreSQL's jsonb refuses it and its text gets U+FFFD in its place, so it would either fail a

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import t from 'tap'
 import { createPool, databasePlugin } from '../src/database.js'
+import { jsonForDatabase } from '../src/json-body.js'
 import { buildService } from '../src/server.js'
 import { metricSample as sample, testDatabase } from '@chatsearch/testkit'
 
@@ -53,4 +54,13 @@ t.test('GET /metrics: the pool\'s connections in use and idle, and the requests 
   t.equal(sample(text, 'db_pool_connections', { state: 'in_use' }), 0, 'values are read at each scrape')
   t.equal(sample(text, 'db_pool_connections', { state: 'idle' }), 2)
   t.equal(sample(text, 'db_pool_waiting_requests'), 0)
+})
+
+t.test('jsonForDatabase writes what jsonb refuses from JSON.stringify (a lone surrogate) as U+FFFD, and nothing else changes', async (t) => {
+  const pool = createPool(databaseUrl, 1)
+  t.teardown(() => pool.end())
+  const value = { title: 'Lantern \ud800 camping', pair: 'tent 😀', nested: [{ escaped: 'a\\ud800b' }] }
+  await t.rejects(pool.query('SELECT $1::jsonb AS v', [JSON.stringify(value)]), /surrogate|Unicode|invalid input syntax for type json/i, 'what a stored item held before requests refused it')
+  const { rows } = await pool.query<{ v: unknown }>('SELECT $1::jsonb AS v', [jsonForDatabase(value)])
+  t.same(rows[0]!.v, { title: 'Lantern \ufffd camping', pair: 'tent 😀', nested: [{ escaped: 'a\\ud800b' }] }, 'a pair and a backslash written out stay as they were')
 })

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { WebhookDelivery, WebhookDeliveryEvent, WebhookEndpoint, WebhookEventType } from '@chatsearch/contracts'
-import type { Queryable } from '@chatsearch/shell'
+import { jsonForDatabase, type Queryable } from '@chatsearch/shell'
 
 // The SQL of endpoints and deliveries. Every endpoint query is scoped by project (decision 9); a
 // delivery is reached through its endpoint.
@@ -86,7 +86,7 @@ export async function insertDeliveries (db: Queryable, projectId: string, event:
            SELECT gen_random_uuid(), e.id, $3, $4, $5, now() FROM webhook_endpoints e
            WHERE e.project_id = $1 AND ($2::uuid IS NULL OR e.id = $2) AND ($2::uuid IS NOT NULL OR (e.enabled AND $4 = ANY (e.events)))
            RETURNING ${DELIVERY_COLUMNS}`,
-    values: [projectId, only ?? null, randomUUID(), event, JSON.stringify(data)],
+    values: [projectId, only ?? null, randomUUID(), event, jsonForDatabase(data)],
     types: iso
   })
   return rows

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import type { ChatSummary, Citation, Classification, TurnDecision } from '@chatsearch/contracts'
-import type { Queryable } from '@chatsearch/shell'
+import { jsonForDatabase, type Queryable } from '@chatsearch/shell'
 import { isoTimestamps } from './timestamps.js'
 
 export interface ChatRow {
@@ -111,8 +111,8 @@ async function insertTurn (client: pg.PoolClient, projectId: string, chatId: str
      ($1, $2, $3, $4, 'user', $5, $6, NULL, $7, false, NULL),
      ($1, $2, $3 + 1, $8, 'assistant', $9, NULL, $10, $11, $12, $13)`,
     [projectId, chatId, seq, userMsgId, turn.userMessage, turn.classification, userAt,
-      replyMsgId, turn.reply, JSON.stringify(turn.citations), replyAt, turn.handoff,
-      turn.decision === undefined ? null : JSON.stringify(turn.decision)])
+      replyMsgId, turn.reply, jsonForDatabase(turn.citations), replyAt, turn.handoff,
+      turn.decision === undefined ? null : jsonForDatabase(turn.decision)])
   return { userMsgId, replyMsgId }
 }
 
