@@ -3,14 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parse } from 'csv-parse'
-
-/** CSV cells are text: numbers and booleans are turned back into JSON values, the rest stays text. */
-function castCell (value: string): unknown {
-  if (value === 'true') return true
-  if (value === 'false') return false
-  if (value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value)
-  return value
-}
+import { CATALOG_CSV_OPTIONS, catalogItemOfCsvRecord } from '@chatsearch/console'
 
 async function * jsonLines (file: string): AsyncGenerator<unknown> {
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity })
@@ -38,10 +31,9 @@ async function * jsonArray (file: string): AsyncGenerator<unknown> {
 }
 
 async function * csvRows (file: string): AsyncGenerator<unknown> {
-  const parser = createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, trim: true }))
-  for await (const record of parser as AsyncIterable<Record<string, string>>) {
-    yield Object.fromEntries(Object.entries(record).map(([k, v]) => [k, castCell(v)]))
-  }
+  // The console's import reads a CSV by the same rules.
+  const parser = createReadStream(file).pipe(parse(CATALOG_CSV_OPTIONS))
+  for await (const record of parser as AsyncIterable<Record<string, string>>) yield catalogItemOfCsvRecord(record)
 }
 
 /**

@@ -33,6 +33,11 @@ t.test('catalog import and settings', async (t) => {
   await writeFile(csv, 'id,title,brand,price,in_stock\nc1,"Tent, two person",Blaze,199.5,true\nc2,Sleeping Bag,Blaze,89,false\n')
   const fromCsv = JSON.parse((await run('catalog', 'import', project.id, csv, '--json')).stdout)
   t.match(fromCsv, { indexed: 2, total: 5 })
+  const twice = join(dir, 'twice.csv')
+  await writeFile(twice, 'id,title,price,price\nd1,Lantern,10,12\n')
+  const refused = await run('catalog', 'import', project.id, twice, '--json')
+  t.not(refused.code, 0, 'a column named twice is refused, not resolved silently')
+  t.match(refused.stderr, /price\\?" appears twice/)
 
   const json = join(dir, 'one.json')
   await writeFile(json, JSON.stringify([{ id: 'j1', title: 'Headlamp', brand: 'Lumo', price: 25, in_stock: true }]))

@@ -1,21 +1,45 @@
 import { parse } from 'csv-parse/sync'
 import { ApiError } from '@chatsearch/shell'
 
-/** CSV cells are text: numbers and booleans are turned back into JSON values, the rest stays text (as `pnpm cli catalog import` does). */
+/**
+ * CSV cells are text: numbers and booleans are turned back into JSON values, the rest stays text.
+ * A number too long to be finite (400 digits) stays text rather than become null in JSON.
+ */
 function castCell (value: string): unknown {
   if (value === 'true') return true
   if (value === 'false') return false
-  if (value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value)
+  if (value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim()) && Number.isFinite(Number(value))) return Number(value)
   return value
 }
+
+/**
+ * A CSV's first line, checked: each field named once (csv-parse keeps the last of two columns of one
+ * name, silently) and none named `__proto__` (which a plain object drops, silently).
+ */
+function columnsOf (header: string[]): string[] {
+  const seen = new Set<string>()
+  for (const name of header) {
+    if (name === '__proto__') throw new Error('a column is named "__proto__", which no field may be')
+    if (seen.has(name)) throw new Error(`the column "${name}" appears twice: one would replace the other`)
+    seen.add(name)
+  }
+  return header
+}
+
+/** How a catalog CSV is read, by the console's import and `pnpm cli catalog import` alike: a first line naming the fields. */
+export const CATALOG_CSV_OPTIONS = { columns: columnsOf, bom: true, skip_empty_lines: true, trim: true }
+
+/** One CSV record as a catalog item: its cells cast (castCell). */
+export const catalogItemOfCsvRecord = (record: Record<string, string>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, castCell(v)]))
 
 /** The catalog items of a CSV text whose first line names the fields. */
 export function catalogItemsOfCsv (text: string): unknown[] {
   let records: Array<Record<string, string>>
   try {
-    records = parse(text, { columns: true, bom: true, skip_empty_lines: true, trim: true })
+    records = parse(text, CATALOG_CSV_OPTIONS)
   } catch (err) {
     throw new ApiError('invalid_document', `the CSV does not parse: ${(err as Error).message}`)
   }
-  return records.map((record) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, castCell(v)])))
+  return records.map(catalogItemOfCsvRecord)
 }

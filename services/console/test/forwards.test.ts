@@ -16,6 +16,11 @@ t.test('catalog, search, settings, knowledge and tasks reach the search service 
   const imported = await alice.request({ method: 'POST', url: `${base}/catalog`, payload: csv, headers: { 'content-type': 'text/csv' } })
   t.equal(imported.statusCode, 200, imported.body)
   t.match(imported.json(), { total: 2 })
+  for (const [bad, reason] of [['id,title,price,price\nx1,Lamp,10,12\n', /"price" appears twice/], ['id,title,__proto__\nx1,Lamp,y\n', /__proto__/]] as const) {
+    const refused = await alice.request({ method: 'POST', url: `${base}/catalog`, payload: bad, headers: { 'content-type': 'text/csv' } })
+    t.equal(refused.statusCode, 400, 'a CSV whose columns would lose a cell silently')
+    t.match(refused.json(), { code: 'invalid_document', message: reason })
+  }
   const ndjson = '{"id":"t1","title":"Two-person tent","price":199}\n{"id":"t2","title":"Camping stove","price":49}\n'
   t.equal((await alice.request({ method: 'POST', url: `${base}/catalog`, payload: ndjson, headers: { 'content-type': 'application/x-ndjson' } })).statusCode, 200)
   t.equal((await alice.request({ method: 'POST', url: `${base}/catalog`, payload: [{ id: 'l1', title: 'Head lamp', price: 25 }] })).statusCode, 200)
