@@ -184,7 +184,7 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
         operationId: 'importCatalog',
         tags: ['catalog'],
         summary: 'Add or replace catalog items by id: a JSON array, NDJSON, or CSV (POST /documents of the search service)',
-        description: 'CSV\'s first line names the fields; its cells become numbers and booleans where they read as such, text otherwise, and the items are sent on as a JSON array. Answers 200 once the batch is indexed, or 202 with a `catalog_import` task (see GET …/tasks/{id}) for a large batch; a bad item (or a CSV that does not parse) answers 400 `invalid_document` and nothing is written.',
+        description: 'CSV\'s first line names the fields, each once and none `__proto__`; its cells become numbers and booleans where they read as such, text otherwise, and the items are sent on as a JSON array. Answers 200 once the batch is indexed, or 202 with a `catalog_import` task (see GET …/tasks/{id}) for a large batch; a bad item (or a CSV that does not parse) answers 400 `invalid_document` and nothing is written.',
         params: ProjectParams,
         body: {
           content: {
