@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parse } from 'csv-parse'
+import { parse as parseJson } from 'secure-json-parse'
 import { CATALOG_CSV_OPTIONS, catalogItemOfCsvRecord } from '@chatsearch/console'
 
 async function * jsonLines (file: string): AsyncGenerator<unknown> {
@@ -12,9 +13,9 @@ async function * jsonLines (file: string): AsyncGenerator<unknown> {
     n++
     if (line.trim() === '') continue
     try {
-      yield JSON.parse(line)
+      yield parseJson(line, { protoAction: 'error', constructorAction: 'error' })
     } catch {
-      throw new Error(`${file} line ${n}: not valid JSON`)
+      throw new Error(`${file} line ${n}: not valid JSON (or holds a __proto__ key)`)
     }
   }
 }
@@ -22,7 +23,7 @@ async function * jsonLines (file: string): AsyncGenerator<unknown> {
 async function * jsonArray (file: string): AsyncGenerator<unknown> {
   let parsed: unknown
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'))
+    parsed = parseJson(await readFile(file, 'utf8'), { protoAction: 'error', constructorAction: 'error' })
   } catch (err) {
     throw new Error(`${file}: not valid JSON (${(err as Error).message})`)
   }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { Value } from 'typebox/value'
 import { CatalogSettings } from '@chatsearch/contracts'
+import { jsonProblem } from '@chatsearch/shell/json-body'
 import type { Embedder } from '@chatsearch/embeddings'
 import { ingestDocuments, validateDocument, wordSettingsProblem, type EngineIndex, type IndexSettings, type SearchConfig } from '@chatsearch/search/tools'
 import { bumpSearchCache, ensureProject } from './database.js'
@@ -32,6 +33,9 @@ export async function importCatalog (env: NodeJS.ProcessEnv, config: CatalogEnv,
   let total = 0
   for await (const item of readCatalogFile(file)) {
     try {
+      // What the API refuses in any body (NUL, lone surrogates, numbers too large to be finite), first.
+      const problem = jsonProblem(item)
+      if (problem !== undefined) throw new Error(`document ${total}: ${problem}`)
       validateDocument(item, total)
     } catch (err) {
       throw new CommandError(`${file}: ${(err as Error).message.replace(/^document (\d+)/, (_m, n: string) => `item ${Number(n) + 1}`)}; nothing was imported`)

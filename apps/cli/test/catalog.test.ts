@@ -38,6 +38,14 @@ t.test('catalog import and settings', async (t) => {
   const refused = await run('catalog', 'import', project.id, twice, '--json')
   t.not(refused.code, 0, 'a column named twice is refused, not resolved silently')
   t.match(refused.stderr, /price\\?" appears twice/)
+  // What the API refuses in a body, the CLI refuses in a file, before anything is written.
+  const hostile = join(dir, 'hostile.jsonl')
+  for (const line of ['{"id": "h1", "title": "Lantern \\ud800"}', '{"id": "h2", "title": "Lamp", "price": 1e309}', '{"id": "h3", "__proto__": {"x": 1}}']) {
+    await writeFile(hostile, line + '\n')
+    const res = await run('catalog', 'import', project.id, hostile, '--json')
+    t.not(res.code, 0, line)
+    t.match(res.stderr, /lone surrogate|beyond what a JSON number holds|__proto__/, line)
+  }
 
   const json = join(dir, 'one.json')
   await writeFile(json, JSON.stringify([{ id: 'j1', title: 'Headlamp', brand: 'Lumo', price: 25, in_stock: true }]))

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer'
+import { isAscii, isUtf8 } from 'node:buffer'
 import { Stream } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import { limits } from '@chatsearch/contracts'
@@ -22,9 +22,12 @@ export function utf8Text (contentType: string | undefined, bytes: Buffer): strin
 /** utf8Text's checks alone, for bytes decoded elsewhere (a catalog batch, on the writer thread). */
 export function checkUtf8 (contentType: string | undefined, bytes: Uint8Array): void {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase()
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new ApiError('unsupported_media_type', `send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`)
+  // ASCII reads the same in UTF-8 and in the charsets that extend ASCII, which some clients declare by default.
+  const sameText = charset === undefined || charset === 'utf-8' || charset === 'utf8' || (ASCII_BASED.has(charset) && isAscii(bytes))
+  if (!sameText) throw new ApiError('unsupported_media_type', `send the body as UTF-8 (charset=utf-8), not ${charset.slice(0, 40)}`)
   if (!isUtf8(bytes)) throw new ApiError('invalid_request', 'the body is not valid UTF-8')
 }
+const ASCII_BASED = new Set(['us-ascii', 'ascii', 'iso-8859-1', 'latin1', 'windows-1252'])
 
 /**
  * The JSON body parser: Fastify's own (prototype-poisoning checks included), given the body's UTF-8
@@ -39,7 +42,7 @@ export function jsonParser (parse: (request: FastifyRequest, body: string, done:
     }
     let text: string
     try {
-      text = typeof body === 'string' ? body : utf8Text(request.headers['content-type'], body)
+      text = utf8Text(request.headers['content-type'], typeof body === 'string' ? Buffer.from(body) : body)
     } catch (err) {
       done(err as Error)
       return
@@ -52,9 +55,10 @@ export function jsonParser (parse: (request: FastifyRequest, body: string, done:
 const LONE_SURROGATE = /\p{Cs}/u
 
 /**
- * `value` as JSON for a jsonb column, each lone surrogate written as U+FFFD: requests may no longer
- * carry one (textProblem), but text stored before they were refused (a catalog item's title, say)
- * still reaches replies, citations and events, and jsonb refuses the escape JSON.stringify gives it.
+ * `value` as JSON for a jsonb column, each lone surrogate of a string value written as U+FFFD:
+ * requests may no longer carry one (textProblem), but text stored before they were refused (a
+ * catalog item's title, say) still reaches replies, citations and events, and jsonb refuses the
+ * escape JSON.stringify gives it. Keys are left as they are: the callers' keys are their own names.
  */
 export function jsonForDatabase (value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => typeof v === 'string' && LONE_SURROGATE.test(v) ? v.replace(LONE_SURROGATES, '\ufffd') : v)

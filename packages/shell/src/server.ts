@@ -38,7 +38,7 @@ export interface Timeouts {
 
 export const defaultTimeouts: Timeouts = { headersMs: 10_000, requestMs: 120_000, keepAliveMs: 72_000, checkIntervalMs: 1000 }
 
-/** The router's bound on one path parameter, as sent (percent-encoded). */
+/** The router's bound on one path parameter, decoded. */
 export const MAX_PARAM_LENGTH = 2048
 
 /** Request ids a gateway may pass on: short printable tokens only, so logs stay clean. */
@@ -62,9 +62,8 @@ export function createServer (opts: ServerOptions): FastifyInstance {
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true } },
     // Fastify's default (100) is shorter than ids the contracts allow (a catalog item's id takes
-    // 511 characters; a chat id 128, any of them percent-encoded in up to 12): each route's schema
-    // bounds its parameters, so the router's bound is only a backstop.
-    maxParamLength: MAX_PARAM_LENGTH,
+    // 511 characters): each route's schema bounds its parameters, so the router's bound is only a backstop.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Node checks headers and request time only every connectionsCheckingInterval (30 s by default):
     // a client sending its headers a byte at a time would hold its connection that much longer.
     // Node would answer a request without Host with a bare 400; refuseMalformed below answers it.
@@ -142,12 +141,6 @@ function installDrain (app: FastifyInstance) {
 /** Node's test for an expectation it meets itself (it answers 100 Continue and goes on). */
 const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i
 
-/**
- * What Node would answer itself with a bare status and no body: an HTTP/1.1 request without Host
- * (RFC 9112 section 3.2: 400) and an HTTP/1.1 Expect header other than 100-continue (RFC 9110 section
- * 10.1.1: 417; Node ignores Expect in HTTP/1.0, and so does this). Here they reach the app, after the hooks that set the security headers and request id, and
- * are answered with the documented body.
- */
 /** Whether a request carries a body in a content coding other than identity (RFC 9110: 415 for one not supported). */
 function encodedBody (headers: IncomingMessage['headers']): boolean {
   const coding = headers['content-encoding']
@@ -155,6 +148,14 @@ function encodedBody (headers: IncomingMessage['headers']): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0
 }
 
+/**
+ * What Node would answer itself with a bare status and no body: an HTTP/1.1 request without Host
+ * (RFC 9112 section 3.2: 400) and an HTTP/1.1 Expect header other than 100-continue (RFC 9110 section
+ * 10.1.1: 417; Node ignores Expect in HTTP/1.0, and so does this). Here they reach the app, after the hooks that set the security headers and request id, and
+ * are answered with the documented body. Also a body of a known route in a content coding (415):
+ * bodies are read as sent, so a gzip body would otherwise be refused as bytes that are not UTF-8 or
+ * JSON; an unknown path or method keeps its 404 or 405.
+ */
 function refuseMalformed (app: FastifyInstance) {
   // With a listener, Node leaves the request to it instead of answering 417: hand it to the app.
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res))
@@ -164,9 +165,9 @@ function refuseMalformed (app: FastifyInstance) {
       done(new ApiError('invalid_request', 'an HTTP/1.1 request must have a Host header', { connection: 'close' }))
     } else if (httpVersion === '1.1' && headers.expect !== undefined && !CONTINUE.test(headers.expect)) {
       done(new ApiError('expectation_failed', 'the only expectation this server meets is Expect: 100-continue'))
-    } else if (encodedBody(headers)) {
-      // Bodies are read as sent: a gzip body would otherwise be refused as bytes that are not UTF-8 or JSON.
-      done(new ApiError('unsupported_media_type', `the body is sent with Content-Encoding ${String(headers['content-encoding']).slice(0, 40)}, which is not decoded here: send it uncompressed`))
+    } else if (!request.is404 && encodedBody(headers)) {
+      // Closed after the answer: the body is not read.
+      done(new ApiError('unsupported_media_type', `the body is sent with Content-Encoding ${String(headers['content-encoding']).slice(0, 40)}, which is not decoded here: send it uncompressed`, { connection: 'close' }))
     } else {
       done()
     }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -55,7 +55,10 @@ t.test('Ctrl-C reaches the process that started the cluster, not the cluster: it
   t.notOk(existsSync(pidFile), 'and was stopped by its owner')
 })
 
-t.test('a cluster whose owner is killed outright (no exit hook runs) stops too, where setpriv can arrange it', { skip: process.platform !== 'linux' && 'Linux only (setpriv)' }, async (t) => {
+// What the service itself checks before it starts PostgreSQL through setpriv (parentDeathLauncher).
+const setprivWorks = process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'SIGINT', '--', 'true']).status === 0
+
+t.test('a cluster whose owner is killed outright (no exit hook runs) stops too, where setpriv can arrange it', { skip: !setprivWorks && 'needs util-linux\'s setpriv with --pdeathsig (Linux)' }, async (t) => {
   const { child, exited, pidFile } = await startOwner(t)
   t.ok(existsSync(pidFile), 'PostgreSQL runs')
   child.kill('SIGKILL') // the owner alone, as the OOM killer or `kill -9` would

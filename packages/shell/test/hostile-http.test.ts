@@ -80,6 +80,9 @@ t.test('a body in a content coding is 415, not bytes taken for JSON', async (t) 
   const identity = await server.inject({ method: 'POST', url: '/things', payload: '{"name":"a"}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } })
   t.equal(identity.statusCode, 200, 'identity is no coding')
   t.equal((await server.inject({ method: 'GET', url: '/ping', headers: { 'content-encoding': 'gzip' } })).statusCode, 200, 'nor is a header without a body')
+  const gzipped = { payload: gzipSync('{"name":"a"}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }
+  t.equal((await server.inject({ method: 'POST', url: '/nowhere', ...gzipped })).statusCode, 404, 'an unknown path stays a 404')
+  t.equal((await server.inject({ method: 'PUT', url: '/things', ...gzipped })).statusCode, 405, 'another method stays a 405, whatever the body')
 })
 
 t.test('a body is UTF-8: another charset is 415, bytes that are not UTF-8 a 400, never text with U+FFFD in it', async (t) => {
@@ -95,6 +98,8 @@ t.test('a body is UTF-8: another charset is 415, bytes that are not UTF-8 a 400,
   t.match(undeclared.json().message, /not valid UTF-8/)
   t.equal((await send(Buffer.from('{"name":"café"}'), 'application/json; charset=UTF-8')).statusCode, 200, 'UTF-8, declared')
   t.equal((await send(Buffer.from('{"name":"café"}'), 'application/json; charset="utf8"')).statusCode, 200, 'quoted, its other spelling')
+  t.equal((await send(Buffer.from('{"name":"cafe"}'), 'application/json; charset=latin1')).statusCode, 200, 'ASCII declared as an ASCII-based charset reads the same')
+  t.equal((await send(Buffer.from('{"name":"cafe"}'), 'application/json; charset=us-ascii')).statusCode, 200, 'and as ASCII')
 })
 
 t.test('a lone surrogate escape is refused like NUL; a whole pair, sent escaped or as UTF-8, is text', async (t) => {

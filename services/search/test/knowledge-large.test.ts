@@ -10,16 +10,21 @@ import { searchHarness, send } from './helpers.js'
 const sections = (count: number) => Array.from({ length: count }, (_, i) =>
   `## Topic ${i}\n\nParagraph ${i} explains how returns number ${i} are handled within ${i + 10} days. ${'More words about the policy. '.repeat(8)}`).join('\n\n')
 
-t.test('a long page is chunked on a thread exactly as a short one is inline, and found', async (t) => {
+t.test('long pages are chunked on a thread exactly as they would be inline, and found', async (t) => {
   const h = await searchHarness(t, false)
   const shop = await h.tenant()
   const page = { id: 'long-policy', title: 'Returns policy', content: `# Returns policy\n\n${sections(160)}`, url: 'https://shop.example/returns' }
   t.ok(page.content.length > THREAD_PARSE_MIN_CHARS, 'long enough for the thread')
-  const res = await send(h.app, shop.key, 'POST', '/knowledge/documents', [page])
-  t.same(res.json(), { received: 1, indexed: 1, unchanged: 0, total: 1 })
-  const stored = (await send(h.app, shop.key, 'GET', '/knowledge/documents/long-policy')).json() as { chunks: Array<{ section: string, text: string }> }
-  const inline = chunksOf({ kind: 'page', ...page } as IncomingKnowledge)
-  t.same(stored.chunks.map((c) => [c.section, c.text]), inline.map((c) => [c.section, c.text]), 'the chunks the inline parse gives')
+  // Two long pages (one thread for both) around a short one: each keeps its own chunks, in its place.
+  const second = { id: 'long-shipping', title: 'Shipping', content: `# Shipping\n\n${sections(170).replaceAll('returns', 'parcels')}`, format: 'markdown' }
+  const short = { id: 'short', title: 'Hours', content: '# Hours\n\nOpen 9 to 5.' }
+  const res = await send(h.app, shop.key, 'POST', '/knowledge/documents', [page, short, second])
+  t.same(res.json(), { received: 3, indexed: 3, unchanged: 0, total: 3 })
+  for (const doc of [page, short, second]) {
+    const stored = (await send(h.app, shop.key, 'GET', `/knowledge/documents/${doc.id}`)).json() as { chunks: Array<{ section: string, text: string }> }
+    const inline = chunksOf({ kind: 'page', ...doc } as IncomingKnowledge)
+    t.same(stored.chunks.map((c) => [c.section, c.text]), inline.map((c) => [c.section, c.text]), `${doc.id}: the chunks the inline parse gives`)
+  }
   const hits = (await send(h.app, shop.key, 'POST', '/knowledge/search', { query: 'returns number 42', search_type: 'keyword' })).json().hits as Array<{ section: string }>
   t.match(hits[0]?.section, /Topic 42/)
 })

@@ -18,8 +18,9 @@ export function parseNdjson (text: string): unknown[] {
     if (line.trim() === '') return
     try {
       items.push(parseJson(line, { protoAction: 'error', constructorAction: 'error' }))
-    } catch {
-      throw new BatchError('invalid_document', `line ${i + 1} is not valid JSON`)
+    } catch (err) {
+      const forbidden = /forbidden (prototype|constructor)/i.test((err as Error).message)
+      throw new BatchError('invalid_document', forbidden ? `line ${i + 1} holds a key no item may (__proto__, or constructor.prototype)` : `line ${i + 1} is not valid JSON`)
     }
   })
   return items

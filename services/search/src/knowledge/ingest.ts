@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os'
 import pLimit from 'p-limit'
 import { isUsableVector, type Embedder } from '@chatsearch/embeddings'
 import type { IncomingKnowledge, KnowledgeIndex, PreparedKnowledge } from '../engine/port.js'
@@ -7,7 +6,7 @@ import { DocumentError } from '../ingest/validate.js'
 import type { IngestResult } from '../ingest/documents.js'
 import { chunkPage, faqChunks } from './chunk.js'
 import { FileRejected, parseHtml, parseMarkdown, parseText } from './parse/index.js'
-import { chunkSourceOnThread } from './parse/file-thread.js'
+import { chunkSourcesOnThread } from './parse/file-thread.js'
 import type { Chunk } from './types.js'
 import { validateKnowledgeBatch } from './validate.js'
 
@@ -27,16 +26,19 @@ const EMBEDDED_TEXT_MAX = 300
 const parsers = { markdown: parseMarkdown, html: parseHtml, text: parseText }
 
 /**
- * Text longer than this is parsed and chunked on a thread of its own (chunkSourceOnThread), bounded in
- * time and memory; shorter text on the event loop, which is given back between documents. Parsing and
- * chunking cost up to about 15 µs a character (dense markup: a Markdown table row of 50,000 cells, or
- * emphasis marks throughout), so a page under this bound holds the loop for 0.5 s at the very worst,
- * and a help page of ordinary prose far less; a thread costs its start, about 2 s when the service runs
- * from its TypeScript sources (the thread compiles the parsers again), which only long pages pay.
+ * Text longer than this (in characters) is parsed and chunked on a thread (chunkSourcesOnThread),
+ * bounded in time and memory; shorter text on the event loop, which is given back between documents.
+ * Parsing and chunking cost up to about 15 µs a character (dense markup: a Markdown table row of
+ * 50,000 cells, or emphasis marks throughout), so a page under this bound holds the loop for 0.5 s at
+ * the very worst, and a help page of ordinary prose far less. A thread costs its start, about 2 s
+ * when the service runs from its TypeScript sources (the thread compiles the parsers again): the long
+ * pages of a request share threads, THREAD_JOB_MAX_CHARS of text each.
  */
 export const THREAD_PARSE_MIN_CHARS = 32 * 1024
-/** Parsing threads of knowledge sent as JSON, across all requests: one core stays for the event loop. */
-const parseThreads = pLimit(Math.max(1, availableParallelism() - 1))
+/** The text one parsing thread is given at most, within its time and memory bounds (60 s, 512 MiB). */
+const THREAD_JOB_MAX_CHARS = 4 * 1024 * 1024
+/** One parsing thread at a time in this process, whatever the requests: its memory bound is the process's. */
+const parseThreads = pLimit(1)
 
 /**
  * A document's chunks, from `document.parsed` when its page was parsed already (an uploaded file, a
@@ -53,21 +55,41 @@ export function chunksOf (document: IncomingKnowledge): Chunk[] {
   }
 }
 
-/** chunksOf, with a long text parsed on a thread and the event loop given back before a short one. */
-async function chunksOfLater (document: IncomingKnowledge): Promise<Chunk[]> {
-  if (document.kind !== 'faq' && document.parsed === undefined && document.content.length > THREAD_PARSE_MIN_CHARS) {
-    const source = { format: document.format ?? 'markdown', content: document.content, title: document.title, ...(document.url === undefined ? {} : { url: document.url }) }
-    const name = `document ${document.id}`
+const isLong = (document: IncomingKnowledge) => document.kind !== 'faq' && document.parsed === undefined && document.content.length > THREAD_PARSE_MIN_CHARS
+
+/**
+ * The chunks of each document, in order: the long ones (isLong) parsed on threads, a few MiB of text
+ * to a thread; the others by chunksOf on the event loop, given back before each.
+ */
+async function chunksOfAll (documents: IncomingKnowledge[]): Promise<Chunk[][]> {
+  const chunks: Chunk[][] = []
+  const jobs: number[][] = []
+  let size = Infinity
+  documents.forEach((document, i) => {
+    if (!isLong(document)) return
+    if (size + document.content.length > THREAD_JOB_MAX_CHARS) { jobs.push([]); size = 0 }
+    jobs[jobs.length - 1]!.push(i)
+    size += document.content.length
+  })
+  for (const job of jobs) {
+    const sources = job.map((i) => {
+      const d = documents[i]!
+      return { name: `document ${d.id}`, format: d.format ?? 'markdown', content: d.content, title: d.title, ...(d.url === undefined ? {} : { url: d.url }) }
+    })
     try {
-      return await parseThreads(() => chunkSourceOnThread(source, name))
+      const parsed = await parseThreads(() => chunkSourcesOnThread(sources))
+      job.forEach((i, k) => { chunks[i] = parsed[k]! })
     } catch (err) {
-      // The thread's own limits name the document already; the parser's refusals do not.
-      if (err instanceof FileRejected) throw new DocumentError(err.reason.startsWith(name) ? err.reason : `${name}: ${err.reason}`)
+      if (err instanceof FileRejected) throw new DocumentError(err.reason)
       throw err
     }
   }
-  await new Promise((resolve) => setImmediate(resolve))
-  return chunksOf(document)
+  for (const [i, document] of documents.entries()) {
+    if (chunks[i] !== undefined) continue
+    await new Promise((resolve) => setImmediate(resolve))
+    chunks[i] = chunksOf(document)
+  }
+  return chunks
 }
 
 /** What is embedded of a chunk: its document's title and heading path give the text its subject. */
@@ -96,11 +118,11 @@ export async function ingestKnowledge (index: KnowledgeIndex, items: unknown[], 
  */
 export async function storeKnowledge (index: KnowledgeIndex, documents: IncomingKnowledge[], embedder: Embedder | undefined): Promise<IngestResult> {
   const stored = await index.storedHashes(documents.map((d) => d.id))
-  const changed: PreparedKnowledge[] = []
-  for (const document of documents) {
-    const hash = knowledgeHash(document, CHUNKING)
-    if (stored.get(document.id) !== hash) changed.push({ document, hash, chunks: await chunksOfLater(document) })
-  }
+  const toStore = documents
+    .map((document) => ({ document, hash: knowledgeHash(document, CHUNKING) }))
+    .filter(({ document, hash }) => stored.get(document.id) !== hash)
+  const chunks = await chunksOfAll(toStore.map((p) => p.document))
+  const changed: PreparedKnowledge[] = toStore.map((p, i) => ({ ...p, chunks: chunks[i]! }))
   const empty = changed.find((p) => p.chunks.length === 0)
   if (empty !== undefined) throw new DocumentError(`document ${empty.document.id}: has no text to index once its markup is removed`)
   if (embedder !== undefined && changed.length > 0) {

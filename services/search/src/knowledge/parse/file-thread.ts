@@ -4,14 +4,14 @@ import type { Chunk, ParsedPage } from '../types.js'
 import { FileRejected, type RejectionCode } from './file-rejected.js'
 import type { FileFormat, UploadedFile } from './file.js'
 
-/** A document sent as text (Markdown, HTML or plain), to be parsed and chunked. */
-export interface SourceDocument { format: Exclude<FileFormat, 'pdf'>, content: string, title: string, url?: string }
+/** A document sent as text (Markdown, HTML or plain), to be parsed and chunked; `name` says which in a refusal. */
+export interface SourceDocument { name: string, format: Exclude<FileFormat, 'pdf'>, content: string, title: string, url?: string }
 
-/** What a parsing thread is given: an uploaded file to parse, or a document sent as text to parse and chunk. */
-export type ParseJob = { file: UploadedFile } | { source: SourceDocument }
+/** What a parsing thread is given: an uploaded file to parse, or documents sent as text to parse and chunk. */
+export type ParseJob = { file: UploadedFile } | { sources: SourceDocument[] }
 
-/** What a parsing thread answers. */
-export type FileAnswer = { page: ParsedPage } | { chunks: Chunk[] } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
+/** What a parsing thread answers: the page, or each document's chunks in order. */
+export type FileAnswer = { page: ParsedPage } | { chunks: Chunk[][] } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
 
 export interface FileThreadLimits {
   /** The whole parse, thread start included; past it the thread is stopped. */
@@ -34,17 +34,19 @@ export async function parseFileOnThread (file: UploadedFile, limits: FileThreadL
 }
 
 /**
- * The chunks of a document sent as text, parsed and chunked on a thread of its own with the same
- * bounds: a large or hostile page (a Markdown table of 50,000 columns takes seconds) holds that
- * thread, not the event loop that serves every project's searches. `name` says which document.
+ * The chunks of documents sent as text, each in order, parsed and chunked on one thread of its own
+ * with the same bounds, for all of them together: a large or hostile page (a Markdown table of 50,000
+ * columns takes seconds) holds that thread, not the event loop that serves every project's searches.
+ * A refusal names the document (or, for the thread's limits, the documents).
  */
-export async function chunkSourceOnThread (source: SourceDocument, name: string, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<Chunk[]> {
-  const answer = await onThread({ source }, name, limits)
+export async function chunkSourcesOnThread (sources: SourceDocument[], limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<Chunk[][]> {
+  const name = sources.length === 1 ? sources[0]!.name : `${sources[0]?.name ?? 'no document'} and ${sources.length - 1} more`
+  const answer = await onThread({ sources }, name, limits)
   if (!('chunks' in answer)) throw new Error(`parsing ${name}: the thread answered no chunks`)
   return answer.chunks
 }
 
-function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Extract<FileAnswer, { page: ParsedPage } | { chunks: Chunk[] }>> {
+function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Extract<FileAnswer, { page: ParsedPage } | { chunks: Chunk[][] }>> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(threadEntry(import.meta.url, 'file-worker'), {
       // Inside, pdf.js checks its own (shorter) deadline between pages and says so more precisely.

@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { chunkPage } from '../chunk.js'
+import type { Chunk } from '../types.js'
 import { FileRejected } from './file-rejected.js'
 import { parseFile, parseSource } from './file.js'
 import type { FileAnswer, ParseJob } from './file-thread.js'
 
 /**
- * A thread that parses one uploaded file, or parses and chunks one document sent as text (see
+ * A thread that parses one uploaded file, or parses and chunks documents sent as text (see
  * file-thread.ts), answers, and ends.
  */
 const { job, pdfTimeoutMs } = workerData as { job: ParseJob, pdfTimeoutMs: number }
@@ -13,8 +14,16 @@ let answer: FileAnswer
 try {
   if ('file' in job) answer = { page: await parseFile(job.file, { timeoutMs: pdfTimeoutMs }) }
   else {
-    const { format, content, title, url } = job.source
-    answer = { chunks: chunkPage(parseSource(format, content, title, url)) }
+    const chunks: Chunk[][] = []
+    for (const { name, format, content, title, url } of job.sources) {
+      try {
+        chunks.push(chunkPage(parseSource(format, content, title, url)))
+      } catch (err) {
+        if (err instanceof FileRejected) throw new FileRejected(err.code, `${name}: ${err.reason}`)
+        throw err
+      }
+    }
+    answer = { chunks }
   }
 } catch (err) {
   answer = err instanceof FileRejected
