@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { freePort } from '@chatsearch/testkit'
 import { harness, type Harness, type Tenant } from './helpers.js'
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.js'
 
@@ -11,12 +10,13 @@ interface Server { child: ChildProcess, url: string, output: () => string, exite
 
 /** `node src/server.ts` as an operator runs it, on the test's database, with a fake model. */
 async function startServer (t: { teardown: (fn: () => unknown) => void }, h: Harness, fake: FakeOpenAi, graceMs: number): Promise<Server> {
-  const port = await freePort()
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: h.databaseUrl,
     HOST: '127.0.0.1',
-    CHAT_PORT: String(port),
+    // Port 0, read back from the log: a port picked here could be taken by another test's process
+    // before the server, which compiles its sources first, listens (EADDRINUSE failed a CI run).
+    CHAT_PORT: '0',
     LLM_BASE_URL: fake.baseUrl,
     LLM_MODEL: 'fake',
     LLM_RETRIES: '0',
@@ -31,11 +31,12 @@ async function startServer (t: { teardown: (fn: () => unknown) => void }, h: Har
   child.stderr.on('data', (c: Buffer) => { output += c.toString() })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const deadline = Date.now() + 120_000
-  while (!output.includes('Server listening at')) {
+  let listening: RegExpExecArray | null = null
+  while ((listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)) === null) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited }
+  return { child, url: listening[1]!, output: () => output, exited }
 }
 
 const within = <T>(promise: Promise<T>, ms: number, what: string) => Promise.race([

@@ -8,7 +8,7 @@ import t from 'tap'
 import type { Task } from '@chatsearch/contracts'
 import { createKey, createProject } from '@chatsearch/auth'
 import { createPool } from '@chatsearch/shell'
-import { freePort, testDatabase } from '@chatsearch/testkit'
+import { testDatabase } from '@chatsearch/testkit'
 
 const serviceDir = fileURLToPath(new URL('..', import.meta.url))
 
@@ -19,13 +19,14 @@ interface Server { child: ChildProcess, url: string, output: () => string }
  * embeddings (fast to start), with quick heartbeats, and importing more than 100 items as a task.
  */
 async function startServer (t: { teardown: (fn: () => unknown) => void, comment: (message: string) => void }, databaseUrl: string, dataDir: string, extra: Record<string, string> = {}): Promise<Server> {
-  const port = await freePort()
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
-    SEARCH_PORT: String(port),
+    // Port 0, read back from the log: a port picked here could be taken by another test's process
+    // before the server, which compiles its sources first, listens.
+    SEARCH_PORT: '0',
     EMBEDDINGS: 'false',
     SEARCH_READERS: '0',
     LOG_LEVEL: 'info',
@@ -43,12 +44,13 @@ async function startServer (t: { teardown: (fn: () => unknown) => void, comment:
   child.stderr.on('data', (c: Buffer) => { output += c.toString() })
   const started = Date.now()
   const deadline = started + 60_000
-  while (!output.includes('Server listening at')) {
+  let listening: RegExpExecArray | null = null
+  while ((listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)) === null) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${output}`)
     await sleep(100)
   }
   t.comment(`server started in ${Date.now() - started} ms`)
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output }
+  return { child, url: listening[1]!, output: () => output }
 }
 
 async function killed (server: Server) {
