@@ -60,7 +60,10 @@ t.test('a mistake in the command: one line, exit code 2, JSON with --json', asyn
     [['knowledge', 'add', 'prj_x', 'https://shop.example/', 'faq.md'], 'give one URL to crawl, or files, not both; see pnpm cli knowledge add --help'],
     [['knowledge', 'add', 'prj_x', 'faq.md', '--max-pages', '5'], '--max-pages is for a crawl; see pnpm cli knowledge add --help'],
     [['knowledge', 'add', 'prj_x', 'https://shop.example/', '--max-pages', '0'], "option '--max-pages <n>' argument '0' is invalid. expected a whole number from 1 to 5000; see pnpm cli knowledge add --help"],
-    [['knowledge', 'add', 'prj_x', 'faq.md', '--url', 'shop.example'], '--url must be an http or https URL of at most 2048 characters; see pnpm cli knowledge add --help'],
+    [['knowledge', 'add', 'prj_x', 'faq.md', '--url', 'shop.example'], '--url must be an http or https URL that parses, with a host, of at most 2048 characters; see pnpm cli knowledge add --help'],
+    [['knowledge', 'add', 'prj_x', 'faq.md', '--url', 'https://shop.example:70000/help'], '--url must be an http or https URL that parses, with a host, of at most 2048 characters; see pnpm cli knowledge add --help'],
+    [['knowledge', 'add', 'prj_x', 'https://'], 'https:// is not a URL that parses, with a host; see pnpm cli knowledge add --help'],
+    [['knowledge', 'add', 'prj_x', 'http://shop.example:99999/'], 'http://shop.example:99999/ is not a URL that parses, with a host; see pnpm cli knowledge add --help'],
     [['knowledge', 'list', 'prj_x', '--kind', 'pdf'], "option '--kind <kind>' argument 'pdf' is invalid. Allowed choices are page, file, web, faq; see pnpm cli knowledge list --help"],
     [['tasks', 'prj_x', '--wait'], '--wait follows one task: give its id; see pnpm cli tasks --help'],
     [['tasks', 'prj_x', 'some-id', '--status', 'failed'], '--status and --type filter the list: not with a task id; see pnpm cli tasks --help']

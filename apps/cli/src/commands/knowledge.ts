@@ -24,11 +24,18 @@ async function workOf (sources: string[], options: AddOptions): Promise<Knowledg
     if (options.url !== undefined) throw new UsageError('--url is for files: a crawled page links to its own URL')
     const body = Value.Default(KnowledgeCrawlBody, { url: urls[0], ...(options.maxPages === undefined ? {} : { max_pages: options.maxPages }) })
     if (!Value.Check(KnowledgeCrawlBody, body)) throw new UsageError(`a URL to crawl has at most ${knowledgeLimits.urlMaxChars} characters`)
+    // The service's own check, so that what it would refuse (`https://`, a port over 65535) fails here
+    // at once rather than as a failed task.
+    const { isHttpUrl } = await import('@chatsearch/search/tools')
+    if (!isHttpUrl(body.url)) throw new UsageError(`${body.url} is not a URL that parses, with a host`)
     return { type: 'crawl', payload: body }
   }
   if (options.maxPages !== undefined) throw new UsageError('--max-pages is for a crawl')
-  if (options.url !== undefined && !(HTTP_URL.test(options.url) && options.url.length <= knowledgeLimits.urlMaxChars)) {
-    throw new UsageError(`--url must be an http or https URL of at most ${knowledgeLimits.urlMaxChars} characters`)
+  if (options.url !== undefined) {
+    const { isHttpUrl } = await import('@chatsearch/search/tools')
+    if (!(isHttpUrl(options.url) && options.url.length <= knowledgeLimits.urlMaxChars)) {
+      throw new UsageError(`--url must be an http or https URL that parses, with a host, of at most ${knowledgeLimits.urlMaxChars} characters`)
+    }
   }
   const { filesWork } = await import('../knowledge-add.js')
   return await filesWork(sources, options.url)

@@ -1,5 +1,6 @@
 import { knowledgeLimits } from '@chatsearch/contracts'
 import { DocumentError, documentId } from '../ingest/validate.js'
+import { isHttpUrl } from './http-url.js'
 import type { IncomingKnowledge } from '../engine/port.js'
 
 const PAGE_FIELDS = new Set(['id', 'title', 'content', 'format', 'url'])
@@ -21,14 +22,8 @@ function text (item: Record<string, unknown>, field: string, max: number, where:
 function urlOf (item: Record<string, unknown>, where: string): string | undefined {
   if (item.url === undefined) return undefined
   const value = text(item, 'url', knowledgeLimits.urlMaxChars, where)
-  let parsed: URL
-  try {
-    parsed = new URL(value)
-  } catch {
-    throw new DocumentError(`${where}: field "url" is not a URL`)
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new DocumentError(`${where}: field "url" must be an http or https URL`)
-  return parsed.href
+  if (!isHttpUrl(value)) throw new DocumentError(`${where}: field "url" must be an http or https URL that parses, with a host`)
+  return new URL(value).href
 }
 
 /**
