@@ -1,10 +1,11 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
 import t from 'tap'
 import { crawl, type FetchedPage } from '../src/knowledge/crawl/crawl.js'
 import { DEFAULT_USER_AGENT, type CrawlOptions } from '../src/knowledge/crawl/options.js'
+import { chunkPage } from '../src/knowledge/chunk.js'
 import { parseHtml } from '../src/knowledge/parse/html.js'
-import type { ParsedPage } from '../src/knowledge/types.js'
 import { freePort, page, paths, redirect, startSite, type Route } from './crawl-site.js'
 
 /** Local test servers: private networks allowed, small limits so the bad pages fail fast. */
@@ -169,7 +170,7 @@ t.test('a page whose Content-Length is over the limit is not read; one with no h
   t.same(reasons, { '/big': 'larger than 1000 bytes (Content-Length 1048576)', '/silent': 'no complete answer within 0.5 s' })
 })
 
-t.test('a page comes with its main content, read from the parse its links came from; HTML nested too deep is delivered unread', async (t) => {
+t.test('a page comes with its main content, read and chunked on the page thread from the parse its links came from; HTML nested too deep is delivered unread', async (t) => {
   const returns = '<html><head><title>Returns</title><link rel="canonical" href="/returns"></head><body><nav><a href="/">Home</a></nav>' +
     '<main><h2 id="window">Return window</h2><p>Any item can be returned within thirty days.</p></main><footer>© Shop</footer></body></html>'
   const site = await startSite(t, {
@@ -178,23 +179,42 @@ t.test('a page comes with its main content, read from the parse its links came f
     '/deep': page('<title>Deep</title>' + '<div>'.repeat(200) + '<a href="/behind-deep">x</a>' + '</div>'.repeat(200)),
     '/behind-deep': page('<title>Behind</title>')
   })
-  const contents = new Map<string, ParsedPage | undefined>()
+  const contents = new Map<string, Awaited<ReturnType<FetchedPage['content']>>>()
   const pages: FetchedPage[] = []
   await crawl(`${site.origin}/`, local, async (p) => {
     pages.push(p)
     if (new URL(p.url).pathname === '/') return
-    contents.set(new URL(p.url).pathname, p.content())
-    t.equal(p.content(), contents.get(new URL(p.url).pathname), 'read once')
+    contents.set(new URL(p.url).pathname, await p.content())
+    t.equal(await p.content(), contents.get(new URL(p.url).pathname), 'read once')
   })
   t.same(pages.map((p) => new URL(p.url).pathname).sort(), ['/', '/deep', '/returns'])
   const read = contents.get('/returns')
   t.equal(pages.find((p) => p.url === `${site.origin}/returns`)!.finalUrl, `${site.origin}/returns?ref=home`)
-  t.same(read?.blocks, [{ path: ['Return window'], anchor: 'window', text: 'Any item can be returned within thirty days.' }], 'no navigation or footer')
-  t.equal(read?.url, `${site.origin}/returns`, 'under its canonical URL')
-  t.same(read, parseHtml(returns, 'Returns', `${site.origin}/returns`), 'what parsing the page on its own gives')
-  t.equal(pages.find((p) => p.url === `${site.origin}/`)!.content(), undefined, 'not read during onPage: the parse was let go')
+  t.same(read, chunkPage(parseHtml(returns, 'Returns', `${site.origin}/returns`)), 'what parsing and chunking the page on its own gives')
+  t.match(read, [{ section: 'Return window', text: 'Any item can be returned within thirty days.', url: `${site.origin}/returns#window` }], 'no navigation or footer, under its canonical URL')
+  t.equal(await pages.find((p) => p.url === `${site.origin}/`)!.content(), undefined, 'not read during onPage: the parse was let go')
   t.equal(contents.get('/deep'), undefined, 'too deep to read: parsing it when stored says why')
   t.notOk(paths(site).includes('/behind-deep'), 'nor are its links followed')
+})
+
+t.test('a page that takes the page thread too long is skipped with the reason, and the crawl goes on on a new thread', async (t) => {
+  // 200 blocks nested 120 deep: Readability takes seconds over it (5 times more: 20 s).
+  const slow = '<html><head><title>Slow</title></head><body><main><a href="/after">after</a>' + ('<div>'.repeat(120) + 'text' + '</div>'.repeat(120)).repeat(200) + '</main></body></html>'
+  const site = await startSite(t, {
+    '/': page('<title>Home</title><a href="/slow">Slow</a>'),
+    '/slow': page(slow),
+    '/after': page('<title>After</title><main><p>Still crawled, on a new thread.</p></main>')
+  })
+  const delivered = new Map<string, Awaited<ReturnType<FetchedPage['content']>>>()
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  const report = await crawl(`${site.origin}/`, { ...local, maxPageBytes: 1024 * 1024, parseTimeoutMs: 300 }, async (p) => { delivered.set(new URL(p.url).pathname, await p.content()) })
+  loop.disable()
+  t.same([...delivered.keys()].sort(), ['/', '/after', '/slow'], 'its links were read in time')
+  t.same(delivered.get('/slow'), { skip: 'took longer than 0.3 s to read' })
+  t.match(delivered.get('/after'), [{ text: 'Still crawled, on a new thread.' }])
+  t.same(report.skipped, [])
+  t.ok(loop.max < 1e9, `the event loop was never held for a second (longest ${Math.round(loop.max / 1e6)} ms)`)
 })
 
 t.test('a compressed page is decompressed, and bounded by its decompressed size', async (t) => {

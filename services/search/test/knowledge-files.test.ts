@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { FileRejected } from '../src/knowledge/parse/index.js'
+import { chunkPage } from '../src/knowledge/chunk.js'
 import { parseFileOnThread } from '../src/knowledge/parse/file-thread.js'
 import { searchHarness, send, taskIn } from './helpers.js'
 import { pdfOf } from './pdf.js'
@@ -158,7 +159,8 @@ t.test('a file is parsed on a thread bounded in time and memory', async (t) => {
   const big = { name: 'big.md', bytes: Buffer.from(text) }
   await t.rejects(parseFileOnThread(big, { timeoutMs: 60_000, maxHeapMb: 8 }), new FileRejected('invalid_file', 'big.md needs more than 8 MiB of memory to read'))
   await t.rejects(parseFileOnThread(big, { timeoutMs: 20, maxHeapMb: 512 }), new FileRejected('invalid_file', 'big.md took longer than 0.02 s to read'))
-  const page = await parseFileOnThread({ name: 'small.md', bytes: Buffer.from(SHIPPING) })
+  const { page, chunks } = await parseFileOnThread({ name: 'small.md', bytes: Buffer.from(SHIPPING) })
   t.equal(page.title, 'Shipping')
   t.same(page.blocks.map((b) => [...b.path, b.anchor]), [['Shipping', 'Delivery times', 'delivery-times'], ['Shipping', 'Costs', 'costs']])
+  t.same(chunks, chunkPage(page), 'chunked on the thread as on the event loop')
 })

@@ -210,10 +210,10 @@ export interface IncomingKnowledge {
   format?: 'markdown' | 'html' | 'text'
   url?: string
   /**
-   * The page already parsed (an uploaded file, on a thread of its own; a crawled page, from the parse
-   * its links came from): chunked from this rather than from `content`. Never stored.
+   * The page already parsed and chunked on a thread (an uploaded file, on a thread of its own; a crawled
+   * page, from the parse its links came from): stored as these rather than chunked from `content`.
    */
-  parsed?: ParsedPage
+  chunks?: Chunk[]
 }
 
 /** A knowledge document split into chunks, ready to store. */

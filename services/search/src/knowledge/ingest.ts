@@ -41,12 +41,12 @@ const THREAD_JOB_MAX_CHARS = 4 * 1024 * 1024
 const parseThreads = pLimit(1)
 
 /**
- * A document's chunks, from `document.parsed` when its page was parsed already (an uploaded file, a
+ * A document's chunks, `document.chunks` when its page was chunked already (an uploaded file, a
  * crawled page); one its parser refuses (HTML nested too deep, say) is a DocumentError naming it.
  */
 export function chunksOf (document: IncomingKnowledge): Chunk[] {
   if (document.kind === 'faq') return faqChunks(document.title, document.content, document.url)
-  if (document.parsed !== undefined) return chunkPage(document.parsed)
+  if (document.chunks !== undefined) return document.chunks
   try {
     return chunkPage(parsers[document.format ?? 'markdown'](document.content, document.title, document.url))
   } catch (err) {
@@ -55,7 +55,7 @@ export function chunksOf (document: IncomingKnowledge): Chunk[] {
   }
 }
 
-const isLong = (document: IncomingKnowledge) => document.kind !== 'faq' && document.parsed === undefined && document.content.length > THREAD_PARSE_MIN_CHARS
+const isLong = (document: IncomingKnowledge) => document.kind !== 'faq' && document.chunks === undefined && document.content.length > THREAD_PARSE_MIN_CHARS
 
 /**
  * The chunks of each document, in order: the long ones (isLong) parsed on threads, a few MiB of text

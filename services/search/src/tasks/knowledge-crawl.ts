@@ -90,13 +90,18 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
       onProgress: ({ done, total }) => { progress(done, total).catch(() => {}) }
     }, async (page) => {
       const document = documentOf(prefix, page)
-      // A changed page is chunked from the parse its links came from (released once this returns);
-      // one the crawl could not read is parsed when stored.
-      if (!await isStored(index, document)) {
-        const content = page.content()
-        if (content !== undefined) document.parsed = { ...content, url: document.url! }
-      }
       kept.add(document.id)
+      // A changed page is chunked from the parse its links came from (released once this returns);
+      // one the crawl could not read is parsed when stored. One the page thread gave up on keeps
+      // what an earlier crawl stored of it, as a page that failed to load does.
+      if (!await isStored(index, document)) {
+        const content = await page.content()
+        if (content !== undefined && 'skip' in content) {
+          noText.push({ url: page.url, reason: content.skip })
+          return
+        }
+        if (content !== undefined) document.chunks = content
+      }
       counts.pages++
       pending.push(document)
       if (pending.length >= PAGES_PER_WRITE) await write()

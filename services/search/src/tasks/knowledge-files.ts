@@ -6,7 +6,7 @@ import { DocumentError } from '../ingest/validate.js'
 import { storeKnowledge } from '../knowledge/ingest.js'
 import { FileRejected, type UploadedFile } from '../knowledge/parse/index.js'
 import { FILE_THREAD_DEFAULTS, parseFileOnThread, type FileThreadLimits } from '../knowledge/parse/file-thread.js'
-import type { ParsedPage } from '../knowledge/types.js'
+import type { Chunk, ParsedPage } from '../knowledge/types.js'
 import type { TaskHandler } from './queue.js'
 import type { KnowledgeWriter } from './knowledge-crawl.js'
 
@@ -70,14 +70,14 @@ export function textOf (page: ParsedPage): string {
   return lines.join('\n\n')
 }
 
-function documentOf (file: UploadedFile, page: ParsedPage): IncomingKnowledge {
+function documentOf (file: UploadedFile, { page, chunks }: { page: ParsedPage, chunks: Chunk[] }): IncomingKnowledge {
   return {
     id: fileDocumentId(file.name),
     kind: 'file',
     title: page.title.slice(0, knowledgeLimits.titleMaxChars),
     content: textOf(page),
     ...(file.url === undefined ? {} : { url: file.url }),
-    parsed: page
+    chunks
   }
 }
 

@@ -1,12 +1,12 @@
 import { Agent } from 'undici'
 import { ApiError, guardedLookup, refuseLiteral, type AddressPolicy } from '@chatsearch/shell'
-import { FileRejected } from '../parse/file-rejected.js'
-import { loadHtml, readContent, type HtmlDocument } from '../parse/html.js'
-import type { ParsedPage } from '../types.js'
+import { knowledgeLimits } from '@chatsearch/contracts'
+import type { Chunk } from '../types.js'
 import { decodeText, fetchBounded, type FetcherContext } from './fetcher.js'
-import { extractLinks, type PageLinks } from './links.js'
+import type { PageLinks } from './links.js'
 import { acquireOriginQueue } from './origin-queue.js'
 import { BOT_NAME, resolveOptions, type CrawlOptions, type ResolvedOptions } from './options.js'
+import { PageThread, type PageRead } from './page-thread.js'
 import { readRobots, type RobotsRules } from './robots.js'
 import { readSitemaps } from './sitemap.js'
 import { normaliseUrl, sameOrigin } from './url.js'
@@ -25,12 +25,13 @@ export interface FetchedPage {
   /** The body, decoded with the charset of Content-Type (UTF-8 when none). */
   html: string
   /**
-   * The main content, with `url` as its URL, read on the first call from the parse the links came from.
-   * That parse is let go when onPage returns, so a page whose content is not wanted (unchanged) costs no
-   * more: undefined if first called after that, and when the HTML cannot be read (nested too deep, too
-   * many elements: parseHtml on `html` says why).
+   * The main content's chunks, with `url` as their URL, read on the first call from the parse the links
+   * came from, on the crawl's page thread. That parse is let go when onPage returns, so a page whose
+   * content is not wanted (unchanged) costs no more: undefined if first called after that, and when the
+   * HTML cannot be read (nested too deep, too many elements: parseHtml on `html` says why); `skip` when
+   * the thread gave up on it (time, memory).
    */
-  content: () => ParsedPage | undefined
+  content: () => Promise<Chunk[] | undefined | { skip: string }>
 }
 
 export interface CrawlReport {
@@ -80,13 +81,14 @@ export async function crawl (startUrl: string, options: CrawlOptions, onPage: (p
     schedule: queue.schedule,
     signal
   }
+  const pageThread = new PageThread(BOT_NAME, { timeoutMs: opts.parseTimeoutMs, maxHeapMb: opts.parseMaxHeapMb })
   try {
     const robots = await readRobots(ctx, BOT_NAME)
     if ('ok' in robots) throw new ApiError('invalid_request', `${start.origin} cannot be crawled: ${robots.reason}`)
-    return await new CrawlRun(ctx, opts, start, robots, stop, onPage).run()
+    return await new CrawlRun(ctx, opts, start, robots, stop, pageThread, onPage).run()
   } finally {
     queue.release()
-    await dispatcher.destroy()
+    await Promise.all([dispatcher.destroy(), pageThread.close()])
   }
 }
 
@@ -118,6 +120,7 @@ class CrawlRun {
     private readonly start: URL,
     private readonly robots: RobotsRules,
     private readonly stop: AbortController,
+    private readonly pageThread: PageThread,
     private readonly onPage: (page: FetchedPage) => Promise<void>
   ) {
     this.ctx = { ...ctx, allowed: robots.allowed }
@@ -184,27 +187,38 @@ class CrawlRun {
 
     const html = decodeText(outcome.body, outcome.charset)
     const robotsHeader = outcome.headers['x-robots-tag']
-    // Readability takes the parse apart when the content is read: the links are read first.
-    let parse = loadOrUndefined(html)
-    const found = parse === undefined ? UNREADABLE : extractLinks(parse, final, Array.isArray(robotsHeader) ? robotsHeader.join(', ') : robotsHeader, BOT_NAME)
+    const read = await this.pageThread.read(html, final.href, Array.isArray(robotsHeader) ? robotsHeader.join(', ') : robotsHeader)
+    if ('skip' in read) return this.skip(url, read.skip)
+    const found = 'key' in read ? linksOf(read) : UNREADABLE
     if (!found.nofollow) for (const link of found.links) this.discover(link)
 
-    if (found.noindex) return this.skip(url, 'marked noindex')
+    const key = 'key' in read ? read.key : undefined
     const canonical = found.canonical !== undefined && sameOrigin(found.canonical, this.start) ? found.canonical : final
-    if (canonical.href !== final.href && this.covered.has(canonical.href)) return this.skip(url, `duplicate of ${canonical.href} (its canonical URL), already crawled`)
+    const notDelivered = found.noindex
+      ? 'marked noindex'
+      : canonical.href !== final.href && this.covered.has(canonical.href) ? `duplicate of ${canonical.href} (its canonical URL), already crawled` : undefined
+    if (notDelivered !== undefined) {
+      if (key !== undefined) this.pageThread.release(key)
+      return this.skip(url, notDelivered)
+    }
     this.covered.add(canonical.href)
     this.seen.add(canonical.href)
 
-    let content: ParsedPage | undefined
-    const readContentOnce = (): ParsedPage | undefined => {
-      if (parse !== undefined) content = contentOrUndefined(parse, found.title === '' ? canonical.href : found.title, canonical.href)
-      parse = undefined
+    // The parse is the thread's until its content is asked for once, or let go when onPage returns.
+    let held = key !== undefined
+    let content: Promise<Chunk[] | undefined | { skip: string }> | undefined
+    const readContentOnce = () => {
+      if (content === undefined) {
+        content = held ? this.pageThread.content(key!, found.title === '' ? canonical.href : found.title, canonical.href.slice(0, knowledgeLimits.urlMaxChars)) : Promise.resolve(undefined)
+        held = false
+      }
       return content
     }
     try {
       await this.onPage({ url: canonical.href, finalUrl: final.href, status: outcome.status, contentType: outcome.mediaType, title: found.title, html, content: readContentOnce })
     } finally {
-      parse = undefined
+      if (held) this.pageThread.release(key!)
+      held = false
     }
     this.pages++
   }
@@ -240,25 +254,7 @@ class CrawlRun {
 /** A page whose HTML cannot be read: no links are followed from it. */
 const UNREADABLE: PageLinks = { title: '', links: [], noindex: false, nofollow: false }
 
-/*
- * A page that cannot be read (nested too deep, too many elements) is still delivered, without content:
- * whoever stores it parses it again and learns why.
- */
-
-function loadOrUndefined (html: string): HtmlDocument | undefined {
-  try {
-    return loadHtml(html)
-  } catch (error) {
-    if (error instanceof FileRejected) return undefined
-    throw error
-  }
-}
-
-function contentOrUndefined (document: HtmlDocument, title: string, url: string): ParsedPage | undefined {
-  try {
-    return readContent(document, title, url)
-  } catch (error) {
-    if (error instanceof FileRejected) return undefined
-    throw error
-  }
+function linksOf (read: Extract<PageRead, { key: number }>): PageLinks {
+  const { canonical, links, ...rest } = read.links
+  return { ...rest, ...(canonical === undefined ? {} : { canonical: new URL(canonical) }), links: links.map((link) => new URL(link)) }
 }

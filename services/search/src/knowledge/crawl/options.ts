@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { LookupFunction } from '@chatsearch/shell'
+import { PAGE_THREAD_DEFAULTS } from './page-thread.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 
@@ -26,6 +27,10 @@ export interface CrawlOptions {
   perPageTimeoutMs?: number
   /** A page's body, decompressed, at most this large (default 5 MiB). */
   maxPageBytes?: number
+  /** One page's parse, or its content's reading and chunking, on the crawl's page thread (default 30 s). */
+  parseTimeoutMs?: number
+  /** The page thread's JavaScript heap (default 512 MiB). */
+  parseMaxHeapMb?: number
   /** Redirects followed for one URL (default 5). */
   maxRedirects?: number
   /** Fetches at a time on the origin (default and at most 2, spec/knowledge.md). */
@@ -53,6 +58,8 @@ export function resolveOptions (options: CrawlOptions): ResolvedOptions {
     maxPages: bounded(options.maxPages, DEFAULT_MAX_PAGES, 1, MAX_PAGES),
     perPageTimeoutMs: bounded(options.perPageTimeoutMs, 15_000, 1, 300_000),
     maxPageBytes: bounded(options.maxPageBytes, 5 * 1024 * 1024, 1, 100 * 1024 * 1024),
+    parseTimeoutMs: bounded(options.parseTimeoutMs, PAGE_THREAD_DEFAULTS.timeoutMs, 1, 600_000),
+    parseMaxHeapMb: bounded(options.parseMaxHeapMb, PAGE_THREAD_DEFAULTS.maxHeapMb, 16, 4096),
     maxRedirects: bounded(options.maxRedirects, 5, 0, 20),
     concurrency: bounded(options.concurrency, 2, 1, 2),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,

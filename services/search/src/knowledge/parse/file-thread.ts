@@ -10,8 +10,8 @@ export interface SourceDocument { name: string, format: Exclude<FileFormat, 'pdf
 /** What a parsing thread is given: an uploaded file to parse, or documents sent as text to parse and chunk. */
 export type ParseJob = { file: UploadedFile } | { sources: SourceDocument[] }
 
-/** What a parsing thread answers: the page, or each document's chunks in order. */
-export type FileAnswer = { page: ParsedPage } | { chunks: Chunk[][] } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
+/** What a parsing thread answers: the file's page and its chunks, or each document's chunks in order. */
+export type FileAnswer = { page: ParsedPage, chunks: Chunk[] } | { chunks: Chunk[][] } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
 
 export interface FileThreadLimits {
   /** The whole parse, thread start included; past it the thread is stopped. */
@@ -23,14 +23,15 @@ export interface FileThreadLimits {
 export const FILE_THREAD_DEFAULTS: FileThreadLimits = { timeoutMs: 60_000, maxHeapMb: 512 }
 
 /**
- * Parses an uploaded file (parseFile) on a thread of its own, bounded in time and memory: a hostile
- * file (a PDF built to loop, HTML that expands) costs that thread, which is stopped, never the service
- * or the other tasks. A file it cannot parse within the limits is a FileRejected saying which limit.
+ * Parses an uploaded file (parseFile) and chunks it on a thread of its own, bounded in time and
+ * memory: a hostile file (a PDF built to loop, HTML that expands, megabytes of text to chunk) costs
+ * that thread, which is stopped, never the service or the other tasks. A file it cannot parse within
+ * the limits is a FileRejected saying which limit.
  */
-export async function parseFileOnThread (file: UploadedFile, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<ParsedPage> {
+export async function parseFileOnThread (file: UploadedFile, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<{ page: ParsedPage, chunks: Chunk[] }> {
   const answer = await onThread({ file }, file.name, limits)
   if (!('page' in answer)) throw new Error(`parsing ${file.name}: the thread answered no page`)
-  return answer.page
+  return answer
 }
 
 /**
@@ -42,11 +43,11 @@ export async function parseFileOnThread (file: UploadedFile, limits: FileThreadL
 export async function chunkSourcesOnThread (sources: SourceDocument[], limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<Chunk[][]> {
   const name = sources.length === 1 ? sources[0]!.name : `${sources[0]?.name ?? 'no document'} and ${sources.length - 1} more`
   const answer = await onThread({ sources }, name, limits)
-  if (!('chunks' in answer)) throw new Error(`parsing ${name}: the thread answered no chunks`)
+  if ('page' in answer) throw new Error(`parsing ${name}: the thread answered a file's page`)
   return answer.chunks
 }
 
-function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Extract<FileAnswer, { page: ParsedPage } | { chunks: Chunk[][] }>> {
+function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Exclude<FileAnswer, { rejected: unknown } | { error: string }>> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(threadEntry(import.meta.url, 'file-worker'), {
       // Inside, pdf.js checks its own (shorter) deadline between pages and says so more precisely.

@@ -6,14 +6,16 @@ import { parseFile, parseSource } from './file.js'
 import type { FileAnswer, ParseJob } from './file-thread.js'
 
 /**
- * A thread that parses one uploaded file, or parses and chunks documents sent as text (see
+ * A thread that parses and chunks one uploaded file, or documents sent as text (see
  * file-thread.ts), answers, and ends.
  */
 const { job, pdfTimeoutMs } = workerData as { job: ParseJob, pdfTimeoutMs: number }
 let answer: FileAnswer
 try {
-  if ('file' in job) answer = { page: await parseFile(job.file, { timeoutMs: pdfTimeoutMs }) }
-  else {
+  if ('file' in job) {
+    const page = await parseFile(job.file, { timeoutMs: pdfTimeoutMs })
+    answer = { page, chunks: chunkPage(page) }
+  } else {
     const chunks: Chunk[][] = []
     for (const { name, format, content, title, url } of job.sources) {
       try {
