@@ -154,7 +154,8 @@ function encodedBody (headers: IncomingMessage['headers']): boolean {
  * 10.1.1: 417; Node ignores Expect in HTTP/1.0, and so does this). Here they reach the app, after the hooks that set the security headers and request id, and
  * are answered with the documented body. Also a body of a known route in a content coding (415):
  * bodies are read as sent, so a gzip body would otherwise be refused as bytes that are not UTF-8 or
- * JSON; an unknown path or method keeps its 404 or 405.
+ * JSON; an unknown path or method keeps its 404 or 405, and a GET or HEAD, whose body Fastify never
+ * reads, is answered as without one (so no GET route answers 415).
  */
 function refuseMalformed (app: FastifyInstance) {
   // With a listener, Node leaves the request to it instead of answering 417: hand it to the app.
@@ -165,7 +166,7 @@ function refuseMalformed (app: FastifyInstance) {
       done(new ApiError('invalid_request', 'an HTTP/1.1 request must have a Host header', { connection: 'close' }))
     } else if (httpVersion === '1.1' && headers.expect !== undefined && !CONTINUE.test(headers.expect)) {
       done(new ApiError('expectation_failed', 'the only expectation this server meets is Expect: 100-continue'))
-    } else if (!request.is404 && encodedBody(headers)) {
+    } else if (!request.is404 && request.method !== 'GET' && request.method !== 'HEAD' && encodedBody(headers)) {
       // Closed after the answer: the body is not read.
       done(new ApiError('unsupported_media_type', `the body is sent with Content-Encoding ${String(headers['content-encoding']).slice(0, 40)}, which is not decoded here: send it uncompressed`, { connection: 'close' }))
     } else {

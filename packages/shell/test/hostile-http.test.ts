@@ -84,6 +84,9 @@ t.test('a body in a content coding is 415, not bytes taken for JSON', async (t) 
   const gzipped = { payload: gzipSync('{"name":"a"}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }
   t.equal((await server.inject({ method: 'POST', url: '/nowhere', ...gzipped })).statusCode, 404, 'an unknown path stays a 404')
   t.equal((await server.inject({ method: 'PUT', url: '/things', ...gzipped })).statusCode, 405, 'another method stays a 405, whatever the body')
+  const get = await server.inject({ method: 'GET', url: '/things/a', ...gzipped })
+  t.same([get.statusCode, get.json()], [200, { ok: true }], 'a GET\'s body is never read: answered as without one')
+  t.equal((await server.inject({ method: 'DELETE', url: '/things/a', ...gzipped })).statusCode, 415, 'a DELETE\'s body is read')
 })
 
 t.test('a body is UTF-8: another charset is 415, bytes that are not UTF-8 a 400, never text with U+FFFD in it', async (t) => {
