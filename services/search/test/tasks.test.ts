@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import type { Task } from '@chatsearch/contracts'
@@ -8,6 +9,7 @@ import type { SearchConfig } from '../src/config.js'
 import { TASK_RETENTION_DAYS } from '../src/tasks/queue.js'
 import { pruneFinished } from '../src/tasks/store.js'
 import { encodeFiles } from '../src/tasks/knowledge-files.js'
+import { queuedBatch, readQueuedBatch } from '../src/ingest/queued-batch.js'
 
 /** Fast heartbeats and polls: a test waits hundreds of milliseconds, not the production seconds. */
 const FAST: Partial<SearchConfig> = { tasks: { heartbeatMs: 200, pollMs: 500, shutdownGraceMs: 300 } }
@@ -207,6 +209,32 @@ t.test('POST /documents imports a large body as a catalog_import task with progr
   t.equal(again.statusCode, 202, 'NDJSON too')
   const unchanged = await taskIn(h.app, shop.key, again.json().task_id, ['succeeded', 'failed'])
   t.same(unchanged.details, { received: 60, indexed: 1, unchanged: 59, total: 600 }, 'p0 back to its first title, the rest unchanged')
+})
+
+t.test('a large body is checked whole on a thread: the event loop serves others meanwhile', async (t) => {
+  const shop = await h.tenant()
+  // Over the 8 MiB that are indexed while the client waits: 400,000 small items, the last one bad. On
+  // the event loop, parsing and checking them held it about 2 s.
+  const body = `[${Array.from({ length: 400_000 }, (_, i) => `{"id":"i${i}","title":"t"}`).join(',')},{"title":"no id"}]`
+  t.ok(body.length > 8 * 1024 * 1024)
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  const res = await send(h.app, shop.key, 'POST', '/documents', body, { 'content-type': 'application/json' })
+  await sleep(50) // the delay of a turn is recorded by the next tick of the monitor's timer
+  loop.disable()
+  t.equal(res.statusCode, 400)
+  t.match(res.json(), { code: 'invalid_document', message: /^document 400000: / }, 'the bad item named, as when checked in the request')
+  t.equal((await send(h.app, shop.key, 'GET', '/tasks')).json().total, 0, 'nothing queued')
+  t.ok(loop.max < 500e6, `the event loop's longest delay ${Math.round(loop.max / 1e6)} ms`)
+})
+
+t.test('a queued batch is read back a slice at a time, as it was validated', async (t) => {
+  const documents = Array.from({ length: 7 }, (_, i) => ({ id: `p${i}`, title: `line\nbreak ${i}` }))
+  const read = readQueuedBatch(queuedBatch(9, documents), 3)
+  t.same([read.received, read.count], [9, 7])
+  t.same([...read.slices()], [documents.slice(0, 3), documents.slice(3, 6), documents.slice(6)])
+  const empty = readQueuedBatch(queuedBatch(0, []), 3)
+  t.same([empty.received, empty.count, [...empty.slices()]], [0, 0, []])
 })
 
 t.test('closing an app hands a running task back, and the next app finishes it', async (t) => {

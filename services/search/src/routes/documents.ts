@@ -3,11 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { CatalogDocument, CatalogSettings, DeletedResponse, DocumentParams, DocumentsBody, DocumentsResponse, TaskAccepted, bodyErrors, errorResponses, idempotencyErrors, searchErrors } from '@chatsearch/contracts'
 import { ApiError, checkUtf8 } from '@chatsearch/shell'
 import { ingestBatch } from '../ingest/documents.js'
-import { BatchError, parseBatch } from '../ingest/batch.js'
-import { DocumentError, validateBatch } from '../ingest/validate.js'
+import { BatchError } from '../ingest/batch.js'
+import { queueBatchOnThread } from '../ingest/batch-thread.js'
+import { DocumentError } from '../ingest/validate.js'
 import type { EngineIndex, RawBatch } from '../engine/port.js'
 import { wordSettingsProblem } from '../engine/query-terms.js'
-import type { CatalogImportPayload } from '../tasks/catalog-import.js'
 
 /** Catalog and knowledge imports are the one place bodies may exceed 1 MiB; the CLI sends batches well below this. */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
@@ -84,10 +84,9 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
           const result = await changing(projectId, (index) => ingestBatch(index, batch, app.embedder, options.catalogTask.items))
           if (result !== undefined) return result
         }
-        // Too large to index while the client waits: checked whole here, then queued.
-        const items = parseBatch(batch)
-        const payload: CatalogImportPayload = { received: items.length, documents: validateBatch(items) }
-        const task = await app.tasks.enqueue(projectId, 'catalog_import', payload)
+        // Too large to index while the client waits: checked whole on a thread, then queued.
+        const { queued } = await queueBatchOnThread(batch)
+        const task = await app.tasks.enqueue(projectId, 'catalog_import', queued)
         return await reply.code(202).send({ task_id: task.id })
       } catch (err) {
         throw asApiError(err)
