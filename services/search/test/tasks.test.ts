@@ -235,6 +235,11 @@ t.test('a queued batch is read back a slice at a time, as it was validated', asy
   t.same([...read.slices()], [documents.slice(0, 3), documents.slice(3, 6), documents.slice(6)])
   const empty = readQueuedBatch(queuedBatch(0, []), 3)
   t.same([empty.received, empty.count, [...empty.slices()]], [0, 0, []])
+
+  const shop = await h.tenant()
+  const earlier = await h.app.tasks.enqueue(shop.projectId, 'catalog_import', { received: 3, documents: documents.slice(0, 2) })
+  const done = await taskIn(h.app, shop.key, earlier.id, ['succeeded', 'failed'])
+  t.same([done.status, done.details], ['succeeded', { received: 3, indexed: 2, unchanged: 0, total: 2 }], 'a task queued by the earlier version, as a JSON payload, still runs')
 })
 
 t.test('closing an app hands a running task back, and the next app finishes it', async (t) => {
