@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { answerOnThread, type ThreadLimits } from '../../one-shot-thread.js'
 import { threadEntry } from '../../thread-entry.js'
 import type { Chunk, ParsedPage } from '../types.js'
 import { FileRejected, type RejectionCode } from './file-rejected.js'
@@ -13,12 +13,7 @@ export type ParseJob = { file: UploadedFile } | { sources: SourceDocument[] }
 /** What a parsing thread answers: the file's page and its chunks, or each document's chunks in order. */
 export type FileAnswer = { page: ParsedPage, chunks: Chunk[] } | { chunks: Chunk[][] } | { rejected: { code: RejectionCode, reason: string } } | { error: string }
 
-export interface FileThreadLimits {
-  /** The whole parse, thread start included; past it the thread is stopped. */
-  timeoutMs: number
-  /** The thread's JavaScript heap; a file that needs more is refused. */
-  maxHeapMb: number
-}
+export type FileThreadLimits = ThreadLimits
 
 export const FILE_THREAD_DEFAULTS: FileThreadLimits = { timeoutMs: 60_000, maxHeapMb: 512 }
 
@@ -47,37 +42,16 @@ export async function chunkSourcesOnThread (sources: SourceDocument[], limits: F
   return answer.chunks
 }
 
-function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Exclude<FileAnswer, { rejected: unknown } | { error: string }>> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(threadEntry(import.meta.url, 'file-worker'), {
-      // Inside, pdf.js checks its own (shorter) deadline between pages and says so more precisely.
-      workerData: { job, pdfTimeoutMs: Math.max(1, limits.timeoutMs - 1000) },
-      resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, limits.maxHeapMb) }
-    })
-    let settled = false
-    const settle = (outcome: () => void) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      outcome()
-      // The answer is in: the thread may still be tearing pdf.js down, which nobody waits for.
-      worker.terminate().catch(() => {})
-    }
-    const timer = setTimeout(() => {
-      settle(() => reject(new FileRejected('invalid_file', `${name} took longer than ${limits.timeoutMs / 1000} s to read`)))
-    }, limits.timeoutMs)
-    worker.once('message', (answer: FileAnswer) => {
-      settle(() => {
-        if ('rejected' in answer) reject(new FileRejected(answer.rejected.code, answer.rejected.reason))
-        else if ('error' in answer) reject(new Error(`parsing ${name}: ${answer.error}`))
-        else resolve(answer)
-      })
-    })
-    worker.once('error', (err: Error & { code?: string }) => {
-      settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new FileRejected('invalid_file', `${name} needs more than ${limits.maxHeapMb} MiB of memory to read`)
-        : err))
-    })
-    worker.once('exit', (code) => { settle(() => reject(new Error(`parsing ${name}: the thread stopped (exit code ${code})`))) })
+async function onThread (job: ParseJob, name: string, limits: FileThreadLimits): Promise<Exclude<FileAnswer, { rejected: unknown } | { error: string }>> {
+  const answer = await answerOnThread<FileAnswer>(threadEntry(import.meta.url, 'file-worker'), {
+    // Inside, pdf.js checks its own (shorter) deadline between pages and says so more precisely.
+    job, pdfTimeoutMs: Math.max(1, limits.timeoutMs - 1000)
+  }, limits, {
+    timeout: () => new FileRejected('invalid_file', `${name} took longer than ${limits.timeoutMs / 1000} s to read`),
+    outOfMemory: () => new FileRejected('invalid_file', `${name} needs more than ${limits.maxHeapMb} MiB of memory to read`),
+    stopped: (code) => new Error(`parsing ${name}: the thread stopped (exit code ${code})`)
   })
+  if ('rejected' in answer) throw new FileRejected(answer.rejected.code, answer.rejected.reason)
+  if ('error' in answer) throw new Error(`parsing ${name}: ${answer.error}`)
+  return answer
 }
