@@ -86,7 +86,9 @@ t.test('a small site: robots.txt, its sitemaps, links, redirects and every kind 
 
   const started = Date.now()
   const { pages, report, reasons, urls } = await crawlAll(`${site.origin}/`)
-  t.ok(Date.now() - started < 10_000, 'the slow and huge pages cost their bounds, not more')
+  // About 6 s alone: the bounds of the slow pages, and the start of the crawl's page thread, which
+  // compiles its parsers from the TypeScript sources (2 s alone, more beside other test files).
+  t.ok(Date.now() - started < 15_000, `the slow and huge pages cost their bounds, not more (${Date.now() - started} ms)`)
 
   t.same(urls, ['/', '/about', '/about?tab=1', '/behind-hidden', '/canonical-home-of-alias', '/from-sitemap', '/landing', '/latin', '/query?a=1&b=2'],
     'delivered: the start, sitemap pages, linked pages, a redirect target, a canonical, a page behind a noindex one')

@@ -82,6 +82,7 @@ export async function crawl (startUrl: string, options: CrawlOptions, onPage: (p
     signal
   }
   const pageThread = new PageThread(BOT_NAME, { timeoutMs: opts.parseTimeoutMs, maxHeapMb: opts.parseMaxHeapMb })
+  pageThread.warm()
   try {
     const robots = await readRobots(ctx, BOT_NAME)
     if ('ok' in robots) throw new ApiError('invalid_request', `${start.origin} cannot be crawled: ${robots.reason}`)
@@ -188,7 +189,12 @@ class CrawlRun {
     const html = decodeText(outcome.body, outcome.charset)
     const robotsHeader = outcome.headers['x-robots-tag']
     const read = await this.pageThread.read(html, final.href, Array.isArray(robotsHeader) ? robotsHeader.join(', ') : robotsHeader)
-    if ('skip' in read) return this.skip(url, read.skip)
+    // Under the URL it was fetched from, after redirects: what a crawl stores it under when it has no canonical URL.
+    if ('skip' in read) return this.skip(final, read.skip)
+    if (this.ctx.signal?.aborted === true) {
+      if ('key' in read) this.pageThread.release(read.key)
+      this.ctx.signal.throwIfAborted()
+    }
     const found = 'key' in read ? linksOf(read) : UNREADABLE
     if (!found.nofollow) for (const link of found.links) this.discover(link)
 

@@ -29,7 +29,7 @@ export interface CrawlOptions {
   maxPageBytes?: number
   /** One page's parse, or its content's reading and chunking, on the crawl's page thread (default 30 s). */
   parseTimeoutMs?: number
-  /** The page thread's JavaScript heap (default 512 MiB). */
+  /** The page thread's JavaScript heap (default 512 MiB, at least 256: a parse that outgrows a small heap can abort the process rather than the thread). */
   parseMaxHeapMb?: number
   /** Redirects followed for one URL (default 5). */
   maxRedirects?: number
@@ -59,7 +59,7 @@ export function resolveOptions (options: CrawlOptions): ResolvedOptions {
     perPageTimeoutMs: bounded(options.perPageTimeoutMs, 15_000, 1, 300_000),
     maxPageBytes: bounded(options.maxPageBytes, 5 * 1024 * 1024, 1, 100 * 1024 * 1024),
     parseTimeoutMs: bounded(options.parseTimeoutMs, PAGE_THREAD_DEFAULTS.timeoutMs, 1, 600_000),
-    parseMaxHeapMb: bounded(options.parseMaxHeapMb, PAGE_THREAD_DEFAULTS.maxHeapMb, 16, 4096),
+    parseMaxHeapMb: bounded(options.parseMaxHeapMb, PAGE_THREAD_DEFAULTS.maxHeapMb, 256, 4096),
     maxRedirects: bounded(options.maxRedirects, 5, 0, 20),
     concurrency: bounded(options.concurrency, 2, 1, 2),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,

@@ -46,6 +46,7 @@ export class PageThread {
   private nextId = 0
   private current: { id: number, worker: Worker, settle: (answer: PageAnswer | { failed: string }) => void } | undefined
   private queue: Promise<unknown> = Promise.resolve()
+  private closed = false
 
   constructor (private readonly botName: string, private readonly limits: PageThreadLimits = PAGE_THREAD_DEFAULTS) {}
 
@@ -70,13 +71,19 @@ export class PageThread {
     throw new Error(`reading ${url}: the thread answered no content`)
   }
 
+  /** Starts the thread ahead of the first page, so that its start overlaps the crawl's first fetches. */
+  warm (): void {
+    if (!this.closed) this.thread ??= this.start()
+  }
+
   /** Lets go of a page's parse whose content is not wanted. */
   release (key: number): void {
     this.thread?.worker.postMessage({ type: 'release', id: key } satisfies PageRequest)
   }
 
-  /** Stops the thread; the next request would start another. */
+  /** Stops the thread; a request after this rejects. */
   async close (): Promise<void> {
+    this.closed = true
     const thread = this.thread
     this.thread = undefined
     await thread?.worker.terminate()
@@ -90,8 +97,11 @@ export class PageThread {
   }
 
   private async send (request: Exclude<PageRequest, { type: 'release' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
+    if (this.closed) throw new Error('the crawl is over: its page thread is closed')
     const { worker, ready } = this.thread ?? this.start()
     await ready
+    // Stopped while this request waited for it to start (or closed): nothing would ever answer.
+    if (this.thread?.worker !== worker) return { failed: 'the page-reading thread stopped before reading it' }
     return await new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.stop(worker)
@@ -116,8 +126,6 @@ export class PageThread {
     const worker = new Worker(threadEntry(import.meta.url, 'page-worker'), {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, this.limits.maxHeapMb) }
     })
-    // The crawl's end closes the thread; until then it must not keep a finished process alive either.
-    worker.unref()
     let started: { resolve: () => void, reject: (err: Error) => void } | undefined
     const ready = new Promise<void>((resolve, reject) => { started = { resolve, reject } })
     ready.catch(() => { if (this.thread?.worker === worker) this.thread = undefined })
