@@ -200,22 +200,32 @@ t.test('a page comes with its main content, read and chunked on the page thread 
 })
 
 t.test('a page that takes the page thread too long is skipped with the reason, and the crawl goes on on a new thread', async (t) => {
-  // 200 blocks nested 120 deep: Readability takes seconds over it (5 times more: 20 s).
-  const slow = '<html><head><title>Slow</title></head><body><main><a href="/after">after</a>' + ('<div>'.repeat(120) + 'text' + '</div>'.repeat(120)).repeat(200) + '</main></body></html>'
+  // 400 blocks nested 120 deep: parsed in a few hundred ms, but Readability takes seconds over them.
+  const slow = '<html><head><title>Slow</title></head><body><main><a href="/after">after</a>' + ('<div>'.repeat(120) + 'text' + '</div>'.repeat(120)).repeat(400) + '</main></body></html>'
   const site = await startSite(t, {
     '/': page('<title>Home</title><a href="/slow">Slow</a>'),
     '/slow': page(slow),
-    '/after': page('<title>After</title><main><p>Still crawled, on a new thread.</p></main>')
+    '/after': page('<title>After</title><main><p>Still crawled, on a new thread.</p></main>'),
+    // Its parse alone (200,000 links) takes seconds: its links are never read.
+    '/moved': redirect('/links'),
+    '/links': page('<title>Links</title><main>' + '<a href="/never">l</a> '.repeat(200_000) + '</main>'),
+    '/never': page('<title>Never</title>')
   })
+  const options = { ...local, maxPageBytes: 8 * 1024 * 1024, parseTimeoutMs: 1500 }
   const delivered = new Map<string, Awaited<ReturnType<FetchedPage['content']>>>()
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
-  const report = await crawl(`${site.origin}/`, { ...local, maxPageBytes: 1024 * 1024, parseTimeoutMs: 300 }, async (p) => { delivered.set(new URL(p.url).pathname, await p.content()) })
-  loop.disable()
+  const report = await crawl(`${site.origin}/`, options, async (p) => { delivered.set(new URL(p.url).pathname, await p.content()) })
   t.same([...delivered.keys()].sort(), ['/', '/after', '/slow'], 'its links were read in time')
-  t.same(delivered.get('/slow'), { skip: 'took longer than 0.3 s to read' })
+  t.same(delivered.get('/slow'), { skip: 'took longer than 1.5 s to read' }, 'a slow content read: the onPage caller records it')
   t.match(delivered.get('/after'), [{ text: 'Still crawled, on a new thread.' }])
   t.same(report.skipped, [])
+
+  const moved = await crawl(`${site.origin}/moved`, options, async () => { t.fail('nothing to deliver') })
+  loop.disable()
+  t.same(moved.skipped, [{ url: `${site.origin}/links`, reason: 'took longer than 1.5 s to read' }],
+    'a page whose parse is too slow is not delivered: skipped under the URL it was fetched from, after redirects')
+  t.notOk(paths(site).includes('/never'), 'nor are its links followed')
   t.ok(loop.max < 1e9, `the event loop was never held for a second (longest ${Math.round(loop.max / 1e6)} ms)`)
 })
 

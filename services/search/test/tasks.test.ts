@@ -9,6 +9,7 @@ import type { SearchConfig } from '../src/config.js'
 import { TASK_RETENTION_DAYS } from '../src/tasks/queue.js'
 import { pruneFinished } from '../src/tasks/store.js'
 import { encodeFiles } from '../src/tasks/knowledge-files.js'
+import { queueBatchOnThread } from '../src/ingest/batch-thread.js'
 import { queuedBatch, readQueuedBatch } from '../src/ingest/queued-batch.js'
 
 /** Fast heartbeats and polls: a test waits hundreds of milliseconds, not the production seconds. */
@@ -226,6 +227,14 @@ t.test('a large body is checked whole on a thread: the event loop serves others 
   t.match(res.json(), { code: 'invalid_document', message: /^document 400000: / }, 'the bad item named, as when checked in the request')
   t.equal((await send(h.app, shop.key, 'GET', '/tasks')).json().total, 0, 'nothing queued')
   t.ok(loop.max < 500e6, `the event loop's longest delay ${Math.round(loop.max / 1e6)} ms`)
+})
+
+t.test('a batch check past its thread\'s time or memory is a 413 that asks for smaller batches', async (t) => {
+  const raw = { format: 'json' as const, bytes: Buffer.from(`[${Array.from({ length: 100_000 }, (_, i) => `{"id":"i${i}","title":"t"}`).join(',')}]`) }
+  await t.rejects(queueBatchOnThread(raw, { timeoutMs: 1, maxHeapMb: 2048 }), { code: 'payload_too_large', message: 'the batch takes longer than 0.001 s to check: send it as smaller batches' })
+  const checked = await queueBatchOnThread(raw)
+  t.equal(checked.received, 100_000, 'within the bounds, the same batch is queued')
+  t.equal(readQueuedBatch(checked.queued, 500).count, 100_000)
 })
 
 t.test('a queued batch is read back a slice at a time, as it was validated', async (t) => {

@@ -54,7 +54,8 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
     const index = await app.engine.knowledge(projectId)
     const prefix = crawlPrefix(url)
     const counts = { pages: 0, indexed: 0, unchanged: 0, removed: 0 }
-    const noText: Array<{ url: string, reason: string }> = []
+    /** Pages delivered but not stored: no text in their main content, or the page thread gave up on them. */
+    const notStored: Array<{ url: string, reason: string }> = []
     const kept = new Set<string>()
     let pending: IncomingKnowledge[] = []
 
@@ -76,7 +77,7 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
           } catch (err) {
             if (!(err instanceof DocumentError)) throw err
             kept.delete(document.id)
-            noText.push({ url: document.url ?? document.id, reason: 'no text in its main content' })
+            notStored.push({ url: document.url ?? document.id, reason: 'no text in its main content' })
           }
         }
       }
@@ -97,7 +98,7 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
       if (!await isStored(index, document)) {
         const content = await page.content()
         if (content !== undefined && 'skip' in content) {
-          noText.push({ url: page.url, reason: content.skip })
+          notStored.push({ url: page.url, reason: content.skip })
           return
         }
         if (content !== undefined) document.chunks = content
@@ -115,7 +116,7 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
         if (!kept.has(id) && await index.remove(id)) counts.removed++
       }
     }
-    const skipped = [...noText, ...report.skipped]
+    const skipped = [...notStored, ...report.skipped]
     await details({
       ...counts,
       truncated: report.truncated,

@@ -189,7 +189,8 @@ class CrawlRun {
     const html = decodeText(outcome.body, outcome.charset)
     const robotsHeader = outcome.headers['x-robots-tag']
     const read = await this.pageThread.read(html, final.href, Array.isArray(robotsHeader) ? robotsHeader.join(', ') : robotsHeader)
-    // Under the URL it was fetched from, after redirects: what a crawl stores it under when it has no canonical URL.
+    // Unlike the other skips (the URL as linked), under the URL it was fetched from, after redirects:
+    // the id a crawl stored it under when it has no canonical URL, so that the task keeps that copy.
     if ('skip' in read) return this.skip(final, read.skip)
     if (this.ctx.signal?.aborted === true) {
       if ('key' in read) this.pageThread.release(read.key)
