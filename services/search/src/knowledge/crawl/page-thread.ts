@@ -9,6 +9,8 @@ export type PageRequest =
   | { type: 'read', id: number, html: string, url: string, robotsHeader: string | undefined, botName: string }
   | { type: 'content', id: number, title: string, url: string }
   | { type: 'release', id: number }
+  /** Forgets every parse kept: the thread is handed to the next crawl. */
+  | { type: 'reset' }
 
 export type PageAnswer =
   | { id: number, links: SentLinks }
@@ -34,6 +36,70 @@ export interface PageThreadLimits {
 export const PAGE_THREAD_DEFAULTS: PageThreadLimits = { timeoutMs: 30_000, maxHeapMb: 512 }
 
 /**
+ * Threads of crawls that ended, idle and loaded, for the next crawl: a start costs 0.1 s compiled and
+ * about 2 s from the TypeScript sources, more than a small site's whole crawl. They do not keep the
+ * process alive and stop after a minute unused; at most two are kept.
+ */
+interface Spare { worker: Worker, maxHeapMb: number, timer: NodeJS.Timeout }
+const spares: Spare[] = []
+const SPARES_MAX = 2
+const SPARE_IDLE_MS = 60_000
+
+/** Where a thread's events go: to the crawl using it, or, while it is a spare, to the spares. */
+interface ThreadListener {
+  message: (answer: PageAnswer | { ready: true }) => void
+  error: (err: Error & { code?: string }) => void
+  exit: (code: number) => void
+}
+const listeners = new WeakMap<Worker, ThreadListener>()
+
+function newThread (maxHeapMb: number): Worker {
+  const worker = new Worker(threadEntry(import.meta.url, 'page-worker'), {
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, maxHeapMb) }
+  })
+  worker.on('message', (answer: PageAnswer | { ready: true }) => listeners.get(worker)?.message(answer))
+  worker.once('error', (err: Error) => listeners.get(worker)?.error(err))
+  worker.once('exit', (code) => listeners.get(worker)?.exit(code))
+  return worker
+}
+
+/** How many ended crawls' threads wait for the next crawl. */
+export function parkedPageThreads (): number {
+  return spares.length
+}
+
+function park (worker: Worker, maxHeapMb: number): void {
+  if (spares.length >= SPARES_MAX) {
+    listeners.delete(worker)
+    worker.terminate().catch(() => {})
+    return
+  }
+  worker.postMessage({ type: 'reset' } satisfies PageRequest)
+  const spare: Spare = { worker, maxHeapMb, timer: setTimeout(() => drop(spare), SPARE_IDLE_MS).unref() }
+  listeners.set(worker, { message: () => {}, error: () => drop(spare), exit: () => drop(spare) })
+  worker.unref()
+  spares.push(spare)
+}
+
+function takeSpare (maxHeapMb: number): Worker | undefined {
+  const at = spares.findIndex((spare) => spare.maxHeapMb === maxHeapMb)
+  if (at === -1) return undefined
+  const [spare] = spares.splice(at, 1)
+  clearTimeout(spare!.timer)
+  listeners.delete(spare!.worker)
+  spare!.worker.ref()
+  return spare!.worker
+}
+
+function drop (spare: Spare): void {
+  const at = spares.indexOf(spare)
+  if (at !== -1) spares.splice(at, 1)
+  clearTimeout(spare.timer)
+  listeners.delete(spare.worker)
+  spare.worker.terminate().catch(() => {})
+}
+
+/**
  * A crawl's pages are parsed, their links read, and their main content read and chunked on a thread
  * of the crawl's own: a page of 5 MiB with 100,000 links or deeply nested blocks takes Readability
  * 15–20 s, which on the event loop would hold every project's searches. One request runs at a time;
@@ -42,7 +108,7 @@ export const PAGE_THREAD_DEFAULTS: PageThreadLimits = { timeoutMs: 30_000, maxHe
  * kept are lost: their content reads as undefined, so storing them parses them again, bounded).
  */
 export class PageThread {
-  private thread: { worker: Worker, ready: Promise<void> } | undefined
+  private thread: { worker: Worker, ready: Promise<void>, loaded: boolean } | undefined
   private nextId = 0
   private current: { id: number, worker: Worker, settle: (answer: PageAnswer | { failed: string }) => void } | undefined
   private queue: Promise<unknown> = Promise.resolve()
@@ -81,22 +147,27 @@ export class PageThread {
     this.thread?.worker.postMessage({ type: 'release', id: key } satisfies PageRequest)
   }
 
-  /** Stops the thread; a request after this rejects. */
+  /**
+   * Ends the crawl's use of the thread; a request after this rejects. A thread that is loaded and
+   * idle is kept for the next crawl, with the parses it held forgotten; any other is stopped.
+   */
   async close (): Promise<void> {
     this.closed = true
     const thread = this.thread
     this.thread = undefined
-    await thread?.worker.terminate()
+    if (thread === undefined) return
+    if (thread.loaded && this.current === undefined) park(thread.worker, this.limits.maxHeapMb)
+    else await thread.worker.terminate()
   }
 
   /** One request at a time: its time is its own, not that of the requests before it. */
-  private ask (request: Exclude<PageRequest, { type: 'release' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
+  private ask (request: Extract<PageRequest, { type: 'read' | 'content' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
     const asked = this.queue.then(() => this.send(request))
     this.queue = asked.catch(() => {})
     return asked
   }
 
-  private async send (request: Exclude<PageRequest, { type: 'release' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
+  private async send (request: Extract<PageRequest, { type: 'read' | 'content' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
     if (this.closed) throw new Error('the crawl is over: its page thread is closed')
     const { worker, ready } = this.thread ?? this.start()
     await ready
@@ -122,34 +193,36 @@ export class PageThread {
    * A new thread; `ready` once it has loaded, which a page's time does not count (from the TypeScript
    * sources a start takes seconds).
    */
-  private start (): { worker: Worker, ready: Promise<void> } {
-    const worker = new Worker(threadEntry(import.meta.url, 'page-worker'), {
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, this.limits.maxHeapMb) }
-    })
+  private start (): { worker: Worker, ready: Promise<void>, loaded: boolean } {
+    const spare = takeSpare(this.limits.maxHeapMb)
+    const worker = spare ?? newThread(this.limits.maxHeapMb)
     let started: { resolve: () => void, reject: (err: Error) => void } | undefined
     const ready = new Promise<void>((resolve, reject) => { started = { resolve, reject } })
-    ready.catch(() => { if (this.thread?.worker === worker) this.thread = undefined })
+    ready.then(() => { if (this.thread?.worker === worker) this.thread.loaded = true }, () => { if (this.thread?.worker === worker) this.thread = undefined })
+    if (spare !== undefined) started!.resolve()
     // Only the request sent to this thread is settled by it: a stopped thread's late events are not.
     const waiting = () => this.current?.worker === worker ? this.current : undefined
-    worker.on('message', (answer: PageAnswer | { ready: true }) => {
-      if ('ready' in answer) started!.resolve()
-      else if (waiting()?.id === answer.id) waiting()!.settle(answer)
+    listeners.set(worker, {
+      message: (answer) => {
+        if ('ready' in answer) started!.resolve()
+        else if (waiting()?.id === answer.id) waiting()!.settle(answer)
+      },
+      error: (err) => {
+        this.stop(worker)
+        started!.reject(err)
+        const request = waiting()
+        request?.settle(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? { failed: `needs more than ${this.limits.maxHeapMb} MiB of memory to read` }
+          : { id: request.id, error: err.message })
+      },
+      exit: (code) => {
+        if (this.thread?.worker === worker) this.thread = undefined
+        started!.reject(new Error(`the page-reading thread stopped as it started (exit code ${code})`))
+        const request = waiting()
+        request?.settle({ id: request.id, error: `the page-reading thread stopped (exit code ${code})` })
+      }
     })
-    worker.once('error', (err: Error & { code?: string }) => {
-      this.stop(worker)
-      started!.reject(err)
-      const request = waiting()
-      request?.settle(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? { failed: `needs more than ${this.limits.maxHeapMb} MiB of memory to read` }
-        : { id: request.id, error: err.message })
-    })
-    worker.once('exit', (code) => {
-      if (this.thread?.worker === worker) this.thread = undefined
-      started!.reject(new Error(`the page-reading thread stopped as it started (exit code ${code})`))
-      const request = waiting()
-      request?.settle({ id: request.id, error: `the page-reading thread stopped (exit code ${code})` })
-    })
-    this.thread = { worker, ready }
+    this.thread = { worker, ready, loaded: false }
     return this.thread
   }
 

@@ -12,7 +12,7 @@ import type { PageAnswer, PageRequest } from './page-thread.js'
  */
 const parses = new Map<number, HtmlDocument>()
 
-function answer (request: PageRequest): PageAnswer | undefined {
+function answer (request: Exclude<PageRequest, { type: 'reset' }>): PageAnswer | undefined {
   if (request.type === 'release') {
     parses.delete(request.id)
     return undefined
@@ -44,6 +44,10 @@ function answer (request: PageRequest): PageAnswer | undefined {
 }
 
 parentPort!.on('message', (request: PageRequest) => {
+  if (request.type === 'reset') {
+    parses.clear()
+    return
+  }
   let reply: PageAnswer | undefined
   try {
     reply = answer(request)
