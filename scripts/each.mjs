@@ -1,7 +1,8 @@
 // Runs one package script (`test`, `typecheck`) in every workspace package in turn, showing its output
 // as it comes (`pnpm -r run` interleaves parallel packages and prefixes every line) and going on
 // past a failing package.
-// For `test` it ends with one line for the whole run: "tests: N passed, N failed".
+// For `test` it ends with a line a package (its counts, its minutes and the first 20 failures it printed)
+// and one for the whole run: "tests: N passed, N failed".
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -27,11 +28,18 @@ const packages = workspaceDirs()
 
 function run (dir) {
   return new Promise((resolve) => {
+    const started = Date.now()
     const child = spawn(process.execPath, [process.env.npm_execpath, 'run', script], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] })
     let tail = ''
+    let line = ''
+    // The failed assertions and files, named again in the closing summary: a CI log may keep only its end.
+    const failed = []
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk)
       tail = (tail + chunk.toString()).slice(-4000)
+      const lines = (line + chunk.toString()).split('\n')
+      line = lines.pop().slice(-4000)
+      for (const l of lines) if (/^\s*not ok \d+ - /.test(l) && failed.length < 20) failed.push(l.trimEnd().slice(0, 300))
     })
     child.on('close', (code) => {
       // tap's closing summary: "# { total: 12, pass: 11, fail: 1 }"
@@ -40,7 +48,7 @@ function run (dir) {
       const reported = Number(summary?.[3] ?? 0)
       // A suite that failed without reporting a failed assertion (a crash) still counts as one failure.
       const fail = reported + (code !== 0 && reported === 0 ? 1 : 0)
-      resolve({ name: dir.slice(root.length), code, pass, fail })
+      resolve({ name: dir.slice(root.length), code, pass, fail, failed, minutes: (Date.now() - started) / 60_000 })
     })
   })
 }
@@ -52,8 +60,9 @@ for (const dir of packages) {
 }
 process.stdout.write('\n')
 for (const r of results) {
-  const counts = script === 'test' ? `: ${r.pass} passed, ${r.fail} failed` : ''
+  const counts = script === 'test' ? `: ${r.pass} passed, ${r.fail} failed (${r.minutes.toFixed(1)} min)` : ''
   process.stdout.write(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name}${counts}\n`)
+  for (const l of r.failed) process.stdout.write(`       ${l}\n`)
 }
 if (script === 'test') {
   const sum = (key) => results.reduce((n, r) => n + r[key], 0)

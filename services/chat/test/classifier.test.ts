@@ -1,10 +1,11 @@
 import t from 'tap'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { classifications } from '@chatsearch/contracts'
 import type { Classification } from '@chatsearch/contracts'
-import { loadEmbedder } from '@chatsearch/embeddings'
+import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
+import { corpusVectors } from '../src/assistant/corpus-vectors.js'
 import { loadClassifier, readCorpus, trainClassifier } from '../src/assistant/classifier.js'
 import type { LabelledMessage } from '../src/assistant/classifier.js'
 import { refineClassification } from '../src/assistant/understand.js'
@@ -104,6 +105,33 @@ t.test('the trained classifier handles unseen messages', async (t) => {
   for (const blank of ['', '   ', '\n\t ']) {
     t.same(await classifier.classify(blank), { label: 'other', confidence: 1 }, `${JSON.stringify(blank)} → other`)
   }
+})
+
+t.test('the corpus vectors are embedded once and kept, under a name for the model, the dimensions and the texts', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'chatsearch-vectors-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const model = await loadEmbedder()
+  let calls = 0
+  const counting: Embedder = { dimensions: model.dimensions, embed: async (texts) => { calls++; return await model.embed(texts) } }
+  const texts = corpus.slice(0, 25).map((m) => normalise(m.text))
+  const fresh = await model.embed(texts)
+
+  t.same(await corpusVectors(counting, 'model-a', texts, dir), fresh, 'embedded')
+  t.equal(calls, 1)
+  const kept = await corpusVectors(counting, 'model-a', texts, dir)
+  t.equal(calls, 1, 'read from the file, not embedded again')
+  t.same(kept, fresh, 'the same vectors: the same classifier')
+  const [file, ...others] = await readdir(dir)
+  t.same(others, [], 'one file, no partial one left')
+
+  await corpusVectors(counting, 'model-b', texts, dir)
+  t.equal(calls, 2, 'another model embeds again')
+  await corpusVectors(counting, 'model-a', texts.slice(1), dir)
+  t.equal(calls, 3, 'other texts embed again')
+  await truncate(join(dir, file!), 100)
+  t.same(await corpusVectors(counting, 'model-a', texts, dir), fresh, 'a file of the wrong size is not read')
+  t.equal(calls, 4)
+  t.same(await corpusVectors(counting, 'model-a', texts, join(dir, 'not-a-dir\0')), fresh, 'a place it cannot write to only costs the embedding')
 })
 
 t.test('readCorpus rejects a malformed line and names it', async (t) => {

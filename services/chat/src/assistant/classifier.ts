@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { classifications } from '@chatsearch/contracts'
 import type { Classification } from '@chatsearch/contracts'
-import { loadEmbedder, type Embedder } from '@chatsearch/embeddings'
+import { loadEmbedder, USE_LITE_MODEL_ID, type Embedder } from '@chatsearch/embeddings'
+import { corpusVectors } from './corpus-vectors.js'
 
 export interface LabelledMessage { text: string, label: Classification }
 
@@ -65,9 +66,13 @@ export function normaliseText (text: string): string {
  * centroid and 0.83–0.87 for cosine kNN (k = 7–15) or kNN + centroid blends; kNN in the whitened space
  * did worse than the whitened centroid alone.
  */
-export async function trainClassifier (embedder: Embedder, corpus: LabelledMessage[]): Promise<Classifier> {
+export async function trainClassifier (
+  embedder: Embedder,
+  corpus: LabelledMessage[],
+  embed: (texts: string[]) => Promise<Float32Array[]> = (texts) => embedder.embed(texts)
+): Promise<Classifier> {
   if (corpus.length === 0) throw new Error('cannot train a classifier on an empty corpus')
-  const vectors = await embedder.embed(corpus.map((m) => normaliseText(m.text)))
+  const vectors = await embed(corpus.map((m) => normaliseText(m.text)))
   const labels = corpus.map((m) => m.label)
   const whiten = fitWhitening(vectors, labels, embedder.dimensions)
   const centroids = labelCentroids(vectors.map(whiten), labels)
@@ -87,7 +92,10 @@ let loading: Promise<Classifier> | undefined
 
 /** The classifier trained once per process, on USE-lite with `threads` worker threads (absent: 1). */
 export function loadClassifier (threads?: number): Promise<Classifier> {
-  loading ??= (async () => trainClassifier(await loadEmbedder(threads === undefined ? {} : { threads }), await readCorpus()))()
+  loading ??= (async () => {
+    const embedder = await loadEmbedder(threads === undefined ? {} : { threads })
+    return await trainClassifier(embedder, await readCorpus(), (texts) => corpusVectors(embedder, USE_LITE_MODEL_ID, texts))
+  })()
     .catch((err: unknown) => {
       loading = undefined
       throw err
