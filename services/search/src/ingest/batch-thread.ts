@@ -1,7 +1,7 @@
 import pLimit from 'p-limit'
 import { ApiError } from '@chatsearch/shell'
 import type { RawBatch } from '../engine/port.js'
-import { answerOnThread, type ThreadLimits } from '../bounded-thread.js'
+import { answerOnThread, type ThreadLimits } from '../one-shot-thread.js'
 import { threadEntry } from '../thread-entry.js'
 import { BatchError } from './batch.js'
 import { DocumentError } from './validate.js'

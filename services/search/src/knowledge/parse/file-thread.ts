@@ -1,4 +1,4 @@
-import { answerOnThread, type ThreadLimits } from '../../bounded-thread.js'
+import { answerOnThread, type ThreadLimits } from '../../one-shot-thread.js'
 import { threadEntry } from '../../thread-entry.js'
 import type { Chunk, ParsedPage } from '../types.js'
 import { FileRejected, type RejectionCode } from './file-rejected.js'
@@ -21,8 +21,7 @@ export const FILE_THREAD_DEFAULTS: FileThreadLimits = { timeoutMs: 60_000, maxHe
  * Parses an uploaded file (parseFile) and chunks it on a thread of its own, bounded in time and
  * memory: a hostile file (a PDF built to loop, HTML that expands, megabytes of text to chunk) costs
  * that thread, which is stopped, never the service or the other tasks. A file it cannot parse within
- * the limits is a FileRejected saying which limit. A thread that parsed its file is kept for the next
- * one (answerOnThread); one that refused or failed is not, whatever it may still be doing.
+ * the limits is a FileRejected saying which limit.
  */
 export async function parseFileOnThread (file: UploadedFile, limits: FileThreadLimits = FILE_THREAD_DEFAULTS): Promise<{ page: ParsedPage, chunks: Chunk[] }> {
   const answer = await onThread({ file }, file.name, limits)
@@ -51,7 +50,7 @@ async function onThread (job: ParseJob, name: string, limits: FileThreadLimits):
     timeout: () => new FileRejected('invalid_file', `${name} took longer than ${limits.timeoutMs / 1000} s to read`),
     outOfMemory: () => new FileRejected('invalid_file', `${name} needs more than ${limits.maxHeapMb} MiB of memory to read`),
     stopped: (code) => new Error(`parsing ${name}: the thread stopped (exit code ${code})`)
-  }, (answer) => !('rejected' in answer) && !('error' in answer))
+  })
   if ('rejected' in answer) throw new FileRejected(answer.rejected.code, answer.rejected.reason)
   if ('error' in answer) throw new Error(`parsing ${name}: ${answer.error}`)
   return answer

@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { chunkPage } from '../chunk.js'
 import type { Chunk } from '../types.js'
 import { FileRejected } from './file-rejected.js'
@@ -6,15 +6,16 @@ import { parseFile, parseSource } from './file.js'
 import type { FileAnswer, ParseJob } from './file-thread.js'
 
 /**
- * A thread that parses and chunks an uploaded file, or documents sent as text (see file-thread.ts),
- * for each message it gets, and answers each; one at a time, as file-thread.ts sends them.
+ * A thread that parses and chunks one uploaded file, or documents sent as text (see
+ * file-thread.ts), answers, and ends.
  */
-async function answer ({ job, pdfTimeoutMs }: { job: ParseJob, pdfTimeoutMs: number }): Promise<FileAnswer> {
-  try {
-    if ('file' in job) {
-      const page = await parseFile(job.file, { timeoutMs: pdfTimeoutMs })
-      return { page, chunks: chunkPage(page) }
-    }
+const { job, pdfTimeoutMs } = workerData as { job: ParseJob, pdfTimeoutMs: number }
+let answer: FileAnswer
+try {
+  if ('file' in job) {
+    const page = await parseFile(job.file, { timeoutMs: pdfTimeoutMs })
+    answer = { page, chunks: chunkPage(page) }
+  } else {
     const chunks: Chunk[][] = []
     for (const { name, format, content, title, url } of job.sources) {
       try {
@@ -24,14 +25,11 @@ async function answer ({ job, pdfTimeoutMs }: { job: ParseJob, pdfTimeoutMs: num
         throw err
       }
     }
-    return { chunks }
-  } catch (err) {
-    return err instanceof FileRejected
-      ? { rejected: { code: err.code, reason: err.reason } }
-      : { error: (err as Error).message }
+    answer = { chunks }
   }
+} catch (err) {
+  answer = err instanceof FileRejected
+    ? { rejected: { code: err.code, reason: err.reason } }
+    : { error: (err as Error).message }
 }
-
-parentPort!.on('message', (request: { job: ParseJob, pdfTimeoutMs: number }) => {
-  answer(request).then((reply) => { parentPort!.postMessage(reply) }, (err: unknown) => { parentPort!.postMessage({ error: String(err) } satisfies FileAnswer) })
-})
+parentPort!.postMessage(answer)
