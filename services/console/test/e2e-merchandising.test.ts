@@ -48,9 +48,7 @@ t.test('a team member merchandises the catalog in a browser', { skip: browserSki
     if (/status of 400/.test(message.text())) refusals.push(message.text())
     else if (!/status of 401/.test(message.text())) pageErrors.push(message.text())
   })
-  // A step waits on the services (a catalog batch checked on a thread started from the TypeScript
-  // sources, a re-index): beside another browser test on 2 cores that takes several times as long as alone.
-  page.setDefaultTimeout(60_000)
+  page.setDefaultTimeout(20_000)
 
   /** The page as it is now, at both widths; at 375 nothing may scroll sideways. */
   const snapshot = async (name: string) => {

@@ -28,9 +28,7 @@ t.test('a team member configures webhooks in a browser and sees the deliveries',
   page.on('console', (message) => {
     if (message.type() === 'error' && !/status of 401/.test(message.text())) pageErrors.push(message.text())
   })
-  // A step waits on the services (a catalog batch checked on a thread started from the TypeScript
-  // sources, a re-index): beside another browser test on 2 cores that takes several times as long as alone.
-  page.setDefaultTimeout(60_000)
+  page.setDefaultTimeout(20_000)
   const snapshot = async (name: string) => {
     await page.screenshot({ path: join(shots, `webhooks-${name}-${DESKTOP}.png`), fullPage: true })
     await page.setViewportSize({ width: MOBILE, height: 800 })
