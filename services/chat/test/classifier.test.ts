@@ -131,7 +131,12 @@ t.test('the corpus vectors are embedded once and kept, under a name for the mode
   await truncate(join(dir, file!), 100)
   t.same(await corpusVectors(counting, 'model-a', texts, dir), fresh, 'a file of the wrong size is not read')
   t.equal(calls, 4)
-  t.same(await corpusVectors(counting, 'model-a', texts, join(dir, 'not-a-dir\0')), fresh, 'a place it cannot write to only costs the embedding')
+  // Under a file, not a folder: the folder cannot be made, so nothing can be kept there.
+  const blocked = join(dir, file!, 'cache')
+  t.same(await corpusVectors(counting, 'model-a', texts, blocked), fresh, 'a place it cannot write to only costs the embedding')
+  t.equal(calls, 5)
+  t.same(await corpusVectors(counting, 'model-a', texts, blocked), fresh)
+  t.equal(calls, 6, 'and embeds each time')
 })
 
 t.test('readCorpus rejects a malformed line and names it', async (t) => {

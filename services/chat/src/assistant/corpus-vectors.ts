@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Embedder } from '@chatsearch/embeddings'
 
-/** Beside the package, where tools keep what they can compute again (the image's is read-only: then nothing is kept). */
+/** Beside the package, where tools keep what they can compute again; where it cannot be written, nothing is kept. */
 const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/chatsearch/', import.meta.url))
 
 /**
