@@ -33,8 +33,10 @@ export async function harness (t: TestLike): Promise<Harness> {
     t.teardown(() => app.close())
     return app
   }
-  // Migrations run when an app is built; build one before creating tenants.
-  await build()
+  // Migrations run when an app is built: one is built before creating tenants, and closed. Left
+  // running, its background work (a webhook delivery worker with the default settings, which refuse
+  // loopback addresses and retry after 30 s) took deliveries meant for the test's own app.
+  await (await buildApp({ databaseUrl, logLevel: 'silent', dbPoolSize: 2, authCacheTtlMs: 5000, historyTurns: 6 })).close()
   return {
     databaseUrl,
     db,
