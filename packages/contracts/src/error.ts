@@ -125,7 +125,7 @@ export const chatErrors = {
 /** The same for each operation of the search service. */
 export const searchErrors = {
   search: ['missing_parameters', 'invalid_filter', 'invalid_facet', 'invalid_sort', 'hybrid_search_disabled', 'not_implemented'],
-  facetSearch: ['missing_parameters', 'invalid_filter', 'invalid_facet', 'not_implemented'],
+  facetSearch: ['missing_parameters', 'invalid_filter', 'invalid_facet', 'hybrid_search_disabled', 'not_implemented'],
   autocomplete: ['missing_parameters'],
   listSuggestionCandidates: [],
   recordEvents: ['missing_parameters', 'query_not_found'],

@@ -48,15 +48,18 @@ const MatchingStrategyField = Type.Optional(Type.Union(MatchingStrategy.anyOf, {
 const Filters = Type.Optional(Nullable(Type.String({ maxLength: limits.filterMaxChars, description: 'Meilisearch filter expression' })))
 const FacetName = (description?: string) => Type.String({ minLength: 1, maxLength: limits.facetNameMaxChars, ...(description === undefined ? {} : { description }) })
 
+const SearchType = (description?: string) => Type.Optional(Type.Union([Type.Literal('keyword'), Type.Literal('hybrid')], { default: 'keyword', ...(description === undefined ? {} : { description }) }))
+const SemanticRatio = (description?: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: limits.semanticRatioDefault, ...(description === undefined ? {} : { description }) }))
+
 export const SearchBody = Type.Object({
   search_term: Term('Query string; an empty one browses'),
-  search_type: Type.Optional(Type.Union([Type.Literal('keyword'), Type.Literal('hybrid')], { default: 'keyword' })),
+  search_type: SearchType(),
   consumer_id: Type.Optional(Nullable(ConsumerId)),
   filters: Filters,
   facets: Type.Optional(Nullable(Type.Array(FacetName(), { maxItems: limits.facetsMax }))),
   limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchLimitMax }))),
   offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: limits.searchWindowMax }))),
-  semantic_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: limits.semanticRatioDefault })),
+  semantic_ratio: SemanticRatio(),
   matching_strategy: MatchingStrategyField,
   sort: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
     maxItems: limits.sortCriteriaMax,
@@ -119,7 +122,11 @@ export const SearchHit = Type.Object({
 })
 export type SearchHit = Static<typeof SearchHit>
 
-export const FacetDistribution = Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })))
+export const FacetDistribution = Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer({ minimum: 0 })), {
+  description: 'Per facet asked, its values\' counts over every match (not the page alone). A hybrid search\'s matches on the ' +
+    'embedded engine: the keyword matches and the items closest in meaning that the semantic side reads for a first page of ' +
+    'the default limit, the same whatever page is asked; on Meilisearch, what Meilisearch counts'
+})
 
 export const SearchResponse = Type.Object({
   hits: Type.Array(SearchHit),
@@ -151,10 +158,14 @@ export const FacetSearchBody = Type.Object({
       '(none under 5 characters, 1 from 5, 2 from 9, anywhere in it); only its beginning, as in Meilisearch ("blue" does not find "Navy Blue"). ' +
       'Absent, null or without a letter or digit: every value, the most frequent first'
   }))),
-  search_term: Type.Optional(Nullable(Term('The values are counted over the items this keyword search matches, as its ' +
+  search_term: Type.Optional(Nullable(Term('The values are counted over the items this search matches, as its ' +
     'facetDistribution counts them; absent or empty: every item (that the filters allow)'))),
   filters: Filters,
-  matching_strategy: MatchingStrategyField
+  matching_strategy: MatchingStrategyField,
+  search_type: SearchType('As POST /search\'s: hybrid counts the values over the items a hybrid search of search_term ' +
+    'matches, as its facetDistribution counts them: the keyword matches and the items closest in meaning that the semantic side ' +
+    'reads for a first page of the default limit, whatever page is asked; 400 hybrid_search_disabled on a server without embeddings'),
+  semantic_ratio: SemanticRatio('As POST /search\'s, with search_type hybrid: 0 counts the keyword matches alone, 1 the items closest in meaning alone')
 }, { additionalProperties: false })
 export type FacetSearchBody = Static<typeof FacetSearchBody>
 

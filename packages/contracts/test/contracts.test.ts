@@ -111,10 +111,13 @@ t.test('facet search body and answer: Meilisearch\'s facet search in snake case,
     { facet_name: 'brand', facet_query: 'x'.repeat(limits.facetQueryMaxChars + 1) },
     { facet_name: 'brand', search_term: 'x'.repeat(limits.termMaxChars + 1) },
     { facet_name: 'brand', matching_strategy: 'any' },
-    { facet_name: 'brand', search_type: 'hybrid' },
+    { facet_name: 'brand', search_type: 'semantic' },
+    { facet_name: 'brand', semantic_ratio: 1.1 },
     { facet_name: ['brand'] }
   ]) t.notOk(Value.Check(FacetSearchBody, body), JSON.stringify(body).slice(0, 40))
   t.equal((FacetSearchBody.properties.matching_strategy as { default?: unknown }).default, matchingStrategyDefault, 'the same default as a search\'s')
+  t.ok(Value.Check(FacetSearchBody, { facet_name: 'brand', search_term: 'boots', search_type: 'hybrid', semantic_ratio: 0.4 }), 'a hybrid search\'s values, as on /search')
+  t.equal((FacetSearchBody.properties.semantic_ratio as { default?: unknown }).default, (SearchBody.properties.semantic_ratio as { default?: unknown }).default, 'the same ratio by default')
   const facets = SearchBody.properties.facets as unknown as { anyOf: Array<{ items?: { maxLength?: number } }> }
   t.equal(facets.anyOf[0]?.items?.maxLength, limits.facetNameMaxChars, 'a facet name has one bound, in both bodies')
 

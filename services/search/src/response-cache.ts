@@ -100,6 +100,8 @@ export interface FacetSearchRequestKey {
   query: string
   filters?: string | null | undefined
   matching_strategy?: string | undefined
+  search_type?: string | undefined
+  semantic_ratio?: number | undefined
 }
 
 /**
@@ -112,7 +114,9 @@ export function facetSearchKey (request: FacetSearchRequestKey): string {
     facet_query: request.facet_query,
     q: request.query,
     filter: normalFilter(request.filters),
-    matching: request.matching_strategy ?? matchingStrategyDefault
+    matching: request.matching_strategy ?? matchingStrategyDefault,
+    // Left out of a keyword facet search: a request written before search_type keeps its key.
+    ...(request.search_type === 'hybrid' ? { hybrid: request.semantic_ratio ?? limits.semanticRatioDefault } : {})
   })
 }
 

@@ -184,7 +184,8 @@ const suite = (engine: EngineKind) => async (t: Test) => {
       { facet_name: 'brand', search_term: 'x'.repeat(limits.termMaxChars + 1) },
       { facet_name: 'brand', filters: 3 },
       { facet_name: 'brand', matching_strategy: 'any' },
-      { facet_name: 'brand', search_type: 'hybrid' },
+      { facet_name: 'brand', search_type: 'semantic' },
+      { facet_name: 'brand', semantic_ratio: 2 },
       { facet_name: 'brand', facets: ['brand'] }
     ]) await refused(body, 400, 'invalid_request')
     await refused([{ facet_name: 'brand' }], 400, 'invalid_request')

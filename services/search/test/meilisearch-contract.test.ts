@@ -206,6 +206,10 @@ t.test('facet search on the wire', async (t) => {
     facetName: 'brand', facetQuery: 'qu', q: 'zephyr', filter: String, matchingStrategy: 'all', exhaustiveFacetCount: true
   }, 'Meilisearch\'s own facet search, with exact counts')
   t.same(hits, [{ value: 'Quince', count: 2 }, { value: 'Quillon', count: 1 }], 'the values, most frequent first')
+  await index.facetSearch({ facet: 'brand', facetQuery: '', q: 'zephyr', filter: null, hybrid: { semanticRatio: 0.4, vector: vector(0.25, 0.25, 0.25, 0.25) } })
+  t.match(fake.lastBody('POST /indexes/{index_uid}/facet-search', CATALOG), {
+    facetName: 'brand', q: 'zephyr', hybrid: { embedder: 'default', semanticRatio: 0.4 }, vector: [0.25, 0.25, 0.25, 0.25]
+  }, 'hybrid: the semantic side with our query vector, as a search sends it')
   t.same(fake.violations, [])
 })
 

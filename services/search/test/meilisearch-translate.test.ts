@@ -183,6 +183,12 @@ t.test('facet search → Meilisearch facet-search parameters', async (t) => {
   for (const q of ['', '🎧 ?!']) t.equal(facetSearchParams(facetQuery({ q })).q, '', `${JSON.stringify(q)}: a placeholder search, every item counted`)
   t.same(facetSearchRefused(facetSearchParams(facetQuery({ q: '', facetQuery: '' }))), [], 'every value of every item: nothing but the facet')
   t.same(facetSearchParams(facetQuery({ facet: 'variants.color' })).facetName, 'variants.color')
+  const hybrid = facetSearchParams(facetQuery({ hybrid: { semanticRatio: 0.6, vector: Float32Array.from([0.5, 0.5]) } }))
+  t.same(hybrid.hybrid, { embedder: 'default', semanticRatio: 0.6 }, 'hybrid: the semantic side as a search sends it')
+  t.same(hybrid.vector, [0.5, 0.5], 'with our query vector')
+  t.same(facetSearchRefused(hybrid), [], 'a hybrid facet search Meilisearch takes')
+  t.notOk('hybrid' in facetSearchParams(facetQuery({ hybrid: { semanticRatio: 0, vector: Float32Array.from([1]) } })), 'a ratio of 0: the keyword search as is')
+  t.notOk('hybrid' in facetSearchParams(facetQuery({ q: '', hybrid: { semanticRatio: 0.6, vector: Float32Array.from([1]) } })), 'no word: the placeholder search, keyword only')
 })
 
 t.test('Meilisearch facet hits → the port\'s, in facet order', async (t) => {

@@ -1,6 +1,6 @@
 import type { FacetHit, MatchingStrategy } from '@chatsearch/contracts'
 import type { FilterNode } from '@chatsearch/filter'
-import type { Chunk, KnowledgeKind, ParsedPage } from '../knowledge/types.js'
+import type { Chunk, KnowledgeKind } from '../knowledge/types.js'
 
 /** A catalog item as stored: any JSON object with an `id` (kept as a string). */
 export type Document = Record<string, unknown> & { id: string }
@@ -113,6 +113,8 @@ export interface FacetSearchQuery {
   filter: FilterNode | null
   /** As a search's; absent: matchingStrategyDefault. */
   matchingStrategy?: MatchingStrategy
+  /** The values counted over a hybrid search's matches instead, as its facetDistribution counts them; absent: a keyword search's. */
+  hybrid?: HybridQuery
 }
 
 /**

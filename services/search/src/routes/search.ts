@@ -86,13 +86,18 @@ function keywordHitsOf (hits: number | undefined, filters: string | null | undef
 }
 
 /**
- * The semantic side of a hybrid search. None for a query without a word (empty, emoji, punctuation):
- * there is nothing to embed, so the search is a keyword browse, as Meilisearch's empty query is.
+ * The semantic side of a search or facet search whose search_type is hybrid (400
+ * hybrid_search_disabled on a server without embeddings). None for a keyword search, or for a query
+ * without a word (empty, emoji, punctuation): there is nothing to embed, so the search is a keyword
+ * browse, as Meilisearch's empty query is.
  */
-async function semanticSide (queryVectors: QueryVectors, index: EngineIndex, query: string, semanticRatio: number): Promise<HybridQuery | undefined> {
+async function semanticSide (queryVectors: QueryVectors | undefined, index: EngineIndex, query: string,
+  body: { search_type?: 'keyword' | 'hybrid' | undefined, semantic_ratio?: number | undefined }): Promise<HybridQuery | undefined> {
+  if (body.search_type !== 'hybrid') return undefined
+  if (queryVectors === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
   if (tokenize(query).length === 0) return undefined
   const vector = await queryVectors.vector(await index.correct(query))
-  return isUsableVector(vector) ? { semanticRatio, vector } : undefined
+  return isUsableVector(vector) ? { semanticRatio: body.semantic_ratio ?? limits.semanticRatioDefault, vector } : undefined
 }
 
 export async function searchRoutes (app: FastifyInstance) {
@@ -158,11 +163,7 @@ export async function searchRoutes (app: FastifyInstance) {
     const filter = filterOf(body.filters, settings)
     const facets = facetsOf(body.facets, settings)
     const sort = sortOf(body.sort, settings)
-    let hybrid
-    if (body.search_type === 'hybrid') {
-      if (app.queryVectors === undefined) throw new ApiError('hybrid_search_disabled', 'hybrid search is switched off on this server (EMBEDDINGS=false); search with search_type keyword')
-      hybrid = await semanticSide(app.queryVectors, index, query, body.semantic_ratio ?? limits.semanticRatioDefault)
-    }
+    const hybrid = await semanticSide(app.queryVectors, index, query, body)
     const searchQuery: SearchQuery = {
       q: query,
       filter,
@@ -216,7 +217,7 @@ export async function searchRoutes (app: FastifyInstance) {
       description: 'As Meilisearch\'s facet search. `facet_hits` are the facet\'s string and boolean values beginning with ' +
         `\`facet_query\` (case and accents ignored, punctuation too on the embedded engine, typos allowed by its length), at most ${limits.facetValuesMax}, ` +
         'the most frequent first; each count is the one POST /search\'s facetDistribution gives for the same search_term, ' +
-        'filters and matching_strategy (a keyword search).',
+        'filters and matching_strategy, a keyword search unless search_type is hybrid (then as a hybrid search\'s first page of the default limit).',
       body: FacetSearchBody,
       response: { 200: FacetSearchResponse, ...errorResponses(...bodyErrors, ...searchErrors.facetSearch) }
     }
@@ -238,12 +239,14 @@ export async function searchRoutes (app: FastifyInstance) {
     // 400 invalid_facet unless facetable, as a search's facets.
     facetsOf([body.facet_name], settings)
     const filter = filterOf(body.filters, settings)
+    const hybrid = await semanticSide(app.queryVectors, index, query, body)
     const facetHits = await index.facetSearch({
       facet: body.facet_name,
       facetQuery,
       q: query,
       filter,
-      matchingStrategy: body.matching_strategy ?? matchingStrategyDefault
+      matchingStrategy: body.matching_strategy ?? matchingStrategyDefault,
+      ...(hybrid === undefined ? {} : { hybrid })
     })
     const response: FacetSearchResponse = { facet_hits: facetHits, facet_query: facetQuery, processingTimeMs: elapsedMs(started) }
     cached.store(JSON.stringify(response))

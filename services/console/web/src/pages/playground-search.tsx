@@ -87,7 +87,9 @@ export function PlaygroundSearch ({ projectId, settings }: { projectId: string, 
       facet_query: query,
       search_term: shownBody.search_term,
       filters: shownBody.filters ?? null,
-      ...(shownBody.matching_strategy === undefined ? {} : { matching_strategy: shownBody.matching_strategy })
+      ...(shownBody.matching_strategy === undefined ? {} : { matching_strategy: shownBody.matching_strategy }),
+      // Counted as the hybrid search shown counts its facets (both at the default semantic ratio).
+      ...(shownBody.search_type === 'hybrid' ? { search_type: 'hybrid' as const } : {})
     })
     return answer.facet_hits
   }, [projectId, shownBody])

@@ -2,7 +2,7 @@ import type { HybridQuery, SortCriterion } from '../../engine/port.js'
 import type { CatalogFile } from './catalog-file.js'
 import type { DocSet } from './filter-index.js'
 import type { KeywordPlan } from './keyword.js'
-import { bm25, bySortRanks, hybridDepth, keywordOrder, keywordTier, levelWeight, mergeByRank, sortKeys, sortRanks, UNSORTED } from './ranking.js'
+import { bm25, bySortRanks, HYBRID_FACET_DEPTH, hybridDepth, keywordOrder, keywordTier, levelWeight, mergeByRank, sortKeys, sortRanks, UNSORTED } from './ranking.js'
 
 export interface Window { limit: number, offset: number }
 
@@ -297,9 +297,13 @@ export class Pages {
     const keywordTotal = ratio < 1 ? keyword.total : allowed === null ? this.documentsWith(levels.at(-1)!.tiers.at(-1)!) : undefined
     const counts = keywordTotal === undefined ? {} : { keywordTotal }
     if (wantMatches) {
-      const all = new Set(Array.isArray(keyword.matches) ? keyword.matches : [])
+      const keywordMatches = Array.isArray(keyword.matches) ? keyword.matches : []
+      const all = new Set(keywordMatches)
       for (const r of semantic) all.add(r)
-      return { rowids, total: all.size, matches: [...all], ...counts }
+      const faceted = new Set(keywordMatches)
+      const closest = depth === HYBRID_FACET_DEPTH ? semantic : this.#catalog.vectors().nearest(hybrid.vector, allowed, HYBRID_FACET_DEPTH)
+      for (const r of closest) faceted.add(r)
+      return { rowids, total: all.size, matches: [...faceted], ...counts }
     }
     const inKeyword = new Set(keyword.rowids)
     const extra = semantic.filter((rowid) => !inKeyword.has(rowid))

@@ -1,4 +1,4 @@
-import { matchingStrategyDefault, type FacetHit, type MatchingStrategy } from '@chatsearch/contracts'
+import { limits, matchingStrategyDefault, type FacetHit, type MatchingStrategy } from '@chatsearch/contracts'
 import type { Document, FacetSearchQuery, HybridQuery, SearchQuery, SearchResult } from '../../engine/port.js'
 import type { FilterNode } from '@chatsearch/filter'
 import { allowedTypos, tokenize } from '../../text.js'
@@ -50,7 +50,9 @@ export class CatalogQueries {
 
   /** The facet's values over the matches a search's facetDistribution counts (see #matches), counted the same way. */
   facetSearch (query: FacetSearchQuery): FacetHit[] {
-    const matches = this.#matches(query.q, query.filter, query.matchingStrategy ?? matchingStrategyDefault)
+    const matches = query.hybrid === undefined
+      ? this.#matches(query.q, query.filter, query.matchingStrategy ?? matchingStrategyDefault)
+      : this.#hybridMatches(query.q, query.filter, query.matchingStrategy ?? matchingStrategyDefault, query.hybrid)
     const facets = this.#catalog.facets()
     const hits = Array.isArray(matches)
       ? facets.search(query.facet, query.facetQuery, null, matches)
@@ -111,6 +113,17 @@ export class CatalogQueries {
     const allowed = this.#allowed(filter)
     const levels = this.#levels(q, strategy)
     return levels === undefined ? allowed : this.#pages.matches(levels, allowed)
+  }
+
+  /**
+   * The matches a hybrid search's facetDistribution counts (the same read as search(): the keyword
+   * matches and the HYBRID_FACET_DEPTH items closest in meaning, whatever the page).
+   */
+  #hybridMatches (q: string, filter: FilterNode | null, strategy: MatchingStrategy, hybrid: HybridQuery): number[] | DocSet | null {
+    const allowed = this.#allowed(filter)
+    const levels = this.#levels(q, strategy)
+    const page = this.#pages.read(levels, allowed, { limit: limits.searchLimitDefault, offset: 0 }, [], hybrid, true)
+    return page.matches ?? null
   }
 
   /** Ranking scores in [0, 1] (see rankingScore); browsing scores every document 1. */

@@ -22,7 +22,7 @@
  * scores. Ranking scores follow the rules above but not the sort, which, as in Meilisearch, says
  * nothing about relevance (see keywordScore, rankingScore).
  */
-import type { MatchingStrategy } from '@chatsearch/contracts'
+import { limits, type MatchingStrategy } from '@chatsearch/contracts'
 
 /**
  * The words rule: the query words (by position) each level matches, every word first, then fewer as
@@ -162,6 +162,13 @@ const HYBRID_DEPTH_MARGIN = 20
  * deep page is never empty while the total counts more.
  */
 export const hybridDepth = (end: number) => Math.min(end, HYBRID_DEPTH_MAX) + HYBRID_DEPTH_MARGIN
+
+/**
+ * The items closest in meaning that a hybrid search's facets count beside its keyword matches: as
+ * many as the semantic side reads for a first page of the default limit, whatever page was asked, so
+ * that the facets (and POST /facet-search's counts) do not change as a shopper pages.
+ */
+export const HYBRID_FACET_DEPTH = hybridDepth(limits.searchLimitDefault)
 
 /**
  * How much a keyword match at `level` of `levels` of the words rule counts in a hybrid merge: one of

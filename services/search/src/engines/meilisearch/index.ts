@@ -188,9 +188,12 @@ export class MeilisearchIndex implements EngineIndex {
 
   async facetSearch (query: FacetSearchQuery): Promise<FacetHit[]> {
     return await this.#calls.call(async () => {
-      if (await this.#readMeta() === undefined) return []
+      const meta = await this.#readMeta()
+      if (meta === undefined) return []
       await this.#readyFor(query.filter)
-      return facetHits(await this.#catalog.searchForFacetValues(facetSearchParams(query)))
+      // As search(): items without vectors of this embedder are counted by their keywords alone.
+      const vectors = meta.embedder === this.#context.embedder.id
+      return facetHits(await this.#catalog.searchForFacetValues(facetSearchParams(vectors ? query : { ...query, hybrid: undefined })))
     })
   }
 

@@ -113,7 +113,8 @@ export function searchParams (query: SearchQuery): SearchParams {
  * without a word is the placeholder search; a facet query without a letter or digit is left out
  * (every value), as the embedded engine reads it (Meilisearch would look for values beginning with
  * the emoji). Counts are asked exhaustive: Meilisearch otherwise estimates them, and they are to
- * equal the search's facetDistribution.
+ * equal the search's facetDistribution. A hybrid query's semantic side is sent as searchParams sends
+ * it (Meilisearch's facet search takes `hybrid` and `vector` too), not with the placeholder search.
  */
 export function facetSearchParams (query: FacetSearchQuery): SearchForFacetValuesParams {
   const params: SearchForFacetValuesParams = {
@@ -124,7 +125,7 @@ export function facetSearchParams (query: FacetSearchQuery): SearchForFacetValue
   }
   if (foldWords(query.facetQuery) !== '') params.facetQuery = query.facetQuery
   if (query.filter !== null) params.filter = filterToMeilisearch(query.filter)
-  return params
+  return params.q === '' ? params : { ...params, ...hybridParams(query.hybrid) }
 }
 
 /**
