@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { classifications } from '@chatsearch/contracts'
@@ -137,6 +137,15 @@ t.test('the corpus vectors are embedded once and kept, under a name for the mode
   t.equal(calls, 5)
   t.same(await corpusVectors(counting, 'model-a', texts, blocked), fresh)
   t.equal(calls, 6, 'and embeds each time')
+  // Its name taken by a folder: the vectors are written, but cannot be renamed into place.
+  const taken = await mkdtemp(join(tmpdir(), 'classifier-taken-'))
+  t.teardown(() => rm(taken, { recursive: true, force: true }))
+  await corpusVectors(counting, 'model-c', texts, taken)
+  const [named] = await readdir(taken)
+  await rm(join(taken, named!))
+  await mkdir(join(taken, named!, 'inside'), { recursive: true })
+  t.same(await corpusVectors(counting, 'model-c', texts, taken), fresh, 'a file it cannot put in place only costs the embedding')
+  t.same(await readdir(taken), [named], 'and leaves no partial file behind')
 })
 
 t.test('readCorpus rejects a malformed line and names it', async (t) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Embedder } from '@chatsearch/embeddings'
@@ -28,10 +28,19 @@ export async function corpusVectors (embedder: Embedder, model: string, texts: s
   return vectors
 }
 
-/** Written whole under another name, then renamed: a process reading it never sees half of it. */
+/**
+ * Written whole under another name, then renamed: a process reading it never sees half of it. What
+ * was written of one that could not be finished (a full disk, the name taken by a folder) is removed:
+ * each process names its own, so no other would ever remove or reuse it.
+ */
 async function keep (dir: string, file: string, vectors: Float32Array[]): Promise<void> {
   await mkdir(dir, { recursive: true })
   const partial = `${file}.${process.pid}.partial`
-  await writeFile(partial, Buffer.concat(vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength))))
-  await rename(partial, file)
+  try {
+    await writeFile(partial, Buffer.concat(vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength))))
+    await rename(partial, file)
+  } catch (err) {
+    await rm(partial, { force: true })
+    throw err
+  }
 }
