@@ -1,5 +1,5 @@
 import type { Embedder } from '@chatsearch/embeddings'
-import { createEmbedder, createEngine, readSearchEnv, searchConfig, type SearchConfig } from '@chatsearch/search/tools'
+import { createEmbedders, createEngine, readSearchEnv, searchConfig, type SearchConfig } from '@chatsearch/search/tools'
 
 export type SearchEngine = ReturnType<typeof createEngine>
 
@@ -8,18 +8,21 @@ export const searchSettings = (env: NodeJS.ProcessEnv): SearchConfig => searchCo
 
 /**
  * The engine the search service is configured with (searches here need no reader threads) and, when
- * `embeddings` is asked for and configured, the embedder that writes into it. The caller closes the engine.
+ * `embeddings` is asked for and configured, the embedders that write into it: the knowledge's
+ * (`embedder`) and the catalogs' (CATALOG_EMBEDDER). The caller closes the engine.
  */
-export async function openEngine (config: SearchConfig, embeddings: boolean): Promise<{ engine: SearchEngine, embedder: Embedder | undefined }> {
-  const { embedder, id } = await createEmbedder({ ...config, embeddings: embeddings && config.embeddings })
-  return { engine: createEngine({ ...config, readers: 0 }, { id, dimensions: embedder?.dimensions ?? 512 }), embedder }
+export async function openEngine (config: SearchConfig, embeddings: boolean): Promise<{ engine: SearchEngine, embedder: Embedder | undefined, catalogEmbedder: Embedder | undefined }> {
+  const { knowledge, catalog } = await createEmbedders({ ...config, embeddings: embeddings && config.embeddings })
+  const engine = createEngine({ ...config, readers: 0 }, { id: catalog.id, dimensions: catalog.embedder?.dimensions ?? 512 }, undefined,
+    { id: knowledge.id, dimensions: knowledge.embedder?.dimensions ?? 512 })
+  return { engine, embedder: knowledge.embedder, catalogEmbedder: catalog.embedder }
 }
 
-/** Runs `work` with the engine and embedder of openEngine, and closes the engine. */
-export async function withEngine<T> (config: SearchConfig, embeddings: boolean, work: (engine: SearchEngine, embedder: Embedder | undefined) => Promise<T>): Promise<T> {
-  const { engine, embedder } = await openEngine(config, embeddings)
+/** Runs `work` with the engine and the catalogs' embedder of openEngine, and closes the engine. */
+export async function withEngine<T> (config: SearchConfig, embeddings: boolean, work: (engine: SearchEngine, catalogEmbedder: Embedder | undefined) => Promise<T>): Promise<T> {
+  const { engine, catalogEmbedder } = await openEngine(config, embeddings)
   try {
-    return await work(engine, embedder)
+    return await work(engine, catalogEmbedder)
   } finally {
     await engine.close()
   }

@@ -60,7 +60,7 @@ if (env.DEMO) {
       // Inferred as any catalog's first batch, with price and rating sortable too (nothing is until a
       // shop says so): the README's sort examples answer on the demo.
       await index.updateSettings({ ...inferSettings(items), sortableAttributes: ['price', 'rating'] })
-      const result = await ingestDocuments(index, items, search.embedder)
+      const result = await ingestDocuments(index, items, search.catalogEmbedder)
       log(`demo catalog: ${result.total} items`)
     }
     const knowledge = await search.engine.knowledge(demo.projectId)

@@ -45,6 +45,7 @@
 // one JSON line. It is a measurement: it exits 0 whatever the figures; non-zero only when it cannot run.
 //
 // Environment: EMBEDDER=use-lite|static (the search service's bundled embedder, as its variable; default use-lite),
+// CATALOG_EMBEDDER=use-lite|static (the catalogs' alone, as its variable; default EMBEDDER's),
 // EVAL_SPLIT=dev|heldout|all (default all: which entries are sent), EVAL_ONLY=name,name (datasets,
 // by name or as help/<name>, catalogs/<name>), EVAL_VERBOSE=1 (every check with its reply), EVAL_SHOW_HELDOUT=1
 // (list held-out replies too), EVAL_DEADLINE_S (default 900), EVAL_FEATURES=<file> (writes the evidence
@@ -70,7 +71,7 @@ const DEADLINE_MS = Number(process.env.EVAL_DEADLINE_S ?? 900) * 1000
 const VERBOSE = process.env.EVAL_VERBOSE === '1'
 const SHOW_HELDOUT = process.env.EVAL_SHOW_HELDOUT === '1'
 const SPLIT = process.env.EVAL_SPLIT ?? 'all'
-const EMBEDDER = readSearchEnv({ EMBEDDER: process.env.EMBEDDER }).EMBEDDER
+const { EMBEDDER, CATALOG_EMBEDDER } = readSearchEnv({ EMBEDDER: process.env.EMBEDDER, CATALOG_EMBEDDER: process.env.CATALOG_EMBEDDER })
 const ONLY = process.env.EVAL_ONLY === undefined || process.env.EVAL_ONLY.trim() === '' ? undefined : process.env.EVAL_ONLY.split(',').map((s) => s.trim()).filter((s) => s !== '')
 
 type RowKey = ShareFigure | 'citationPrecision' | 'handoffPrecision' | 'handoffRecall' | 'falsePromises'
@@ -153,7 +154,7 @@ try {
   const databaseUrl = await testDatabase({ teardown: defer })
   const dataDir = await mkdtemp(join(tmpdir(), 'chat-eval-'))
   defer(() => rm(dataDir, { recursive: true, force: true }))
-  const search = await buildSearch({ databaseUrl, dataDir, embeddings: true, embedder: EMBEDDER, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN })
+  const search = await buildSearch({ databaseUrl, dataDir, embeddings: true, embedder: EMBEDDER, ...(CATALOG_EMBEDDER === undefined ? {} : { catalogEmbedder: CATALOG_EMBEDDER }), readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN })
   defer(() => search.close())
   const pool = createPool(databaseUrl, 2)
   defer(() => pool.end())

@@ -77,6 +77,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     ...(config.threadNice === undefined ? {} : { threadNice: config.threadNice }),
     ...(config.openIndexes === undefined ? {} : { openIndexes: config.openIndexes }),
     ...(config.embedder === undefined ? {} : { embedder: config.embedder }),
+    ...(config.catalogEmbedder === undefined ? {} : { catalogEmbedder: config.catalogEmbedder }),
     ...(config.embedThreads === undefined ? {} : { embedThreads: config.embedThreads }),
     ...(config.remoteEmbeddings === undefined ? {} : { remoteEmbeddings: config.remoteEmbeddings }),
     ...(config.meilisearch === undefined ? {} : { meilisearch: config.meilisearch })

@@ -19,6 +19,8 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_OPEN_INDEXES: Type.Integer({ minimum: 1, maximum: 100_000, default: OPEN_INDEXES_DEFAULT }),
   /** The bundled embedder: `use-lite` (the sentence encoder) or `static` (USE-lite's word pieces, summed: no model runs per text). */
   EMBEDDER: Type.Union([Type.Literal('use-lite'), Type.Literal('static')], { default: 'use-lite' }),
+  /** The bundled embedder of catalog items and catalog searches; absent: EMBEDDER's. Knowledge keeps EMBEDDER's. */
+  CATALOG_EMBEDDER: Type.Optional(Type.Union([Type.Literal('use-lite'), Type.Literal('static')])),
   /** Worker threads that embed with the bundled model, batching concurrent texts (0: on the event loop). */
   EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -66,6 +68,8 @@ export interface SearchConfig extends ServiceConfig {
   embeddings: boolean
   /** The bundled embedder (EMBEDDER); absent: use-lite. */
   embedder?: BundledEmbedder
+  /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: `embedder`'s. */
+  catalogEmbedder?: BundledEmbedder
   /** Worker threads of USE-lite (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
   /** An OpenAI-compatible embeddings API instead of the bundled model. */
@@ -119,6 +123,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     threadNice: env.SEARCH_THREAD_NICE,
     openIndexes: env.SEARCH_OPEN_INDEXES,
     embedder: env.EMBEDDER,
+    ...(env.CATALOG_EMBEDDER === undefined ? {} : { catalogEmbedder: env.CATALOG_EMBEDDER }),
     embedThreads: env.EMBED_THREADS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}

@@ -14,10 +14,14 @@ import { QueryVectors } from './query-vectors.js'
 declare module 'fastify' {
   interface FastifyInstance {
     engine: SearchEngine
-    /** Undefined when embeddings are switched off: hybrid search is then refused. */
+    /** The knowledge's embedder; undefined when embeddings are switched off: hybrid search is then refused. */
     embedder: Embedder | undefined
-    /** The embedder's vectors of hybrid queries' texts, the recent ones kept; undefined without an embedder. */
+    /** The catalogs' (CATALOG_EMBEDDER): `embedder` itself unless another is configured. */
+    catalogEmbedder: Embedder | undefined
+    /** The embedder's vectors of hybrid knowledge queries' texts, the recent ones kept; undefined without an embedder. */
     queryVectors: QueryVectors | undefined
+    /** The catalog embedder's, for hybrid catalog searches: `queryVectors` itself when the embedders are one. */
+    catalogQueryVectors: QueryVectors | undefined
     analytics: SearchAnalytics
   }
 }
@@ -27,6 +31,8 @@ export interface EngineOptions {
   embeddings: boolean
   /** The bundled embedder (EMBEDDER); absent: use-lite. */
   embedder?: BundledEmbedder
+  /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: `embedder`'s. */
+  catalogEmbedder?: BundledEmbedder
   /** Worker threads of USE-lite (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
   readers: number
@@ -58,13 +64,25 @@ export async function createEmbedder (opts: EngineOptions, log?: Log): Promise<{
 }
 
 /**
- * The configured engine, storing vectors of the embedder named `embedder.id`: Meilisearch when its
+ * The knowledge's embedder (createEmbedder) and the catalogs', one and the same unless
+ * CATALOG_EMBEDDER names another bundled one (an embeddings API embeds both).
+ */
+export async function createEmbedders (opts: EngineOptions, log?: Log): Promise<{ knowledge: Awaited<ReturnType<typeof createEmbedder>>, catalog: Awaited<ReturnType<typeof createEmbedder>> }> {
+  const knowledge = await createEmbedder(opts, log)
+  const other = opts.catalogEmbedder !== undefined && opts.catalogEmbedder !== (opts.embedder ?? 'use-lite') && opts.remoteEmbeddings === undefined
+  return { knowledge, catalog: other ? await createEmbedder({ ...opts, embedder: opts.catalogEmbedder }, log) : knowledge }
+}
+
+/**
+ * The configured engine, storing the catalogs' vectors of the embedder named `embedder.id` and the
+ * knowledge's of `knowledgeEmbedder.id` (absent: the same): Meilisearch when its
  * options are given, else the embedded engine under `dataDir` (with `readers` reader threads and at
  * most `openIndexes` index files open).
  */
-export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'threadNice' | 'openIndexes' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log): SearchEngine {
-  if (opts.meilisearch !== undefined) return new MeilisearchEngine(opts.meilisearch, embedder, log)
-  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers, opts.threadNice ?? 0, opts.openIndexes ?? OPEN_INDEXES_DEFAULT)
+export function createEngine (opts: Pick<EngineOptions, 'dataDir' | 'readers' | 'threadNice' | 'openIndexes' | 'meilisearch'>, embedder: { id: string, dimensions: number }, log?: Log,
+  knowledgeEmbedder: { id: string, dimensions: number } = embedder): SearchEngine {
+  if (opts.meilisearch !== undefined) return new MeilisearchEngine(opts.meilisearch, embedder, log, knowledgeEmbedder)
+  return new EmbeddedEngine(join(opts.dataDir, 'search'), embedder, opts.readers, opts.threadNice ?? 0, opts.openIndexes ?? OPEN_INDEXES_DEFAULT, knowledgeEmbedder)
 }
 
 /** The work waiting inside the service, read when Prometheus scrapes. */
@@ -101,17 +119,25 @@ function queueGauges (metrics: Metrics, engine: SearchEngine, analytics: SearchA
 
 /** The search engine, the embedder (and its kept query vectors) and the analytics recorder, shared by the routes. */
 export const enginePlugin = fp<EngineOptions>(async (app, opts) => {
-  const { embedder: loaded, id } = await createEmbedder(opts, app.log)
-  const embedder = loaded === undefined ? undefined : timedEmbedder(loaded, app.metrics)
-  const created = createEngine(opts, { id, dimensions: embedder?.dimensions ?? 512 }, app.log)
+  const loaded = await createEmbedders(opts, app.log)
+  const timed = (e: Embedder | undefined) => e === undefined ? undefined : timedEmbedder(e, app.metrics)
+  const embedder = timed(loaded.knowledge.embedder)
+  const catalogEmbedder = loaded.catalog === loaded.knowledge ? embedder : timed(loaded.catalog.embedder)
+  const created = createEngine(opts, { id: loaded.catalog.id, dimensions: catalogEmbedder?.dimensions ?? 512 }, app.log,
+    { id: loaded.knowledge.id, dimensions: embedder?.dimensions ?? 512 })
   const engine = timedEngine(created, app.metrics)
   const analytics = new SearchAnalytics(app.pg, engine, app.log)
   queueGauges(app.metrics, created, analytics)
   app.decorate('engine', engine)
   app.decorate('embedder', embedder)
+  app.decorate('catalogEmbedder', catalogEmbedder)
   const queryVectors = embedder === undefined ? undefined : new QueryVectors(embedder)
-  if (queryVectors !== undefined) app.metrics.store('search_query_vectors', () => ({ entries: queryVectors.size }))
+  const catalogQueryVectors = catalogEmbedder === embedder ? queryVectors : catalogEmbedder === undefined ? undefined : new QueryVectors(catalogEmbedder)
+  if (queryVectors !== undefined) {
+    app.metrics.store('search_query_vectors', () => ({ entries: queryVectors.size + (catalogQueryVectors !== queryVectors ? catalogQueryVectors?.size ?? 0 : 0) }))
+  }
   app.decorate('queryVectors', queryVectors)
+  app.decorate('catalogQueryVectors', catalogQueryVectors)
   app.decorate('analytics', analytics)
   app.addHook('onClose', async () => {
     await analytics.flush()

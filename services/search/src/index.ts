@@ -7,7 +7,7 @@ export { validateDocument, DocumentError } from './ingest/validate.js'
 export type { IndexSettings } from './engine/port.js'
 export { inferSettings } from './engine/settings.js'
 export const demoCatalogFile = new URL('../catalog/demo-catalog.json', import.meta.url)
-export { createEmbedder, createEngine } from './engine-plugin.js'
+export { createEmbedder, createEmbedders, createEngine } from './engine-plugin.js'
 export { MeilisearchEngine, MEILISEARCH_VERSION, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 export type { SearchEngine, EngineIndex } from './engine/port.js'
 export { SEARCH_CACHE_PREFIX } from './response-cache.js'

@@ -2,7 +2,7 @@
 // without the HTTP app. The app's own imports (knowledge parsers, crawler, PDF reader, job queue) take
 // about a second to load, which every CLI command would pay for nothing.
 export { readSearchEnv, searchConfig, type SearchConfig } from './config.js'
-export { createEmbedder, createEngine } from './engine-plugin.js'
+export { createEmbedder, createEmbedders, createEngine } from './engine-plugin.js'
 export type { EngineIndex, IndexSettings } from './engine/port.js'
 export { wordSettingsProblem } from './engine/query-terms.js'
 export { ingestDocuments } from './ingest/documents.js'

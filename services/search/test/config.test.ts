@@ -34,6 +34,20 @@ t.test('EMBEDDER picks the bundled embedder: use-lite by default, static on requ
   t.throws(() => readSearchEnv({ EMBEDDER: 'bert' }), /EMBEDDER/)
 })
 
+t.test('CATALOG_EMBEDDER picks the catalogs\' bundled embedder: absent, EMBEDDER\'s; anything else stops the start', async (t) => {
+  t.notOk('catalogEmbedder' in configOf({}), 'absent: the catalogs take EMBEDDER\'s')
+  t.equal(configOf({ CATALOG_EMBEDDER: 'static' }).catalogEmbedder, 'static')
+  t.equal(configOf({ EMBEDDER: 'static', CATALOG_EMBEDDER: 'use-lite' }).catalogEmbedder, 'use-lite')
+  t.throws(() => readSearchEnv({ CATALOG_EMBEDDER: 'bert' }), /CATALOG_EMBEDDER/)
+  const { createEmbedders } = await import('../src/engine-plugin.js')
+  const base = { dataDir: '', readers: 0, embeddings: true }
+  const one = await createEmbedders({ ...base, embedder: 'static', catalogEmbedder: 'static' })
+  t.equal(one.catalog, one.knowledge, 'the same embedder named twice: one, shared')
+  t.equal(one.catalog.id, 'use-lite-static-v1:512')
+  t.same(await createEmbedders({ ...base, embeddings: false, catalogEmbedder: 'static' }), { knowledge: { embedder: undefined, id: 'none' }, catalog: { embedder: undefined, id: 'none' } },
+    'embeddings off: none for either')
+})
+
 t.test('the embedder id names the model whose vectors an index holds', async (t) => {
   const { createEmbedder } = await import('../src/engine-plugin.js')
   const base = { dataDir: '', readers: 0, embeddings: true }

@@ -23,9 +23,9 @@ const TASK = 'GET /tasks/{task_id}'
 const SETTINGS: IndexSettings = { searchableAttributes: ['title', 'brand'], filterableAttributes: ['brand', 'price'], facetableAttributes: ['brand'], sortableAttributes: ['price'] }
 const vector = (...values: number[]) => Float32Array.from(values)
 
-function meilisearch (t: Test, embedder = MODEL) {
+function meilisearch (t: Test, embedder = MODEL, knowledgeEmbedder = embedder) {
   const fake = new FakeMeilisearch()
-  const engine = new MeilisearchEngine({ url: fake.host, indexPrefix: 'cs-', taskTimeoutMs: 5000, httpClient: fake.httpClient }, embedder)
+  const engine = new MeilisearchEngine({ url: fake.host, indexPrefix: 'cs-', taskTimeoutMs: 5000, httpClient: fake.httpClient }, embedder, undefined, knowledgeEmbedder)
   t.teardown(() => engine.close())
   /** The operations sent since the last call, without the task polls between them. */
   const sent = () => fake.take().filter((op) => op !== TASK)
@@ -323,6 +323,18 @@ t.test('the knowledge index on the wire: created, configured, written, read', as
     'POST /indexes/{index_uid}/documents/fetch', 'POST /indexes/{index_uid}/documents/fetch', 'POST /indexes/{index_uid}/documents/fetch',
     'POST /indexes/{index_uid}/documents/fetch', 'POST /indexes/{index_uid}/documents/fetch', 'POST /indexes/{index_uid}/documents/delete'
   ], 'reads by filter (POST …/documents/fetch), a removal by filter')
+  t.same(fake.violations, [])
+})
+
+t.test('a catalog and the knowledge embedded by two embedders (CATALOG_EMBEDDER): each index records its own', async (t) => {
+  const { fake, engine } = meilisearch(t, { id: 'catalog-model:4', dimensions: 4 }, { id: 'knowledge-model:4', dimensions: 4 })
+  await (await engine.knowledge('shop')).upsert([shipping([vector(1, 0, 0, 0), null])])
+  // The first chunk stands for the document and holds its bookkeeping.
+  const [first] = fake.lastBody('POST /indexes/{index_uid}/documents', KNOWLEDGE) as Array<{ _chatsearch: { embedder: string } }>
+  t.equal(first?._chatsearch.embedder, 'knowledge-model:4', 'the knowledge\'s page: the knowledge\'s embedder')
+  seedCatalog(fake, 'none')
+  await (await engine.index('shop')).upsert([item('k1', 'Zephyr Kettle', 'Quillon', 30, vector(0, 1, 0, 0))])
+  t.same(fake.document(CATALOG, 'k1')?._chatsearch, { hash: 'h-k1', embedder: 'catalog-model:4' }, 'the catalog\'s items: the catalog\'s')
   t.same(fake.violations, [])
 })
 

@@ -81,7 +81,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
       const batch = (request.body as unknown as RawBatch | undefined) ?? { format: 'json', bytes: new Uint8Array() }
       try {
         if (batch.bytes.byteLength <= options.catalogTask.bytes) {
-          const result = await changing(projectId, (index) => ingestBatch(index, batch, app.embedder, options.catalogTask.items))
+          const result = await changing(projectId, (index) => ingestBatch(index, batch, app.catalogEmbedder, options.catalogTask.items))
           if (result !== undefined) return result
         }
         // Too large to index while the client waits: checked whole on a thread, then queued.

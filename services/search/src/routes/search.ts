@@ -163,7 +163,7 @@ export async function searchRoutes (app: FastifyInstance) {
     const filter = filterOf(body.filters, settings)
     const facets = facetsOf(body.facets, settings)
     const sort = sortOf(body.sort, settings)
-    const hybrid = await semanticSide(app.queryVectors, index, query, body)
+    const hybrid = await semanticSide(app.catalogQueryVectors, index, query, body)
     const searchQuery: SearchQuery = {
       q: query,
       filter,
@@ -239,7 +239,7 @@ export async function searchRoutes (app: FastifyInstance) {
     // 400 invalid_facet unless facetable, as a search's facets.
     facetsOf([body.facet_name], settings)
     const filter = filterOf(body.filters, settings)
-    const hybrid = await semanticSide(app.queryVectors, index, query, body)
+    const hybrid = await semanticSide(app.catalogQueryVectors, index, query, body)
     const facetHits = await index.facetSearch({
       facet: body.facet_name,
       facetQuery,

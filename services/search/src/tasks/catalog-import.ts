@@ -43,7 +43,7 @@ export function catalogImport (app: FastifyInstance): TaskHandler {
     for (const slice of batch.slices()) {
       signal.throwIfAborted()
       try {
-        const result = await ingestDocuments(await app.engine.index(projectId), slice, app.embedder)
+        const result = await ingestDocuments(await app.engine.index(projectId), slice, app.catalogEmbedder)
         counts.indexed += result.indexed
         counts.unchanged += result.unchanged
         counts.total = result.total

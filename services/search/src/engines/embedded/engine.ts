@@ -25,21 +25,25 @@ function checkProjectId (projectId: string) {
 export class EmbeddedEngine implements SearchEngine {
   readonly #dir: string
   readonly #embedder: { id: string, dimensions: number }
+  readonly #knowledgeEmbedder: string
   readonly #open: OpenIndexes
   readonly #readers: ReaderPool | undefined
   readonly #writer: WriterThread | undefined
 
   /**
-   * `embedder` identifies the model whose vectors the indexes hold (see prepareVectors). With
+   * `embedder` identifies the model whose vectors the catalogs hold (see prepareVectors), and
+   * `knowledgeEmbedder` the knowledge's (absent: the same). With
    * `readers` > 0, searches and suggestions run on that many reader threads and batches of documents
    * are written on a writer thread; removals stay here. The re-indexing for new settings runs on a
    * thread of its own. `threadNice` lowers the reader and writer threads' priority (SEARCH_THREAD_NICE).
    * `openIndexes` bounds the files open at once (SEARCH_OPEN_INDEXES); the reader and writer threads
    * close a catalog file when it is closed here, so they hold no more.
    */
-  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0, threadNice = 0, openIndexes = OPEN_INDEXES_DEFAULT) {
+  constructor (dir: string, embedder: { id: string, dimensions: number }, readers = 0, threadNice = 0, openIndexes = OPEN_INDEXES_DEFAULT,
+    knowledgeEmbedder: { id: string } = embedder) {
     this.#dir = dir
     this.#embedder = embedder
+    this.#knowledgeEmbedder = knowledgeEmbedder.id
     mkdirSync(dir, { recursive: true })
     this.#readers = readers > 0 ? new ReaderPool(readers, embedder, threadNice) : undefined
     this.#writer = readers > 0 ? new WriterThread(embedder, threadNice) : undefined
@@ -77,7 +81,7 @@ export class EmbeddedEngine implements SearchEngine {
   async knowledge (projectId: string): Promise<KnowledgeIndex> {
     checkProjectId(projectId)
     const file = join(this.#dir, `${projectId}.knowledge.sqlite`)
-    const open = () => new EmbeddedKnowledgeIndex(file, this.#embedder.id)
+    const open = () => new EmbeddedKnowledgeIndex(file, this.#knowledgeEmbedder)
     const handle = knowledgeHandle((work) => this.#open.use(file, open, work))
     await this.#open.use(file, open, async () => {})
     return handle

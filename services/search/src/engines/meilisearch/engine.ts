@@ -40,14 +40,18 @@ export class MeilisearchEngine implements SearchEngine {
   readonly #client: Meilisearch
   readonly #options: MeilisearchOptions
   readonly #embedder: { id: string, dimensions: number }
+  /** The knowledge indexes' (KnowledgeIndex): absent from the constructor, the catalogs'. */
+  readonly #knowledgeEmbedder: { id: string, dimensions: number }
   readonly #indexes = new Map<string, MeilisearchIndex>()
   readonly #knowledge = new Map<string, MeilisearchKnowledgeIndex>()
   readonly #log: Log | undefined
   #features: Promise<void> | undefined
 
-  constructor (options: MeilisearchOptions, embedder: { id: string, dimensions: number }, log?: Log) {
+  constructor (options: MeilisearchOptions, embedder: { id: string, dimensions: number }, log?: Log,
+    knowledgeEmbedder: { id: string, dimensions: number } = embedder) {
     this.#options = options
     this.#embedder = embedder
+    this.#knowledgeEmbedder = knowledgeEmbedder
     this.#log = log
     this.#client = new Meilisearch({
       host: options.url,
@@ -88,7 +92,7 @@ export class MeilisearchEngine implements SearchEngine {
     if (!PROJECT_ID.test(projectId)) throw new Error(`invalid project id for an index name: ${projectId}`)
     let index = this.#knowledge.get(projectId)
     if (index === undefined) {
-      index = new MeilisearchKnowledgeIndex({ client: this.#client, uid: this.knowledgeUid(projectId), embedder: this.#embedder, taskTimeoutMs: this.#options.taskTimeoutMs })
+      index = new MeilisearchKnowledgeIndex({ client: this.#client, uid: this.knowledgeUid(projectId), embedder: this.#knowledgeEmbedder, taskTimeoutMs: this.#options.taskTimeoutMs })
       this.#knowledge.set(projectId, index)
     }
     return index
