@@ -38,7 +38,7 @@ try {
   const project = await createProject(pool, 'bench')
   const key = (await createKey(pool, project.id, 'chat', 'bench')).key
   log(`indexing ${items.length} demo items with embeddings…`)
-  await ingestDocuments(await search.engine.index(project.id), items, search.embedder)
+  await ingestDocuments(await search.engine.index(project.id), items, search.catalogEmbedder)
   const searchUrl = await search.listen({ host: '127.0.0.1', port: 0 })
   const chat = await buildApp({ databaseUrl, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, historyTurns: 6, search: { url: searchUrl, serviceToken: TOKEN, timeoutMs: 10_000 } })
   cleanup.push(() => chat.close())

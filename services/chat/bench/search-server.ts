@@ -52,7 +52,7 @@ try {
     serviceToken: env('BENCH_SERVICE_TOKEN')
   })
   const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
-  await ingestDocuments(await app.engine.index(projectId), items, app.embedder)
+  await ingestDocuments(await app.engine.index(projectId), items, app.catalogEmbedder)
   await ingestKnowledge(await app.engine.knowledge(projectId), await demoKnowledge(), app.embedder)
   await app.listen({ host: '127.0.0.1', port: Number(env('BENCH_SEARCH_PORT')) })
   await send({ type: 'ready', items: items.length, startMs: performance.now() - started })

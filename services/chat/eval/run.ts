@@ -170,7 +170,7 @@ try {
     log(`${d.label}: ${d.items.length} items, ${d.pages.length} pages, ${d.faq.length} FAQ pairs…`)
     const catalog = await search.engine.index(project.id) // created even when empty: searched, nothing found
     if (d.settings !== undefined) await catalog.updateSettings(d.settings)
-    await inBatches(d.items, 100, (batch) => ingestDocuments(catalog, batch, search.embedder))
+    await inBatches(d.items, 100, (batch) => ingestDocuments(catalog, batch, search.catalogEmbedder))
     const knowledge = [...d.pages, ...d.faq.map((f) => ({ id: f.id, question: f.question, answer: f.answer, ...(f.url === undefined ? {} : { url: f.url }) }))]
     if (knowledge.length > 0) {
       const index = await search.engine.knowledge(project.id)

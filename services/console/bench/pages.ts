@@ -35,7 +35,7 @@ try {
   await h.user('bench')
   await addMember(h.db, project.id, 'bench', 'owner')
   const items = JSON.parse(await readFile(demoCatalogFile, 'utf8')) as unknown[]
-  await ingestDocuments(await stack.search.engine.index(project.id), items, stack.search.embedder)
+  await ingestDocuments(await stack.search.engine.index(project.id), items, stack.search.catalogEmbedder)
   await ingestKnowledge(await stack.search.engine.knowledge(project.id), await demoKnowledge(), stack.search.embedder)
   const chatKey = (await createKey(h.db, project.id, 'chat', 'bench')).key
   const searchKey = (await createKey(h.db, project.id, 'search', 'bench')).key

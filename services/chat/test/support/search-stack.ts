@@ -26,7 +26,7 @@ export async function searchStack (t: TestLike, h: Harness, shop: Tenant, extra:
     databaseUrl: h.databaseUrl, dataDir, embeddings: true, readers: 1, logLevel: 'silent', dbPoolSize: 4, authCacheTtlMs: 5000, serviceToken: TOKEN, ...extra
   })
   t.teardown(() => app.close())
-  await ingestDocuments(await app.engine.index(shop.projectId), items, app.embedder)
+  await ingestDocuments(await app.engine.index(shop.projectId), items, app.catalogEmbedder)
   if (opts.knowledge === true) await ingestKnowledge(await app.engine.knowledge(shop.projectId), await demoKnowledge(), app.embedder)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return { url, items, app }
