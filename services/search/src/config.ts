@@ -24,7 +24,7 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_THREAD_NICE: Type.Integer({ minimum: 0, maximum: 19, default: 5 }),
   /** Index files (a project's catalog, its knowledge) the embedded engine keeps open at most; the least recently used free one closes first. */
   SEARCH_OPEN_INDEXES: Type.Integer({ minimum: 1, maximum: 100_000, default: OPEN_INDEXES_DEFAULT }),
-  /** The bundled embedder: `use-lite` (the sentence encoder) or `static` (USE-lite's word pieces, summed: no model runs per text). */
+  /** The knowledge's bundled embedder: `use-lite` (the sentence encoder) or `static` (USE-lite's word pieces, summed: no model runs per text). */
   EMBEDDER: Type.Union([Type.Literal('use-lite'), Type.Literal('static')], { default: 'use-lite' }),
   /** The bundled embedder of catalog items and catalog searches (knowledge keeps EMBEDDER's). */
   CATALOG_EMBEDDER: Type.Union([Type.Literal('use-lite'), Type.Literal('static')], { default: CATALOG_EMBEDDER_DEFAULT }),
@@ -73,7 +73,7 @@ export interface SearchConfig extends ServiceConfig {
   openIndexes?: number
   /** Compute embeddings at ingestion and allow hybrid search. */
   embeddings: boolean
-  /** The bundled embedder (EMBEDDER); absent: use-lite. */
+  /** The knowledge's bundled embedder (EMBEDDER); absent: use-lite. */
   embedder?: BundledEmbedder
   /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: CATALOG_EMBEDDER_DEFAULT. */
   catalogEmbedder?: BundledEmbedder

@@ -16,7 +16,7 @@ declare module 'fastify' {
     engine: SearchEngine
     /** The knowledge's embedder; undefined when embeddings are switched off: hybrid search is then refused. */
     embedder: Embedder | undefined
-    /** The catalogs' (CATALOG_EMBEDDER): `embedder` itself unless another is configured. */
+    /** The catalogs' (CATALOG_EMBEDDER, by default the static one): `embedder` itself when both name the same one. */
     catalogEmbedder: Embedder | undefined
     /** The embedder's vectors of hybrid knowledge queries' texts, the recent ones kept; undefined without an embedder. */
     queryVectors: QueryVectors | undefined
@@ -29,7 +29,7 @@ declare module 'fastify' {
 export interface EngineOptions {
   dataDir: string
   embeddings: boolean
-  /** The bundled embedder (EMBEDDER); absent: use-lite. */
+  /** The knowledge's bundled embedder (EMBEDDER); absent: use-lite. */
   embedder?: BundledEmbedder
   /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: CATALOG_EMBEDDER_DEFAULT. */
   catalogEmbedder?: BundledEmbedder
