@@ -6,13 +6,6 @@ import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
 import { TASK_DEFAULTS, type TaskQueueOptions } from './tasks/queue.js'
 
-/**
- * The catalogs' bundled embedder unless CATALOG_EMBEDDER says otherwise: the static one, which
- * imports a catalog at about the speed of its writes (USE-lite: about 10 items a second a thread)
- * and ranks the judged catalog searches better (README, item 10); help pages keep EMBEDDER's.
- */
-export const CATALOG_EMBEDDER_DEFAULT = 'static'
-
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
   ...commonEnv,
@@ -26,8 +19,8 @@ export const SearchEnvSchema = Type.Object({
   SEARCH_OPEN_INDEXES: Type.Integer({ minimum: 1, maximum: 100_000, default: OPEN_INDEXES_DEFAULT }),
   /** The knowledge's bundled embedder: `use-lite` (the sentence encoder) or `static` (USE-lite's word pieces, summed: no model runs per text). */
   EMBEDDER: Type.Union([Type.Literal('use-lite'), Type.Literal('static')], { default: 'use-lite' }),
-  /** The bundled embedder of catalog items and catalog searches (knowledge keeps EMBEDDER's). */
-  CATALOG_EMBEDDER: Type.Union([Type.Literal('use-lite'), Type.Literal('static')], { default: CATALOG_EMBEDDER_DEFAULT }),
+  /** The bundled embedder of catalog items and catalog searches; absent: EMBEDDER's. Knowledge keeps EMBEDDER's. */
+  CATALOG_EMBEDDER: Type.Optional(Type.Union([Type.Literal('use-lite'), Type.Literal('static')])),
   /** Worker threads that embed with the bundled model, batching concurrent texts (0: on the event loop). */
   EMBED_THREADS: Type.Integer({ minimum: 0, maximum: 16, default: 1 }),
   EMBEDDINGS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -75,7 +68,7 @@ export interface SearchConfig extends ServiceConfig {
   embeddings: boolean
   /** The knowledge's bundled embedder (EMBEDDER); absent: use-lite. */
   embedder?: BundledEmbedder
-  /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: CATALOG_EMBEDDER_DEFAULT. */
+  /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: `embedder`'s. */
   catalogEmbedder?: BundledEmbedder
   /** Worker threads of USE-lite (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
@@ -130,7 +123,7 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     threadNice: env.SEARCH_THREAD_NICE,
     openIndexes: env.SEARCH_OPEN_INDEXES,
     embedder: env.EMBEDDER,
-    catalogEmbedder: env.CATALOG_EMBEDDER,
+    ...(env.CATALOG_EMBEDDER === undefined ? {} : { catalogEmbedder: env.CATALOG_EMBEDDER }),
     embedThreads: env.EMBED_THREADS,
     ...(env.EMBEDDINGS_URL === undefined
       ? {}

@@ -6,7 +6,7 @@ import { EmbeddedEngine } from './engines/embedded/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { MeilisearchEngine, type MeilisearchOptions } from './engines/meilisearch/engine.js'
 import type { SearchEngine } from './engine/port.js'
-import { CATALOG_EMBEDDER_DEFAULT, type BundledEmbedder } from './config.js'
+import type { BundledEmbedder } from './config.js'
 import { SearchAnalytics } from './analytics.js'
 import { timedEmbedder, timedEngine } from './engine/timed.js'
 import { QueryVectors } from './query-vectors.js'
@@ -16,7 +16,7 @@ declare module 'fastify' {
     engine: SearchEngine
     /** The knowledge's embedder; undefined when embeddings are switched off: hybrid search is then refused. */
     embedder: Embedder | undefined
-    /** The catalogs' (CATALOG_EMBEDDER, by default the static one): `embedder` itself when both name the same one. */
+    /** The catalogs' (CATALOG_EMBEDDER): `embedder` itself unless another is configured. */
     catalogEmbedder: Embedder | undefined
     /** The embedder's vectors of hybrid knowledge queries' texts, the recent ones kept; undefined without an embedder. */
     queryVectors: QueryVectors | undefined
@@ -31,7 +31,7 @@ export interface EngineOptions {
   embeddings: boolean
   /** The knowledge's bundled embedder (EMBEDDER); absent: use-lite. */
   embedder?: BundledEmbedder
-  /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: CATALOG_EMBEDDER_DEFAULT. */
+  /** The bundled embedder of the catalogs (CATALOG_EMBEDDER); absent: `embedder`'s. */
   catalogEmbedder?: BundledEmbedder
   /** Worker threads of USE-lite (0: it runs on the event loop); absent: 1. */
   embedThreads?: number
@@ -64,12 +64,12 @@ export async function createEmbedder (opts: EngineOptions, log?: Log): Promise<{
 }
 
 /**
- * The knowledge's embedder (createEmbedder) and the catalogs' (CATALOG_EMBEDDER, by default the
- * static one), one and the same when both name one bundled embedder; an embeddings API embeds both.
+ * The knowledge's embedder (createEmbedder) and the catalogs' (CATALOG_EMBEDDER), one and the same
+ * unless CATALOG_EMBEDDER names another bundled one; an embeddings API embeds both.
  */
 export async function createEmbedders (opts: EngineOptions, log?: Log): Promise<{ knowledge: Awaited<ReturnType<typeof createEmbedder>>, catalog: Awaited<ReturnType<typeof createEmbedder>> }> {
   const knowledge = await createEmbedder(opts, log)
-  const catalog = opts.catalogEmbedder ?? CATALOG_EMBEDDER_DEFAULT
+  const catalog = opts.catalogEmbedder ?? opts.embedder ?? 'use-lite'
   const other = catalog !== (opts.embedder ?? 'use-lite') && opts.remoteEmbeddings === undefined
   return { knowledge, catalog: other ? await createEmbedder({ ...opts, embedder: catalog }, log) : knowledge }
 }

@@ -34,9 +34,8 @@ t.test('EMBEDDER picks the bundled embedder: use-lite by default, static on requ
   t.throws(() => readSearchEnv({ EMBEDDER: 'bert' }), /EMBEDDER/)
 })
 
-t.test('CATALOG_EMBEDDER picks the catalogs\' bundled embedder: static by default, whatever EMBEDDER is; anything else stops the start', async (t) => {
-  t.equal(configOf({}).catalogEmbedder, 'static')
-  t.equal(configOf({ EMBEDDER: 'use-lite' }).catalogEmbedder, 'static', 'the knowledge\'s embedder does not choose the catalogs\'')
+t.test('CATALOG_EMBEDDER picks the catalogs\' bundled embedder: absent, EMBEDDER\'s; anything else stops the start', async (t) => {
+  t.notOk('catalogEmbedder' in configOf({}), 'absent: the catalogs take EMBEDDER\'s')
   t.equal(configOf({ CATALOG_EMBEDDER: 'static' }).catalogEmbedder, 'static')
   t.equal(configOf({ EMBEDDER: 'static', CATALOG_EMBEDDER: 'use-lite' }).catalogEmbedder, 'use-lite')
   t.throws(() => readSearchEnv({ CATALOG_EMBEDDER: 'bert' }), /CATALOG_EMBEDDER/)
@@ -45,8 +44,10 @@ t.test('CATALOG_EMBEDDER picks the catalogs\' bundled embedder: static by defaul
   const one = await createEmbedders({ ...base, embedder: 'static', catalogEmbedder: 'static' })
   t.equal(one.catalog, one.knowledge, 'the same embedder named twice: one, shared')
   t.equal(one.catalog.id, 'use-lite-static-v1:512')
-  const apart = await createEmbedders({ ...base, embedder: 'use-lite', embedThreads: 0 })
-  t.same([apart.knowledge.id, apart.catalog.id], ['use-lite:512', 'use-lite-static-v1:512'], 'by default: USE-lite for the knowledge, static for the catalogs')
+  const apart = await createEmbedders({ ...base, embedder: 'use-lite', catalogEmbedder: 'static', embedThreads: 0 })
+  t.same([apart.knowledge.id, apart.catalog.id], ['use-lite:512', 'use-lite-static-v1:512'], 'two named: USE-lite for the knowledge, static for the catalogs')
+  const same = await createEmbedders({ ...base, embedder: 'static' })
+  t.equal(same.catalog, same.knowledge, 'CATALOG_EMBEDDER absent: EMBEDDER\'s, shared')
   t.same(await createEmbedders({ ...base, embeddings: false, catalogEmbedder: 'static' }), { knowledge: { embedder: undefined, id: 'none' }, catalog: { embedder: undefined, id: 'none' } },
     'embeddings off: none for either')
 })
