@@ -1,17 +1,11 @@
 import { useState } from 'preact/hooks'
 import { listCandidates, putSettings } from '../api/catalog.js'
-import type { CatalogSettings, SuggestionCandidate } from '../api/types.js'
+import type { CatalogSettings } from '../api/types.js'
 import { ErrorAlert, Loading, Status } from '../components/status.js'
 import { useAction, useLoad } from '../hooks.js'
+import { suggestionStatusText } from '../suggestion-status.js'
 
 const PAGE = 20
-
-const STATUS: Record<SuggestionCandidate['status'], string> = {
-  suggested: 'Suggested',
-  few_searchers: 'Too few shoppers',
-  no_keyword_results: 'No keyword results',
-  excluded: 'Excluded'
-}
 
 interface Props {
   projectId: string
@@ -61,7 +55,7 @@ export function CatalogSuggestions ({ projectId, settings, onChanged }: Props) {
                   <td data-label='Made'>{c.count}</td>
                   <td data-label='Shoppers'>{c.searchers}</td>
                   <td data-label='Keyword results'>{c.hits ?? 'not known yet'}</td>
-                  <td data-label='Status'>{STATUS[c.status]}</td>
+                  <td data-label='Status'>{suggestionStatusText(c)}</td>
                   <td data-label='Actions' class='actions'>
                     <button type='button' aria-label={`${c.status === 'excluded' ? 'Include' : 'Exclude'} ${c.query}`} disabled={action.pending} onClick={() => toggle(c.query)}>
                       {c.status === 'excluded' ? 'Include' : 'Exclude'}
