@@ -6,7 +6,7 @@ import t from 'tap'
 import { createKey } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
 import { services } from './support/stack.js'
-import { browserPage, browserSkip } from './support/browser.js'
+import { browserPage, browserSkip, signInToProject } from './support/browser.js'
 
 /** 30 items of 25 brands (more than the 20 values a facet shows, so it gets a box to find the others); 5 lanterns, the rest by meaning only. */
 const ITEMS = Array.from({ length: 30 }, (_, i) => ({
@@ -43,12 +43,7 @@ t.test('the playground counts a hybrid search\'s facet values as its facets', { 
   page.on('console', (message) => { if (message.type() === 'error' && !/status of 401/.test(message.text())) pageErrors.push(message.text()) })
   page.setDefaultTimeout(20_000)
   try {
-    await page.goto(`${consoleUrl}/signin`)
-    await page.getByLabel('Username').fill('alice')
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByLabel('Password').press('Enter')
-    await page.getByRole('link', { name: 'Lantern shop' }).click()
-    await page.waitForURL(/\/projects\/prj_[^/]+$/)
+    await signInToProject(page, consoleUrl, 'alice', PASSWORD, 'Lantern shop')
     await page.goto(`${page.url()}/playground`)
 
     const searchCard = page.locator('section', { has: page.getByRole('heading', { name: 'Search', level: 2 }) })

@@ -15,7 +15,7 @@ import type { Locator } from 'playwright-core'
 import { createKey } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
 import { services } from './support/stack.js'
-import { browserPage, browserSkip, DESKTOP, MOBILE } from './support/browser.js'
+import { browserPage, browserSkip, DESKTOP, MOBILE, signInToProject } from './support/browser.js'
 
 const DAY_MS = 86_400_000
 
@@ -80,12 +80,7 @@ t.test('a team member merchandises the catalog in a browser', { skip: browserSki
 
   try {
     // Signed in, the project of her own opened from the list.
-    await page.goto(`${consoleUrl}/signin`)
-    await page.getByLabel('Username').fill('alice')
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByLabel('Password').press('Enter')
-    await page.getByRole('link', { name: 'Trail shop' }).click()
-    await page.waitForURL(/\/projects\/prj_[^/]+$/)
+    await signInToProject(page, consoleUrl, 'alice', PASSWORD, 'Trail shop')
 
     // A small catalog, imported in the page at once (no task).
     const items = [

@@ -38,3 +38,13 @@ export async function browserPage (t: TestLike): Promise<{ page: Page, shots: st
   page.on('pageerror', (err) => pageErrors.push(err.message))
   return { page, shots, files, pageErrors }
 }
+
+/** Signs `username` in (password `password`) and opens the project named `project` from the list: the page is then on the project. */
+export async function signInToProject (page: Page, consoleUrl: string, username: string, password: string, project: string): Promise<void> {
+  await page.goto(`${consoleUrl}/signin`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(password)
+  await page.getByLabel('Password').press('Enter')
+  await page.getByRole('link', { name: project }).click()
+  await page.waitForURL(/\/projects\/prj_[^/]+$/)
+}
