@@ -3,10 +3,11 @@
 // values found in a facet's box are counted over the items the hybrid search shown matched, as its
 // facets are, not over its keyword matches alone.
 import t from 'tap'
+import { join } from 'node:path'
 import { createKey } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
 import { services } from './support/stack.js'
-import { browserPage, browserSkip, signInToProject } from './support/browser.js'
+import { browserPage, browserSkip, DESKTOP, signInToProject } from './support/browser.js'
 
 /** 30 items of 25 brands (more than the 20 values a facet shows, so it gets a box to find the others); 5 lanterns, the rest by meaning only. */
 const ITEMS = Array.from({ length: 30 }, (_, i) => ({
@@ -39,7 +40,7 @@ t.test('the playground counts a hybrid search\'s facet values as its facets', { 
   t.same(keyword, [{ value: 'Zephyr Gear', count: 1 }], 'the keyword search matches one Zephyr Gear lantern')
   t.same(hybrid, [{ value: 'Zephyr Gear', count: 5 }], 'the hybrid search counts the items closest in meaning too: all five')
 
-  const { page, pageErrors } = await browserPage(t)
+  const { page, shots, pageErrors } = await browserPage(t)
   page.on('console', (message) => { if (message.type() === 'error' && !/status of 401/.test(message.text())) pageErrors.push(message.text()) })
   page.setDefaultTimeout(20_000)
   try {
@@ -64,6 +65,7 @@ t.test('the playground counts a hybrid search\'s facet values as its facets', { 
     }, 'the values are searched over the hybrid search shown')
     await brands.getByLabel('Zephyr Gear (5)').waitFor()
     t.pass('the count shown is the hybrid search\'s')
+    await page.screenshot({ path: join(shots, `playground-hybrid-facets-${DESKTOP}.png`), fullPage: true })
     t.same(pageErrors, [], 'no error in the page')
   } catch (err) {
     t.fail(`${(err as Error).message}; page errors: ${pageErrors.join(' | ')}`)
