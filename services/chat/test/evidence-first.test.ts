@@ -296,3 +296,53 @@ t.test('a follow-up\'s own words are searched only when the conversation\'s find
   t.match((await neither.assistant.answer('p', message, history)).decision, { route: 'handoff', handoff_reason: 'unanswered' })
   t.equal(neither.queries.length, 2)
 })
+
+t.test('a follow-up leaning on the reply before is answered from the pages that reply quoted, when one of them answers', async (t) => {
+  const page = (documentId: string, title: string, text: string, score: number): KnowledgePassage =>
+    ({ documentId, chunkId: '0', kind: 'page', title, section: title, text, score })
+  const storage = page('storage', 'External storage', 'If the drive is not plugged in when the computer boots, the start takes an extra 90 seconds while it waits for the drive.', 0.5)
+  // The power page holds more of the message's words, and the search ranks it first.
+  const power = page('power', 'Power button', 'If it is not plugged in when it boots, the computer runs from its battery, which is what happens on every laptop.', 0.8)
+  const message = 'what happens if it is not plugged in when it boots?'
+  const history = (quoted: string): Message[] => [
+    { msg_id: 'm1', role: 'user', content: 'how do I mount a USB drive at boot?', timestamp: '2026-12-03T10:00:00.000Z' },
+    { msg_id: 'm2', role: 'assistant', content: 'From the shop\'s help pages, …', timestamp: '2026-12-03T10:00:01.000Z', citations: [{ source: 'knowledge', reference: `${quoted}#2`, confidence: 0.5 }] }
+  ]
+  const assistant = new Assistant({ classifier: says('question'), retriever: retriever({ passages: [power, storage] }), embedder, log })
+
+  const evidence = await assistant.gather('p', message, history('storage'))
+  t.same(evidence.passages.map((e) => [e.passage.documentId, (e.features as { quoted: number }).quoted]).sort(), [['power', 0], ['storage', 1]], 'the quoted page is marked')
+  const unmarked = await assistant.gather('p', message, history('elsewhere'))
+  const relevance = (e: typeof evidence, id: string) => e.passages.find((p) => p.passage.documentId === id)!.relevance
+  t.ok(relevance(evidence, 'storage') > relevance(unmarked, 'storage'), 'and weighs more for it')
+  t.equal(relevance(evidence, 'power'), relevance(unmarked, 'power'), 'the other page weighs as before')
+
+  const answered = await assistant.answer('p', message, history('storage'))
+  t.same(answered.citations.map((c) => c.reference), ['storage#0'], 'only the quoted page answers')
+  t.match(answered.reply, /extra 90 seconds/)
+  // The same turn after a reply that quoted another page: the power page answers.
+  const elsewhere = await assistant.answer('p', message, history('elsewhere'))
+  t.same(elsewhere.citations.map((c) => c.reference), ['power#0'], 'after a reply quoting another page, the page that holds the words answers')
+  // A message that does not lean on the turn before is weighed as any other.
+  const own = await assistant.gather('p', 'How do I use the power button to start the computer?', history('storage'))
+  t.ok(own.passages.every((e) => (e.features as { quoted: number }).quoted === 0), 'a message with its own subject: nothing is marked')
+})
+
+t.test('an answer chooses from the best three pages, not the best three chunks: two chunks of one page leave the third page in', async (t) => {
+  const chunk = (documentId: string, chunkId: string, title: string, text: string, score: number): KnowledgePassage =>
+    ({ documentId, chunkId, kind: 'page', title, section: title, text, score })
+  const passages = [
+    chunk('trash', '0', 'Deleted files', 'Deleted files are kept in the trash bin until you empty it.', 0.9),
+    chunk('trash', '1', 'Deleted files', 'Files in the trash bin are kept for 30 days before they are deleted for good.', 0.9),
+    chunk('restore', '0', 'Restoring files', 'To restore an old version of a file, click the arrow next to it.', 0.8),
+    chunk('versions', '0', 'Version control', 'Old versions are kept for 30 days; after that, one version a week is kept.', 0.5)
+  ]
+  const assistant = new Assistant({ classifier: says('question'), retriever: retriever({ passages }), embedder, log })
+  const message = 'how long are old versions of a file kept?'
+  const evidence = await assistant.gather('p', message, [])
+  t.same(evidence.passages.map((e) => e.passage.documentId), ['restore', 'trash', 'trash', 'versions'], 'the versions page\'s chunk is the fourth')
+  t.ok(evidence.passages.every((e) => e.relevance >= THRESHOLD), 'and all four clear')
+  const answered = await assistant.answer('p', message, [])
+  t.ok(answered.citations.some((c) => c.reference === 'versions#0'), `the third page is quoted: ${JSON.stringify(answered.citations.map((c) => c.reference))}`)
+  t.match(answered.reply, /Old versions are kept for 30 days/)
+})
