@@ -40,17 +40,6 @@ export function evidenceFeatures (assistant: Assistant, file: string) {
       const sentences = await assistant.sentenceCandidates(q.say, evidence)
       await write(sentences.map((c) => ({ kind: 'sentence', ref: `${c.passage.documentId}#${c.passage.chunkId}.${c.index}`, text: c.text.slice(0, 160), features: c.features, label: sources.has(c.passage.documentId) && facts.some((f) => overlaps(norm(c.text), f)) ? 1 : 0, entry: q.id, dataset, answerable: q.category !== 'unanswerable' })))
     },
-    /**
-     * A conversation's turn that expects knowledge (`cites_source`), with the turns before it as the
-     * assistant answered them: its passages labelled as a question's, by the turn's expected sources
-     * and the phrases it expects (`contains_any`), so that what a follow-up is weighed by is fitted too.
-     */
-    async turn (projectId: string, dataset: string, entry: string, say: string, history: Message[], sources: string[], phrases: string[]) {
-      const evidence = await assistant.gather(projectId, say, history)
-      const wanted = new Set(sources)
-      const facts = phrases.map(norm)
-      await write(evidence.passages.map((e) => ({ kind: e.kind, ref: `${e.passage.documentId}#${e.passage.chunkId}`, features: e.features, label: wanted.has(e.passage.documentId) && facts.some((f) => norm(e.passage.text).includes(f)) ? 1 : 0, entry, dataset, answerable: true })))
-    },
     async request (projectId: string, dataset: string, r: Request) {
       const evidence = await assistant.gather(projectId, r.say, [])
       const relevant = new Set(r.relevant)

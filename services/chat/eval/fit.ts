@@ -46,29 +46,6 @@ function fit (data: Row[]): { bias: number, weights: Record<string, number> } {
   return { bias, weights: Object.fromEntries(names.map((n, i) => [n, w[i]!])) }
 }
 
-// FIT_ONLY=<kind>.<feature> (e.g. passage.quoted): that one weight alone, fitted by the same descent
-// with the kind's other weights held at their committed values: for a feature that only some
-// messages have (a follow-up's), whose rows are too few to refit the whole model on without moving
-// what the others decide. Prints the weight and exits.
-const only = process.env.FIT_ONLY
-if (only !== undefined && only !== '') {
-  const [kind, name] = only.split('.') as [keyof typeof WEIGHTS, string]
-  const committed = WEIGHTS[kind] as unknown as Record<string, number> | undefined
-  if (committed === undefined || name === undefined || !(name in committed)) {
-    process.stderr.write(`FIT_ONLY=${only}: expected <kind>.<feature> of relevance-weights.ts\n`)
-    process.exit(2)
-  }
-  const data = rows.filter((r) => r.kind === kind && (r.features[name] ?? 0) !== 0)
-  const offset = (r: Row) => committed.bias! + Object.keys(r.features).reduce((sum, n) => sum + (n === name ? 0 : (committed[n] ?? 0) * r.features[n]!), 0)
-  let w = 0
-  for (let it = 0; it < ITERATIONS; it++) {
-    const g = data.reduce((sum, r) => sum + (sigmoid(offset(r) + w * r.features[name]!) - r.label) * r.features[name]!, 0)
-    w = Math.max(0, w - RATE * (g / Math.max(1, data.length) + L2 * w))
-  }
-  console.log(`${kind}.${name}: ${Math.round(w * 100) / 100} (${data.length} rows with the feature, ${data.filter((r) => r.label === 1).length} that answer; committed ${committed[name]})`)
-  process.exit(0)
-}
-
 // The probabilities are the natural ones (no class reweighting): 0.5 is "more likely to answer than
 // not". The one threshold is then chosen over every kind's candidates together, for the best F1.
 const fitted: Array<{ kind: string, data: Row[], p: (r: Row) => number }> = []

@@ -223,9 +223,6 @@ try {
           { msg_id: `a${i}`, role: 'assistant', content: answers[i]!.assistant_response, timestamp: new Date(0).toISOString(), citations: answers[i]!.citations }
         ])
         if (EXPLAIN && splitOf(d, conv) === 'dev') await explainEvidence(chat.assistant, projects.get(d)!, turn.say, history)
-        if (features !== undefined && splitOf(d, conv) === 'dev' && turn.expect.cites_source !== undefined && turn.expect.contains_any !== undefined) {
-          await features.turn(projects.get(d)!, d.label, `${conv.id}#${n}`, turn.say, history, turn.expect.cites_source, turn.expect.contains_any)
-        }
         const a = await send(key, turn.say, `eval-${d.name}-c-${conv.id}`, chatId)
         chatId = a.chat_id === '' ? undefined : a.chat_id
         answers.push(a)

@@ -9,7 +9,7 @@ import { handoffReply, itemsReply, templateReply, withOfferOfPerson } from './re
 import { promisedActions } from './promises.js'
 import { handoffReason } from './handoff.js'
 import { faqAnswer, pageAnswer, sentenceCandidates, sentencesOf, type Answering, type SentenceCandidate } from './sentences.js'
-import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence, type PassageFeatures } from './evidence.js'
+import { clears, headingsOf, meaningOf, weighItems, weighPassages, type ItemEvidence, type PassageEvidence } from './evidence.js'
 import { contentWords, stems } from './words.js'
 import { aboutTheShop, ASKS_WHETHER_ONE_MAY, CHEAPER, FOLLOW_UP_MAX_WORDS, GRIEVANCE, INTERROGATIVE, LEANS_ON_PREVIOUS, MALFUNCTION, PRODUCT_SEEKING } from './lexicon.js'
 import { citedLists, resolveReference } from './references.js'
@@ -147,13 +147,6 @@ export function retrievalText (message: string, history: Message[]): string {
   return `${chain.join(' ')} ${text}`
 }
 
-/** The help pages the latest reply quoted (its knowledge citations' pages): what a follow-up leaning on it most likely asks more about. */
-function pagesQuoted (history: Message[]): Set<string> {
-  const latest = history.findLast((m) => m.role === 'assistant')
-  const pages = (latest?.citations ?? []).filter((c) => c.source === 'knowledge').map((c) => c.reference.includes('#') ? c.reference.slice(0, c.reference.lastIndexOf('#')) : c.reference)
-  return new Set(pages)
-}
-
 /** Splits a finished reply into word-sized deltas, for streaming a reply that was not generated token by token. */
 function * wordDeltas (text: string): Generator<string> {
   for (const match of text.matchAll(/\s*\S+/g)) yield match[0]
@@ -176,34 +169,18 @@ function decisionOf (route: TurnDecision['route'], evidence: Evidence | undefine
   return { route, ...(reason === undefined ? {} : { handoff_reason: reason }), evidence: entries.sort((a, b) => b.score - a.score).slice(0, decisionEvidenceMax) }
 }
 
-/**
- * The passages that answer: those that clear the threshold. A follow-up leaning on the reply before
- * asks more about what that reply quoted: when a page it quoted clears, the answer is chosen from
- * those pages alone (another page that shares a word with the conversation is not what "and what if
- * it is unplugged?" asks about).
- */
-function answeringPassages (evidence: Evidence): PassageEvidence[] {
-  const cleared = evidence.passages.filter(clears)
-  const onQuoted = cleared.filter((e) => e.kind === 'passage' && (e.features as PassageFeatures).quoted === 1)
-  return onQuoted.length > 0 ? onQuoted : cleared
-}
-
 /** Pages one answer quotes from at most. */
 const ANSWER_PAGES = 3
 /** Chunks of the best page on either side of the one the search found that an answer also chooses from. */
 const PAGE_WINDOW = 4
 
 /**
- * The passages an answer chooses its sentences from: every chunk that clears the threshold of the
- * best ANSWER_PAGES pages (pages, not chunks: two chunks of one page do not leave out the third page
- * that holds the answer), then the chunks near the best one on its page (`nearby`: the search did
- * not find them, so their sentences are chosen by their own words and meaning alone; cited with the
- * page's relevance).
+ * The passages an answer chooses its sentences from: the best that clear the threshold, then the
+ * chunks near the best one on its page (`nearby`: the search did not find them, so their sentences
+ * are chosen by their own words and meaning alone; cited with the page's relevance).
  */
 function answerPages (answering: PassageEvidence[], page: KnowledgePassage[]): Answering[] {
-  const chunks = answering.filter((e) => e.kind === 'passage')
-  const bestPages = [...new Set(chunks.map((e) => e.passage.documentId))].slice(0, ANSWER_PAGES)
-  const pages: Answering[] = chunks.filter((e) => bestPages.includes(e.passage.documentId))
+  const pages: Answering[] = answering.filter((e) => e.kind === 'passage').slice(0, ANSWER_PAGES)
   const best = pages[0]
   const at = best === undefined ? -1 : page.findIndex((p) => p.documentId === best.passage.documentId && p.chunkId === best.passage.chunkId)
   if (best === undefined || at < 0) return pages
@@ -254,7 +231,7 @@ export class Assistant {
    * threshold: what the evaluation fits the sentence model on. Empty when an FAQ pair or nothing answers.
    */
   async sentenceCandidates (message: string, evidence: Evidence): Promise<SentenceCandidate[]> {
-    const answering = answeringPassages(evidence)
+    const answering = evidence.passages.filter(clears)
     if (answering.length === 0 || answering[0]!.kind === 'faq') return []
     const pages = answerPages(answering, await evidence.page())
     return sentenceCandidates(message, evidence.focus, pages, await this.#closeness(evidence.text, pages))
@@ -360,7 +337,7 @@ export class Assistant {
     const evidence = await (gathering ?? this.gather(projectId, message, history, opts))
     opts.signal?.throwIfAborted()
     const { retrieval, knowledge } = evidence
-    const passages = answeringPassages(evidence)
+    const passages = evidence.passages.filter(clears)
     // The help pages' answer is composed (its sentences embedded) only for a reply that uses it.
     const fromKnowledge = () => passages.length === 0 ? Promise.resolve(undefined) : this.#knowledgeReply(message, evidence, passages)
 
@@ -464,8 +441,7 @@ export class Assistant {
     // them to it; "any Nike stuff?" is all brand), else the message's own words.
     const c = retrieval.plan?.constraints
     const asked = stems([retrieval.plan?.query ?? '', ...(c === undefined ? [] : [...c.brands, ...c.categories, ...c.colors])].join(' '))
-    const quoted = text === message ? new Set<string>() : pagesQuoted(history)
-    let passages = weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages), quoted)
+    let passages = weighPassages(knowledge.passages, stems(text), ...await this.#passageSimilarities(text, knowledge.passages))
     let best = passages.find(clears)
     // A follow-up may name a subject of its own ("can I return earphones if I opened them?" after a
     // list of earbuds): when nothing clears with the conversation's words, its own words are searched.
@@ -478,7 +454,7 @@ export class Assistant {
         this.stats.knowledgeFailures++
         this.#opts.log.warn({ projectId, reason: alone.failure }, 'knowledge search with the message\'s own words failed; answering from the conversation\'s')
       }
-      const weighed = alone.failure === undefined ? weighPassages(alone.passages, stems(message), ...await this.#passageSimilarities(message, alone.passages), quoted) : []
+      const weighed = alone.failure === undefined ? weighPassages(alone.passages, stems(message), ...await this.#passageSimilarities(message, alone.passages)) : []
       const found = weighed.find(clears)
       if (found !== undefined) {
         passages = weighed

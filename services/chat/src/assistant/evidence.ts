@@ -36,11 +36,6 @@ export interface PassageFeatures {
   heading: number
   /** The highest cosine similarity of the message and one of the passage's sentences, 0 without an embedder. */
   closest: number
-  /**
-   * 1 when the message leans on the turn before ("and how long do they stick around?") and the
-   * assistant's reply to that turn quoted this passage's page: what a follow-up asks more about.
-   */
-  quoted: number
 }
 
 export interface FaqFeatures {
@@ -99,11 +94,8 @@ function weightedShare (wanted: string[], weight: (w: string) => number, text: S
   return total === 0 ? 0 : held / total
 }
 
-/**
- * The passages (pages' chunks and FAQ pairs) weighed against the message's content words, best first;
- * `quoted`: the pages the reply to the turn a follow-up leans on quoted (empty for any other message).
- */
-export function weighPassages (passages: KnowledgePassage[], wanted: string[], semantic: number[] = [], headings: number[] = [], closest: number[] = [], quoted: ReadonlySet<string> = new Set()): PassageEvidence[] {
+/** The passages (pages' chunks and FAQ pairs) weighed against the message's content words, best first. */
+export function weighPassages (passages: KnowledgePassage[], wanted: string[], semantic: number[] = [], headings: number[] = [], closest: number[] = []): PassageEvidence[] {
   const holders = new Map<string, number>()
   for (const p of passages) {
     const words = new Set(stems(`${p.title} ${p.section} ${p.text}`))
@@ -138,8 +130,7 @@ export function weighPassages (passages: KnowledgePassage[], wanted: string[], s
       coverage,
       sentence,
       heading: Math.max(0, headings[i] ?? 0),
-      closest: Math.max(0, closest[i] ?? 0),
-      quoted: quoted.has(passage.documentId) ? 1 : 0
+      closest: Math.max(0, closest[i] ?? 0)
     }
     return { kind: 'passage', passage, features, relevance: relevanceOf(WEIGHTS.passage, features) }
   })

@@ -7,13 +7,11 @@
  * unanswerable one does (best balanced accuracy): evidence under it is not used, and "nothing
  * matches" is said only when no item clears it. Weights of 0 are features the fit found no use for.
  * `sentence` is a ranking of the sentences of the pages that answer (sentences.ts), fitted listwise: a
- * score, not a chance, and no threshold. `passage.quoted` (only a follow-up's passages have it) was
- * fitted alone, the passage model's other weights held (`FIT_ONLY=passage.quoted`), on the passages of
- * the development conversations' follow-ups.
+ * score, not a chance, and no threshold.
  */
 export const WEIGHTS = {
   item: { bias: -3.15, semantic: 1.55, keyword: 0, coverage: 3.78, head: 0 },
-  passage: { bias: -6.11, score: 1.79, semantic: 0.17, standout: 1.31, agreement: 0.23, coverage: 2.47, sentence: 0.51, heading: 0.5, closest: 3.18, quoted: 1.22 },
+  passage: { bias: -6.11, score: 1.79, semantic: 0.17, standout: 1.31, agreement: 0.23, coverage: 2.47, sentence: 0.51, heading: 0.5, closest: 3.18 },
   faq: { bias: -7.25, score: 3.44, semantic: 3.71, coverage: 0.99, question: 4.67 },
   sentence: { bias: 0, words: 4.03, heading: 6.66, proximity: 0, cue: 2.54, meaning: 3.55, standout: 2.48, rare: 2, opening: 0, passage: 3.48 }
 } as const
