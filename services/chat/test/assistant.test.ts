@@ -77,6 +77,17 @@ t.test('the assistant answers from the catalog through the search service', asyn
     assertGrounded(t, body.assistant_response, body.citations, stack.items)
   })
 
+  t.test('a message longer than a search term, or with an emoji across the cut, is still searched', async (t) => {
+    // The search service takes terms of limits.termMaxChars (1,000) UTF-16 units; a message may be 8,000.
+    const long = 'waterproof hiking boots for rainy mountain trails '.repeat(40).trim()
+    const emoji = `${'boots '.repeat(166)}abc\u{1F600}`
+    t.equal(emoji.length, 1001, 'the emoji\'s halves are units 1,000 and 1,001')
+    for (const message of [long, emoji]) {
+      const body = await ask(message)
+      t.ok(body.citations.some((c) => c.source === 'catalog'), `items cited for a ${message.length}-unit message: ${body.assistant_response.slice(0, 80)}`)
+    }
+  })
+
   t.test('a follow-up uses the conversation so far', async (t) => {
     const first = await ask('Do you have any tents?')
     t.ok(first.citations.length > 0)

@@ -80,6 +80,17 @@ function errorCodeOf (text: string): ErrorCode | undefined {
  */
 const STALE_SHAPE = new Set<ErrorCode>(['invalid_filter', 'invalid_facet'])
 
+/**
+ * A text cut to the longest term the search service takes (limits.termMaxChars UTF-16 units), never
+ * between the two halves of a surrogate pair: the service refuses a lone half, and an emoji falling
+ * across the cut would otherwise fail the whole search.
+ */
+export function clipTerm (text: string): string {
+  if (text.length <= limits.termMaxChars) return text
+  const cut = text.slice(0, limits.termMaxChars)
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut
+}
+
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 
@@ -196,7 +207,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     // A keyword hit's score is evidence that every planned keyword matched (evidence.ts): all of them
     // must, not only some, as the search service's default matching strategy would allow.
     const search = (query: string, type: 'hybrid' | 'keyword') => call<{ hits: Hit[] }>(context, 'POST', '/search', {
-      search_term: query,
+      search_term: clipTerm(query),
       search_type: type,
       ...(type === 'hybrid' ? { semantic_ratio: 1 } : { matching_strategy: 'all' }),
       filters: plan.filter ?? null,
@@ -206,7 +217,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
     const byMeaning = async (): Promise<Hit[]> => {
       if (!hybrid) return []
       try {
-        return (await search((context.semanticText ?? message).slice(0, limits.termMaxChars), 'hybrid')).hits
+        return (await search(context.semanticText ?? message, 'hybrid')).hits
       } catch (err) {
         // A search service running with EMBEDDINGS=false refuses it: keywords alone from then on.
         if (!(err instanceof SearchCallError) || err.code !== 'hybrid_search_disabled') throw err
@@ -253,7 +264,7 @@ export function searchRetriever (opts: SearchRetrieverOptions): Retriever {
       const context: CallContext = { ...retrieval, projectId }
       try {
         // Hybrid when the search service embeds, keyword-only otherwise: its default either way.
-        const body = { query: text.slice(0, limits.termMaxChars), limit: KNOWLEDGE_LIMIT }
+        const body = { query: clipTerm(text), limit: KNOWLEDGE_LIMIT }
         const result = await call<{ hits: KnowledgeHit[] }>(context, 'POST', '/knowledge/search', body)
         return { passages: result.hits.map(passageOf) }
       } catch (err) {
