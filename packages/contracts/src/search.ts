@@ -99,19 +99,32 @@ export const SearchBody = Type.Object({
 export type SearchBody = Static<typeof SearchBody>
 
 /**
+ * The fields the spec's sample hit types, with their JSON types: what a client may rely on in every
+ * hit. An item's value of one of them is that type or null: POST /documents refuses another, which a
+ * hit could not show as the type it promises ("price": "cheap" was a 500 on every search finding it).
+ */
+export const hitFieldTypes = {
+  title: 'string', description: 'string', price: 'number', category: 'string', brand: 'string', in_stock: 'boolean', rating: 'number'
+} as const
+
+/** Whether a value (not null) is of a typed hit field's type (hitFieldTypes). */
+export const isOfHitType = (type: typeof hitFieldTypes[keyof typeof hitFieldTypes], value: unknown): boolean =>
+  type === 'string' ? typeof value === 'string' : type === 'number' ? typeof value === 'number' : typeof value === 'boolean'
+
+/**
  * A catalog item as indexed; the sample fields are listed, any other field of the document is kept.
  * The extensions add _rankingScore (show_ranking_score) and _formatted (highlight and crop), allowed
  * as any other field.
  */
 export const SearchHit = Type.Object({
   id: Type.String(),
-  title: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-  price: Type.Optional(Type.Number()),
-  category: Type.Optional(Type.String()),
-  brand: Type.Optional(Type.String()),
-  in_stock: Type.Optional(Type.Boolean()),
-  rating: Type.Optional(Type.Number())
+  title: Type.Optional(Nullable(Type.String())),
+  description: Type.Optional(Nullable(Type.String())),
+  price: Type.Optional(Nullable(Type.Number())),
+  category: Type.Optional(Nullable(Type.String())),
+  brand: Type.Optional(Nullable(Type.String())),
+  in_stock: Type.Optional(Nullable(Type.Boolean())),
+  rating: Type.Optional(Nullable(Type.Number()))
 }, {
   additionalProperties: true,
   // Not declared as properties, as _rankingScore is not: an item's own field of that name is then

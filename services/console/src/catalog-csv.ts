@@ -1,11 +1,18 @@
 import { parse } from 'csv-parse/sync'
 import { ApiError } from '@chatsearch/shell'
+import { hitFieldTypes } from '@chatsearch/contracts'
 
 /**
  * CSV cells are text: numbers and booleans are turned back into JSON values, the rest stays text.
- * A number too long to be finite (400 digits) stays text rather than become null in JSON.
+ * A number too long to be finite (400 digits) stays text rather than become null in JSON. A field
+ * every search hit types (hitFieldTypes) is read as its type: a title or brand stays text even when
+ * it looks like a number (a book called "1984"), and an empty price, rating or in_stock is null (not
+ * given), not "" (which the catalog refuses for them).
  */
-function castCell (value: string): unknown {
+function castCell (field: string, value: string): unknown {
+  const type = (hitFieldTypes as Record<string, string>)[field]
+  if (type === 'string') return value
+  if (type !== undefined && value.trim() === '') return null
   if (value === 'true') return true
   if (value === 'false') return false
   if (value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim()) && Number.isFinite(Number(value))) return Number(value)
@@ -31,7 +38,7 @@ export const CATALOG_CSV_OPTIONS = { columns: columnsOf, bom: true, skip_empty_l
 
 /** One CSV record as a catalog item: its cells cast (castCell). */
 export const catalogItemOfCsvRecord = (record: Record<string, string>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, castCell(v)]))
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, castCell(k, v)]))
 
 /** The catalog items of a CSV text whose first line names the fields. */
 export function catalogItemsOfCsv (text: string): unknown[] {

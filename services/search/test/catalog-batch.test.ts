@@ -43,7 +43,13 @@ const rawBodySuite = (readers: number) => async (t: Test) => {
       ['not an array', '{"id": "x"}', 'invalid_request', /^body must be array$/],
       ['a NUL character', '[{"id": "n", "title": "a\\u0000b"}]', 'invalid_request', /NUL/],
       ['nested too deep', deep, 'invalid_request', /nested more than 32 levels/],
-      ['a bad item', '[{"id": "ok"}, {"title": "no id"}]', 'invalid_document', /document 1: missing field "id"/]
+      ['a bad item', '[{"id": "ok"}, {"title": "no id"}]', 'invalid_document', /document 1: missing field "id"/],
+      // Each hit shows these fields as their type (the contracts' hitFieldTypes): another type is refused.
+      ['a price that is not a number', '[{"id": "ok"}, {"id": "p", "price": "cheap"}]', 'invalid_document', /^document 1 \(id p\): field "price" must be a number or null, not a string: every search hit shows it as a number$/],
+      ['a brand that is an object', '[{"id": "b", "brand": {"name": "Acme"}}]', 'invalid_document', /field "brand" must be a string or null, not an object/],
+      ['a category that is a list', '[{"id": "c", "category": ["A", "B"]}]', 'invalid_document', /field "category" must be a string or null, not an array/],
+      ['in stock as a word', '[{"id": "s", "in_stock": "yes"}]', 'invalid_document', /field "in_stock" must be a boolean or null, not a string/],
+      ['a rating that is a boolean', '[{"id": "r", "rating": true}]', 'invalid_document', /field "rating" must be a number or null, not a boolean/]
     ]
     for (const [name, body, code, message] of cases) {
       const res = await post(body)
@@ -57,6 +63,7 @@ const rawBodySuite = (readers: number) => async (t: Test) => {
     t.equal((await post('[]', 'text/plain')).statusCode, 415, 'other content types as before')
     t.equal((await send(h.app, shop.key, 'GET', '/documents/ok')).statusCode, 404)
     t.equal((await send(h.app, shop.key, 'GET', '/documents/c')).statusCode, 404)
+    t.equal((await send(h.app, shop.key, 'GET', '/documents/p')).statusCode, 404)
     t.equal((await post('[]')).json().total, 3, 'nothing half-applied')
   })
 
@@ -118,4 +125,23 @@ t.test('the writer thread gets its vectors from the service\'s embedder, and fai
   t.equal(writer.pending, 3, 'three writes sent and not yet answered (memory_store_entries{store="search_writer_requests"})')
   await Promise.all(records)
   t.equal(writer.pending, 0, 'all answered')
+})
+
+t.test('a typed hit field: null shown as null, and a value of another type stored before it was refused shown as null, never a 500', async (t) => {
+  const h = await searchHarness(t, false)
+  const shop = await h.tenant()
+  const nulls = await send(h.app, shop.key, 'POST', '/documents', [{ id: 'n', title: 'Zzyzx lamp', price: null, brand: null, in_stock: null }])
+  t.equal(nulls.statusCode, 200, 'null is accepted for each typed field')
+  const first = (await send(h.app, shop.key, 'POST', '/search', { search_term: 'zzyzx' })).json()
+  t.match(first.hits, [{ id: 'n', price: null, brand: null, in_stock: null }], 'and shown as null, not 0, "" or false')
+
+  // As a catalog imported before POST /documents refused them holds them: written past the check.
+  const index = await h.app.engine.index(shop.projectId)
+  await index.upsert([{ document: { id: 'old', title: 'Zzyzx shade', price: 'cheap', in_stock: 'yes', brand: { name: 'Acme' }, rating: 4 } }])
+  const res = await send(h.app, shop.key, 'POST', '/search', { search_term: 'zzyzx shade', attributes_to_highlight: ['title'] })
+  t.equal(res.statusCode, 200, 'the search answers')
+  t.match(res.json().hits[0], { id: 'old', title: 'Zzyzx shade', price: null, in_stock: null, brand: null, rating: 4 }, 'the fields of another type shown as null, the others as stored')
+  t.same((await send(h.app, shop.key, 'GET', '/documents/old')).json().price, 'cheap', 'the item itself is unchanged')
+  const hybridless = await send(h.app, shop.key, 'POST', '/search', { search_term: '', sort: [] })
+  t.equal(hybridless.statusCode, 200, 'browsing too')
 })

@@ -1,4 +1,4 @@
-import { DOCUMENT_ID_PATTERN } from '@chatsearch/contracts'
+import { DOCUMENT_ID_PATTERN, hitFieldTypes, isOfHitType } from '@chatsearch/contracts'
 import type { Document } from '../engine/port.js'
 
 const STRING_ID = new RegExp(DOCUMENT_ID_PATTERN)
@@ -36,6 +36,8 @@ export function documentId (id: unknown, where: string): string {
   throw new DocumentError(`${where}: field "id" must be a string or an integer, not ${id === null ? 'null' : typeof id}`)
 }
 
+const kindOf = (value: unknown) => Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
+
 /**
  * Checks one incoming item and returns it with its id as a string. `position` is the item's place
  * in the batch, for the error message.
@@ -49,6 +51,12 @@ export function validateDocument (item: unknown, position: number): Document {
     if (RESERVED_FIELDS.has(key)) throw new DocumentError(`${where} (id ${stringId}): field "${key}" is reserved by the search engine`)
   }
   if (depth(item) > MAX_DEPTH) throw new DocumentError(`${where} (id ${stringId}): nested deeper than ${MAX_DEPTH} levels`)
+  for (const [field, type] of Object.entries(hitFieldTypes)) {
+    const value = (item as Record<string, unknown>)[field]
+    if (value !== undefined && value !== null && !isOfHitType(type, value)) {
+      throw new DocumentError(`${where} (id ${stringId}): field "${field}" must be a ${type} or null, not ${kindOf(value)}: every search hit shows it as a ${type}`)
+    }
+  }
   return { ...(item as Record<string, unknown>), id: stringId }
 }
 

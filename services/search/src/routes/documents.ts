@@ -70,7 +70,7 @@ export async function documentRoutes (app: FastifyInstance, options: { catalogTa
         operationId: 'addOrReplaceDocuments',
         tags: ['catalog'],
         summary: 'Add or replace catalog items by id (JSON array or NDJSON)',
-        description: `Answers 200 once the batch is indexed, or 202 with a \`catalog_import\` task (see GET /tasks/{id}) when the body holds more than ${options.catalogTask.items} items or ${options.catalogTask.bytes} bytes. Either way the batch is checked whole first: a bad item answers 400 and nothing is written.`,
+        description: `Answers 200 once the batch is indexed, or 202 with a \`catalog_import\` task (see GET /tasks/{id}) when the body holds more than ${options.catalogTask.items} items or ${options.catalogTask.bytes} bytes. Either way the batch is checked whole first: a bad item answers 400 and nothing is written. The fields a search hit types (title, description, category and brand strings, price and rating numbers, in_stock a boolean) must hold that type or null.`,
         consumes: ['application/json', 'application/x-ndjson'],
         body: DocumentsBody,
         response: { 200: DocumentsResponse, 202: TaskAccepted, ...errorResponses(...bodyErrors, ...searchErrors.addOrReplaceDocuments, ...idempotencyErrors) }

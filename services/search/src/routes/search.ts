@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import {
-  AutocompleteBody, AutocompleteResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, limits, matchingStrategyDefault, searchErrors, type SearchHit
+  AutocompleteBody, AutocompleteResponse, FacetSearchBody, FacetSearchResponse, SearchBody, SearchResponse, bodyErrors, errorResponses, hitFieldTypes, isOfHitType, limits, matchingStrategyDefault, searchErrors, type SearchHit
 } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { isUsableVector } from '@chatsearch/embeddings'
@@ -80,6 +80,22 @@ function sortOf (sort: string[] | null | undefined, settings: IndexSettings): So
  * search's keyword side when the engine counted it (undefined: not). A filtered search that found
  * nothing tells nothing: without the filter the query may well find items.
  */
+/**
+ * A hit as the response promises it: a typed field (hitFieldTypes) holding another type, stored
+ * before POST /documents refused one, is shown as null (the serializer would otherwise fail the
+ * whole search, or turn "yes" into true). The item itself is unchanged (GET /documents/{id}).
+ * Returns the hit itself when nothing is amiss, and the fields shown as null.
+ */
+function conformHit (hit: SearchHit): { hit: SearchHit, nulled: string[] } {
+  let nulled: string[] | undefined
+  for (const [field, type] of Object.entries(hitFieldTypes)) {
+    const value = (hit as Record<string, unknown>)[field]
+    if (value !== undefined && value !== null && !isOfHitType(type, value)) (nulled ??= []).push(field)
+  }
+  if (nulled === undefined) return { hit, nulled: [] }
+  return { hit: { ...hit, ...Object.fromEntries(nulled.map((f) => [f, null])) }, nulled }
+}
+
 function keywordHitsOf (hits: number | undefined, filters: string | null | undefined): number | null {
   if (hits === undefined) return null
   return hits === 0 && (filters ?? '').trim() !== '' ? null : hits
@@ -183,9 +199,15 @@ export async function searchRoutes (app: FastifyInstance) {
     const format = formatOptions(body)
     // The words the search matched, with the catalog's stop words and synonyms, on both engines.
     const terms = format === undefined ? undefined : queryTerms(query, queryRules(settings))
+    const conformed = result.hits.map(conformHit)
+    const amiss = conformed.filter((c) => c.nulled.length > 0)
+    if (amiss.length > 0) {
+      request.log.warn({ items: amiss.map((c) => ({ id: c.hit.id, fields: c.nulled })) }, 'items hold a field of another type than hits show; shown as null (import them again)')
+    }
+    const found = amiss.length === 0 ? result.hits : conformed.map((c) => c.hit)
     const hits: SearchHit[] = scores === undefined && terms === undefined
-      ? result.hits
-      : result.hits.map((hit, i) => ({
+      ? found
+      : found.map((hit, i) => ({
         ...hit,
         ...(scores === undefined ? {} : { _rankingScore: scores[i] }),
         ...(format === undefined || terms === undefined ? {} : { _formatted: formatHit(hit, terms.words, format, terms.synonyms) })
