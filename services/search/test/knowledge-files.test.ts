@@ -134,6 +134,14 @@ t.test('a bad upload is refused whole with the documented error, and nothing is 
   // Multipart fields skip the JSON checks: a NUL in either was stored, and every reply citing the file then failed.
   await refused('a NUL in the url', multipart([good, { name: 'url', value: 'https://shop.example/a\u0000b' }]), 400, 'invalid_request', /url must be an http or https URL/)
   await refused('a NUL in a file name', multipart([file('a\u0000b.md', '# A\n\ntext')]), 400, 'invalid_request', /file name: .*NUL/)
+  // Names and fields whose bytes are not UTF-8: the parser decodes them with U+FFFD, which was stored as the title, id and URL.
+  const latin1 = (disposition: Buffer, value: string) => Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: `), disposition,
+    Buffer.from(`\r\n\r\n${value}\r\n--${BOUNDARY}--\r\n`)])
+  await refused('a file name in Latin-1', latin1(Buffer.concat([Buffer.from('form-data; name="file"; filename="r'), Buffer.from([0xe9]), Buffer.from('sum\u00e9.md"')]), '# A\n\ntext'),
+    400, 'invalid_request', /^file name: must be UTF-8/)
+  await refused('a file name encoding a lone surrogate', latin1(Buffer.from('form-data; name="file"; filename*=UTF-8\'\'%ED%A0%80.md'), '# A\n\ntext'), 400, 'invalid_request', /^file name: must be UTF-8/)
+  const badUrl = Buffer.concat([multipart([good]).subarray(0, -(BOUNDARY.length + 6)), Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://shop.example/h`), Buffer.from([0xff, 0xfe]), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)])
+  await refused('a url whose bytes are not UTF-8', badUrl, 400, 'invalid_request', /^url: must be UTF-8/)
   await refused('no file at all', multipart([{ name: 'url', value: 'https://shop.example/' }]), 400, 'missing_parameters', /no file/)
   await refused('a body cut short', multipart([good]).subarray(0, 60), 400, 'invalid_request', /multipart body cannot be read/)
   await refused('JSON instead of files', Buffer.from('{"file":"x"}'), 415, 'unsupported_media_type', /multipart\/form-data/, 'application/json')

@@ -27,6 +27,14 @@ function uploadError (err: unknown): unknown {
 }
 
 /**
+ * What the multipart parser puts where a file name's or field's bytes are not UTF-8 (it decodes them
+ * with replacement): refused, as a JSON body's bytes are, rather than stored as part of a title, an
+ * id or a URL. No file name or URL holds it of its own.
+ */
+const REPLACEMENT = '\ufffd'
+const NOT_UTF8 = 'must be UTF-8: it holds bytes that are no character (decoded as U+FFFD)'
+
+/**
  * POST /knowledge/files (spec/knowledge.md): files uploaded as multipart/form-data are checked as they
  * arrive (name, type, size, encoding: cheap checks), then handed whole to a `files` task that parses
  * and indexes them. A bad file refuses the upload, nothing queued.
@@ -69,6 +77,7 @@ export async function knowledgeFileRoutes (app: FastifyInstance) {
         if (part.type === 'field') {
           if (part.fieldname !== 'url') throw new ApiError('invalid_request', `unknown field "${part.fieldname}": send parts named "file" and an optional "url" field`)
           const value = part.value
+          if (typeof value === 'string' && value.includes(REPLACEMENT)) throw new ApiError('invalid_request', `url: ${NOT_UTF8}`)
           if (typeof value !== 'string' || part.valueTruncated || !isHttpUrl(value)) {
             throw new ApiError('invalid_request', `url must be an http or https URL of at most ${knowledgeLimits.urlMaxChars} characters`)
           }
@@ -79,7 +88,7 @@ export async function knowledgeFileRoutes (app: FastifyInstance) {
         const name = part.filename
         if (name === '' || name.length > FILE_NAME_MAX) throw new ApiError('invalid_request', `each file part needs a file name of 1 to ${FILE_NAME_MAX} characters (its extension says how to read it)`)
         // Multipart fields skip the JSON checks: the name becomes the document's title and id.
-        const nameProblem = textProblem(name)
+        const nameProblem = name.includes(REPLACEMENT) ? NOT_UTF8 : textProblem(name)
         if (nameProblem !== undefined) throw new ApiError('invalid_request', `file name: ${nameProblem}`)
         if (files.some((f) => f.name === name)) throw new ApiError('invalid_request', `two files are named ${name}; one would replace the other`)
         const bytes = await part.toBuffer()
