@@ -4,7 +4,8 @@ import { hitFieldTypes } from '@chatsearch/contracts'
 
 /**
  * CSV cells are text: numbers and booleans are turned back into JSON values, the rest stays text.
- * A number too long to be finite (400 digits) stays text rather than become null in JSON. A field
+ * A number too long to be finite (400 digits) stays text rather than become null in JSON, and so does
+ * one written otherwise than the number's own text (leading zeros, see castCell). A field
  * every search hit types (hitFieldTypes) is read as its type: a title or brand stays text even when
  * it looks like a number (a book called "1984"), and an empty price, rating or in_stock is null (not
  * given), not "" (which the catalog refuses for them).
@@ -15,8 +16,11 @@ function castCell (field: string, value: string): unknown {
   if (type !== undefined && value.trim() === '') return null
   if (value === 'true') return true
   if (value === 'false') return false
-  if (value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim()) && Number.isFinite(Number(value))) return Number(value)
-  return value
+  const number = Number(value)
+  if (value.trim() === '' || !/^-?\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(number)) return value
+  // A price or rating is a number however it is written ("129.50"); any other cell only when its text
+  // is the number's own: "00123" (an id, a SKU, a postcode) stays text, or two ids would become one.
+  return type === 'number' || String(number) === value.trim() ? number : value
 }
 
 /**
