@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import {
   CatalogSettings, ClickEventsBody, ClickEventsResponse, ErrorBody, errorCatalog, errorResponses, FacetSearchBody, FacetSearchResponse, formatDefaults, LatestConsumerChatIdResponse, Message,
   NewUserMessageBody, SearchAnalyticsResponse, SearchBody, SearchHit, SearchResponse, SearchRule, SearchRulesBody, SearchRulesResponse, SuggestionCandidatesQuery, SuggestionCandidatesResponse,
-  limits, matchingStrategyDefault, errorBody, chatErrors, searchErrors, FeedbackBody, FeedbackResponse, AdminMessage
+  limits, matchingStrategyDefault, errorBody, chatErrors, searchErrors, FeedbackBody, FeedbackResponse, AdminMessage, hitFieldTypes, isOfHitType
 } from '../src/index.js'
 
 t.test('newUserMessage body follows the spec and the decided limits', async (t) => {
@@ -96,6 +96,15 @@ t.test('search body: highlight and crop as Meilisearch\'s, with bounds', async (
     [formatDefaults.cropLength, formatDefaults.cropMarker, formatDefaults.highlightPreTag, formatDefaults.highlightPostTag], 'the documented defaults are the ones used')
   t.same(formatDefaults, { cropLength: 10, cropMarker: '…', highlightPreTag: '<em>', highlightPostTag: '</em>' }, 'Meilisearch\'s')
   t.ok(Value.Check(SearchHit, { id: 'a', title: 'A', _formatted: { id: 'a', title: '<em>A</em>', price: 3 } }), 'a hit may carry _formatted, as any other field')
+  // The hit's typed fields are the ones POST /documents checks (hitFieldTypes): the two lists cannot drift apart.
+  t.same(Object.keys(SearchHit.properties).filter((k) => k !== 'id').sort(), Object.keys(hitFieldTypes).sort(), 'SearchHit types the fields hitFieldTypes lists')
+  const sample = { string: 'x', number: 1, boolean: true }
+  const other = { string: 1, number: 'x', boolean: 'yes' }
+  for (const [field, type] of Object.entries(hitFieldTypes)) {
+    t.ok(Value.Check(SearchHit, { id: 'a', [field]: sample[type] }) && Value.Check(SearchHit, { id: 'a', [field]: null }), `${field}: a ${type} or null`)
+    t.notOk(Value.Check(SearchHit, { id: 'a', [field]: other[type] }), `${field}: not another type`)
+    t.ok(isOfHitType(type, sample[type]) && !isOfHitType(type, other[type]), `isOfHitType agrees for ${field}`)
+  }
 })
 
 t.test('facet search body and answer: Meilisearch\'s facet search in snake case, with bounds', async (t) => {
