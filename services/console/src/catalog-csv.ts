@@ -14,6 +14,7 @@ function castCell (field: string, value: string): unknown {
   const type = (hitFieldTypes as Record<string, string>)[field]
   if (type === 'string') return value
   if (type !== undefined && value.trim() === '') return null
+  if (type === 'boolean') return booleanCell(value)
   if (value === 'true') return true
   if (value === 'false') return false
   const number = Number(value)
@@ -21,6 +22,19 @@ function castCell (field: string, value: string): unknown {
   // A price or rating is a number however it is written ("129.50"); any other cell only when its text
   // is the number's own: "00123" (an id, a SKU, a postcode) stays text, or two ids would become one.
   return type === 'number' || String(number) === value.trim() ? number : value
+}
+
+// How spreadsheets write a yes or no: Excel and LibreOffice export TRUE/FALSE, shops' own exports often
+// yes/no or 1/0. Only a field typed boolean (in_stock) reads them all; elsewhere "yes" is just text.
+const TRUE_CELLS = new Set(['true', 'yes', 'y', '1'])
+const FALSE_CELLS = new Set(['false', 'no', 'n', '0'])
+
+/** A boolean field's cell: any common spelling of yes or no, else the text as it is (the search service refuses it, naming the field). */
+function booleanCell (value: string): unknown {
+  const cell = value.trim().toLowerCase()
+  if (TRUE_CELLS.has(cell)) return true
+  if (FALSE_CELLS.has(cell)) return false
+  return value
 }
 
 /**

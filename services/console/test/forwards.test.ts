@@ -12,7 +12,7 @@ t.test('catalog, search, settings, knowledge and tasks reach the search service 
   const other = (await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Other' } })).json().id as string
   const base = `/api/projects/${projectId}`
 
-  const csv = 'id,title,price,in_stock,sku\nb1,"Waterproof hiking boots, leather",129.50,true,00123\nb2,Trail socks,12,false,123\nb3,1984,,,7\n0042,Cork board,3,,\n042,Cork mat,30,,\n'
+  const csv = 'id,title,price,in_stock,sku\nb1,"Waterproof hiking boots, leather",129.50,TRUE,00123\nb2,Trail socks,12,No,123\nb3,1984,,,7\n0042,Cork board,3,,\n042,Cork mat,30,,\n'
   const imported = await alice.request({ method: 'POST', url: `${base}/catalog`, payload: csv, headers: { 'content-type': 'text/csv' } })
   t.equal(imported.statusCode, 200, imported.body)
   t.match(imported.json(), { total: 5 }, 'ids 0042 and 042 are two items')
@@ -28,7 +28,7 @@ t.test('catalog, search, settings, knowledge and tasks reach the search service 
   const found = await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'hiking boots' } })
   t.equal(found.statusCode, 200)
   const hit = (found.json() as { hits: Array<{ id: string, price: number, in_stock: boolean, title: string, sku: unknown }> }).hits[0]!
-  t.same([hit.id, hit.title, hit.price, hit.in_stock, hit.sku], ['b1', 'Waterproof hiking boots, leather', 129.5, true, '00123'], 'CSV cells became numbers and booleans; the quoted comma stayed; a SKU with leading zeros stayed text')
+  t.same([hit.id, hit.title, hit.price, hit.in_stock, hit.sku], ['b1', 'Waterproof hiking boots, leather', 129.5, true, '00123'], 'CSV cells became numbers and booleans (TRUE, No); the quoted comma stayed; a SKU with leading zeros stayed text')
   t.equal((await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: 'trail socks' } })).json().hits[0].sku, 123, 'a number written as itself became one')
   const book = (await alice.request({ method: 'POST', url: `${base}/search`, payload: { search_term: '1984' } })).json().hits[0]
   t.match(book, { id: 'b3', title: '1984', price: null, in_stock: null }, 'a title that looks like a number stays text; empty typed cells are null')
