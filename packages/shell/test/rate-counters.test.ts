@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import { installErrorHandler, rateLimitPlugin, redisPlugin } from '../src/index.js'
+import { installErrorHandler, MemoryRateLimitStore, RedisRateLimitStore, rateLimitPlugin, redisPlugin } from '../src/index.js'
 import { startRedis } from '@chatsearch/testkit'
 
 // A caller counted in counters of its own instead of its credential's (a widget key's browsers:
@@ -37,5 +37,27 @@ for (const backend of ['memory', 'redis'] as const) {
     t.match(fifth.json().message, /from this address/)
     t.equal((await read('cat', 'b')).statusCode, 200, 'another address, another consumer')
     t.equal((await app.inject({ url: '/read' })).headers['ratelimit-limit'], '100', 'without counters of its own, the credential\'s class')
+  })
+}
+
+for (const backend of ['memory', 'redis'] as const) {
+  t.test(`an attempt counted first is taken back when it succeeds, ${backend}`, async (t) => {
+    let store
+    if (backend === 'memory') store = new MemoryRateLimitStore()
+    else {
+      const app = Fastify()
+      await app.register(redisPlugin, { url: (await startRedis(t)).url, name: 'test' })
+      t.teardown(() => app.close())
+      store = new RedisRateLimitStore(app.redis!)
+    }
+    await store.release('never-counted')
+    t.same(await store.peek('never-counted'), { count: 0, resetMs: 0 }, 'no window is made by a release')
+    await store.hit('signin', 60_000)
+    await store.hit('signin', 60_000)
+    await store.release('signin')
+    t.equal((await store.peek('signin')).count, 1, 'one taken back')
+    await store.release('signin')
+    await store.release('signin')
+    t.equal((await store.peek('signin')).count, 0, 'never below zero')
   })
 }

@@ -73,6 +73,18 @@ t.test('sign-in attempts are throttled per username and address, with Retry-Afte
   t.ok(retry > 0 && retry <= 900, `Retry-After ${retry} s within the 15-minute window`)
   t.equal((await attempt('dave', PASSWORD)).statusCode, 200, 'another username from the same address is not held up')
   t.equal((await attempt('carol', PASSWORD, '10.0.0.9')).statusCode, 200, 'nor the same username from another address')
+  for (let i = 0; i < 5; i++) t.equal((await attempt('dave', PASSWORD)).statusCode, 200, 'a sign-in that succeeds is not counted')
+  t.equal((await attempt('dave', 'not the password')).statusCode, 401, 'so the failures of that window are still all to come')
+})
+
+t.test('guesses sent at once are held to the limit too', async (t) => {
+  const h = await harness(t)
+  await h.user('erin')
+  const app = await h.app({ signInFailures: 3 })
+  // Each password check takes a while (scrypt): all ten are in flight before the first is refused.
+  const burst = await Promise.all(Array.from({ length: 10 }, () =>
+    app.inject({ method: 'POST', url: '/api/session', payload: { username: 'erin', password: 'a guess' }, remoteAddress: '127.0.0.1' })))
+  t.same(burst.map((res) => res.statusCode).sort(), [401, 401, 401, 429, 429, 429, 429, 429, 429, 429], 'three guesses checked, the rest refused')
 })
 
 t.test('a session ends when it expires', async (t) => {

@@ -16,6 +16,11 @@ export interface RateLimitStore {
   hit (key: string, windowMs: number): Promise<WindowCount>
   /** The current window's count without adding to it; zero when no window is open. */
   peek (key: string): Promise<WindowCount>
+  /**
+   * Takes one back from the current window's count (an attempt counted before it was checked, which
+   * then succeeded); nothing when no window is open or it is at zero.
+   */
+  release (key: string): Promise<void>
 }
 
 // One round trip, atomic: the first request of a window starts its expiry. A key left without an
@@ -28,6 +33,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`
 
+// Never below zero, and never on a key without a window: a DECR there would make one that never expires.
+const RELEASE = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`
+
 /** Counters shared by every replica. */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: Redis
@@ -35,6 +46,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor (redis: Redis) {
     this.#redis = redis
     if (!('chatsearchRateHit' in redis)) redis.defineCommand('chatsearchRateHit', { numberOfKeys: 1, lua: HIT })
+    if (!('chatsearchRateRelease' in redis)) redis.defineCommand('chatsearchRateRelease', { numberOfKeys: 1, lua: RELEASE })
   }
 
   async hit (key: string, windowMs: number): Promise<WindowCount> {
@@ -49,6 +61,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (replies === null || failed !== undefined) throw failed?.[0] ?? new Error('the Redis transaction was aborted')
     const [count, resetMs] = replies.map(([, value]) => Number(value ?? 0))
     return { count: count ?? 0, resetMs: Math.max(0, resetMs ?? 0) }
+  }
+
+  async release (key: string): Promise<void> {
+    const run = (this.#redis as unknown as { chatsearchRateRelease: (key: string) => Promise<number> }).chatsearchRateRelease
+    await run.call(this.#redis, key)
   }
 }
 
@@ -87,6 +104,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const window = this.#windows.peek(key)
     if (window === undefined || window.endsAt <= now) return { count: 0, resetMs: 0 }
     return { count: window.count, resetMs: window.endsAt - now }
+  }
+
+  async release (key: string, now = Date.now()): Promise<void> {
+    const window = this.#windows.peek(key)
+    if (window !== undefined && window.endsAt > now && window.count > 0) window.count--
   }
 
   /** For `memory_store_entries`. */

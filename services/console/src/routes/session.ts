@@ -40,8 +40,10 @@ export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOpt
     const { username, password } = request.body
     const key = `signin:${username.toLowerCase()}:${request.ip}`
     if (opts.failures > 0) {
-      const window = await opts.store.peek(key)
-      if (window.count >= opts.failures) {
+      // Counted before the password is checked, and taken back if it is right: counted after the
+      // check (a slow hash), a burst of guesses sent at once all passed the limit together.
+      const window = await opts.store.hit(key, SIGN_IN_WINDOW_MS)
+      if (window.count > opts.failures) {
         const retryS = Math.max(1, Math.ceil(window.resetMs / 1000))
         throw new ApiError('authentication_throttled', `too many failed sign-ins for ${username}; retry in ${retryS} s`, { 'retry-after': String(retryS) })
       }
@@ -49,10 +51,8 @@ export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOpt
     const user = await findUser(app.pg, username)
     // An unknown name costs a hash too, so that timing does not tell which names exist.
     const valid = await verifyPassword(password, user?.password_hash ?? await decoyHash())
-    if (user === undefined || !valid) {
-      if (opts.failures > 0) await opts.store.hit(key, SIGN_IN_WINDOW_MS)
-      throw new ApiError('invalid_credentials', 'the username or the password is wrong')
-    }
+    if (user === undefined || !valid) throw new ApiError('invalid_credentials', 'the username or the password is wrong')
+    if (opts.failures > 0) await opts.store.release(key)
     const session = await createSession(app.pg, user.id, opts.ttlMs)
     app.setSessionCookie(request, reply, session.id)
     return { username: user.username, csrf_token: session.csrfToken }
