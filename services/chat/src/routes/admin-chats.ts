@@ -144,7 +144,7 @@ export async function adminChatRoutes (app: FastifyInstance) {
       operationId: 'adminExportChats',
       tags: ['admin'],
       summary: 'Every chat passing the filters with its messages, streamed as a JSON or CSV attachment',
-      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at, decision_route (the route of the assistant\'s decision; empty on other messages and on those stored before decisions were kept), feedback_rating (`up` or `down` when the customer rated the reply, else empty), feedback_comment; quoted as RFC 4180 says. The JSON export carries each assistant message\'s whole `decision`.',
+      description: 'Service token only. `format=json`: an array of `{chat, messages}` in the listing\'s order. `format=csv`: a header row, then one row per message with the columns chat_id, consumer_id, seq (0 for a chat\'s first message), role, author (`assistant`, `human:<username>`, empty for the shopper), classification, content, citations (their JSON), created_at, decision_route (the route of the assistant\'s decision; empty on other messages and on those stored before decisions were kept), feedback_rating (`up` or `down` when the customer rated the reply, else empty), feedback_comment; quoted as RFC 4180 says, and a text cell opening with =, +, -, @, a tab or a carriage return gets a leading `\'` so that a spreadsheet shows it rather than running it as a formula. The JSON export carries each assistant message\'s whole `decision`.',
       querystring: AdminExportQuery,
       headers: AdminHeaders,
       response: {
@@ -166,8 +166,10 @@ export async function adminChatRoutes (app: FastifyInstance) {
       return await reply.type('application/json; charset=utf-8').send(Readable.from(jsonExport(exportedChats(app, projectId, batches)), { objectMode: false }))
     }
     // csv-stringify rather than our own quoting: fields holding commas, quotes or line breaks are
-    // its tested business (RFC 4180), and it is a Transform stream, so backpressure holds.
-    const csv = pipeline(Readable.from(csvRecords(exportedChats(app, projectId, batches))), stringify({ header: true, columns: CSV_COLUMNS, record_delimiter: 'windows' }), (err) => {
+    // its tested business (RFC 4180), and it is a Transform stream, so backpressure holds. Shoppers
+    // write the messages, ids and comments: escape_formulas puts a ' before a text cell opening with
+    // = + - @, a tab or a CR, which a spreadsheet would otherwise run as a formula (OWASP's CSV injection).
+    const csv = pipeline(Readable.from(csvRecords(exportedChats(app, projectId, batches))), stringify({ header: true, columns: CSV_COLUMNS, record_delimiter: 'windows', escape_formulas: true }), (err) => {
       if (err !== undefined && err !== null) request.log.warn({ err }, 'the chat export stopped before its end')
     })
     return await reply.type('text/csv; charset=utf-8').send(csv)
