@@ -1,7 +1,7 @@
 // Embedded engine only: the cap on index files open at once (SEARCH_OPEN_INDEXES), on real SQLite
 // files, with reader and writer threads (as the service runs) and without.
 import t, { type Test } from 'tap'
-import { mkdtemp, readdir, readlink, realpath, rm } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setImmediate as turn } from 'node:timers/promises'
@@ -204,4 +204,20 @@ t.test('over HTTP: the gauge stays at the cap while projects take turns, and eac
     }
   }
   t.equal(most, 2, 'memory_store_entries{store="search_open_indexes"} reaches the cap and never passes it')
+})
+
+t.test('the index directory is readable by the service\'s user alone, and DATA_DIR keeps its mode', async (t) => {
+  const dataDir = await tempDir(t)
+  const mode = async (path: string) => (await stat(path)).mode & 0o777
+  await chmod(dataDir, 0o755)
+  const fresh = new EmbeddedEngine(join(dataDir, 'search'), EMBEDDER)
+  t.teardown(() => fresh.close())
+  await ingestDocuments(await fresh.index('shop-amber'), items('amber'), undefined)
+  t.equal(await mode(join(dataDir, 'search')), 0o700, 'made 0700: the SQLite files in it (0644 by the umask) are out of other users\' reach')
+  t.equal(await mode(dataDir), 0o755, 'the parent, which the embedded PostgreSQL\'s user passes through, is left alone')
+  const older = join(dataDir, 'older')
+  await mkdir(older, { mode: 0o755 })
+  await chmod(older, 0o755)
+  await new EmbeddedEngine(older, EMBEDDER).close()
+  t.equal(await mode(older), 0o700, 'a directory an earlier version made 0755 is tightened')
 })

@@ -1,6 +1,6 @@
-import { constants, mkdirSync } from 'node:fs'
+import { chmodSync, constants, mkdirSync } from 'node:fs'
 import { access } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { EngineIndex, KnowledgeIndex, SearchEngine } from '../../engine/port.js'
 import { catalogHandle, knowledgeHandle } from './handles.js'
 import { EmbeddedIndex } from './index.js'
@@ -44,7 +44,7 @@ export class EmbeddedEngine implements SearchEngine {
     this.#dir = dir
     this.#embedder = embedder
     this.#knowledgeEmbedder = knowledgeEmbedder.id
-    mkdirSync(dir, { recursive: true })
+    ownDirectory(dir)
     this.#readers = readers > 0 ? new ReaderPool(readers, embedder, threadNice) : undefined
     this.#writer = readers > 0 ? new WriterThread(embedder, threadNice) : undefined
     this.#open = new OpenIndexes(openIndexes, (file, index) => {
@@ -118,5 +118,22 @@ export class EmbeddedEngine implements SearchEngine {
     await this.#readers?.close()
     await this.#writer?.close()
     this.#open.closeAll()
+  }
+}
+
+/**
+ * The index directory, readable by this process's user alone: its files hold the catalogs, the
+ * knowledge's text and the searches shoppers made, and SQLite creates them as the umask says (0644
+ * by default). The parent (DATA_DIR) keeps its own mode: the embedded PostgreSQL's user must pass
+ * through it. A directory made by an earlier version (0755) is tightened; one this user may not
+ * chmod (another owner's mount) is left as it is, since the operator chose its mode.
+ */
+function ownDirectory (dir: string): void {
+  mkdirSync(dirname(dir), { recursive: true })
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  try {
+    chmodSync(dir, 0o700)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err
   }
 }
