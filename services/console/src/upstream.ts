@@ -15,6 +15,16 @@ export interface UpstreamCall {
   headers?: Record<string, string>
 }
 
+/**
+ * An id the browser sent, as one path segment of a call to a service. "." and ".." are refused:
+ * fetch() resolves them (written %2e too) as a path's dot segments, so a chat id ".." turned
+ * `/admin/chats/..` into `/admin/`. No id of either service is one.
+ */
+export function pathSegment (id: string): string {
+  if (id === '.' || id === '..') throw new ApiError('invalid_request', `"${id}" is not an id: a path's dot segment cannot name one`)
+  return encodeURIComponent(id)
+}
+
 /** Response headers worth passing on to the browser. */
 const RELAYED = ['content-type', 'content-disposition', 'retry-after', 'cache-control']
 

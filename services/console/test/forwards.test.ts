@@ -1,4 +1,6 @@
 import t from 'tap'
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { harness, signIn } from './helpers.js'
 import { services } from './support/stack.js'
 
@@ -107,6 +109,31 @@ t.test('a service that is down is 503', async (t) => {
     t.equal(res.statusCode, 503, `${method} ${url}`)
     t.equal(res.json().code, 'service_unavailable')
     t.notMatch(res.body, /127\.0\.0\.1|ECONNREFUSED/, 'nothing internal leaks')
+  }
+})
+
+t.test('an id that is a dot segment is refused before anything is sent', async (t) => {
+  const h = await harness(t)
+  await h.user('alice')
+  const app = await h.app() // no service runs: a call that went out would be 503
+  const alice = await signIn(app, 'alice')
+  const base = `/api/projects/${(await alice.request({ method: 'POST', url: '/api/projects', payload: { name: 'Shop' } })).json().id as string}`
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const port = (app.server.address() as AddressInfo).port
+  // Over a socket, path as written: inject() would resolve the dot segments itself, as fetch() did
+  // for the console's call (GET …/chats/%2e%2e reached the chat service as GET /admin/).
+  const send = (method: string, path: string) => new Promise<{ status: number, body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { cookie: alice.cookie, 'x-csrf-token': alice.csrf, 'content-type': 'application/json' } }, (res) => {
+      let body = ''
+      res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk }).on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject).end(method === 'POST' ? '{"content":"hi"}' : undefined)
+  })
+  for (const [method, url] of [['GET', 'chats/%2e%2e'], ['DELETE', 'chats/%2E'], ['POST', 'chats/%2e%2e/answer'], ['DELETE', 'documents/%2e%2e'],
+    ['GET', 'knowledge/documents/.%2e'], ['GET', 'tasks/%2e'], ['GET', 'webhooks/%2e%2e/deliveries'], ['POST', 'webhooks/w/deliveries/%2e%2e/retry']] as const) {
+    const res = await send(method, `${base}/${url}`)
+    t.equal(res.status, 400, `${method} ${url}: ${res.body}`)
+    t.equal(JSON.parse(res.body).code, 'invalid_request')
   }
 })
 

@@ -7,9 +7,9 @@ import {
   chatErrors, searchErrors, sessionErrorResponses, type ErrorCode
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
-import { forwarded, queryOf, type Upstream } from '../upstream.js'
+import { forwarded, pathSegment, queryOf, type Upstream } from '../upstream.js'
 
-const chatPath = (chatId: string) => `/admin/chats/${encodeURIComponent(chatId)}`
+const chatPath = (chatId: string) => `/admin/chats/${pathSegment(chatId)}`
 
 const ChatPathParams = Type.Object({ ...ProjectParams.properties, ...AdminChatParams.properties })
 /** What a forward to the chat service can answer besides the operation's own codes (chatErrors): the console's, and the service's rate limit. */

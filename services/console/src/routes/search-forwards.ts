@@ -9,7 +9,7 @@ import {
 } from '@chatsearch/contracts'
 import { utf8Text } from '@chatsearch/shell'
 import { catalogItemsOfCsv } from '../catalog-csv.js'
-import { forwarded, queryOf, type UpstreamCall, type Upstream } from '../upstream.js'
+import { forwarded, pathSegment, queryOf, type UpstreamCall, type Upstream } from '../upstream.js'
 
 /** As the search service's POST /documents allows. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
@@ -48,7 +48,7 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
       })
     })
   }
-  const id = (p: Params) => encodeURIComponent(p.id ?? '')
+  const id = (p: Params) => pathSegment(p.id ?? '')
 
   simple('GET', '/tasks', () => '/tasks', {
     operationId: 'listTasks',

@@ -4,7 +4,7 @@ import {
   AdminDeleted, ProjectParams, WebhookCreateBody, WebhookDelivery, WebhookDeliveryList, WebhookDeliveryParams, WebhookDeliveryQuery, WebhookEndpoint,
   WebhookEndpointList, WebhookEndpointWithSecret, WebhookParams, WebhookUpdateBody, bodyErrors, chatErrors, sessionErrorResponses, type ErrorCode
 } from '@chatsearch/contracts'
-import { forwarded, queryOf, type Upstream } from '../upstream.js'
+import { forwarded, pathSegment, queryOf, type Upstream } from '../upstream.js'
 
 type Params = Record<string, string>
 /** What a forward to the chat service can answer besides the operation's own codes: the console's, and the service's rate limit. */
@@ -12,7 +12,7 @@ const forwardErrors = (...codes: ErrorCode[]) => sessionErrorResponses('project_
 const changeErrors = (...codes: ErrorCode[]) => forwardErrors(...bodyErrors, 'csrf_failed', ...codes)
 const HookParams = Type.Object({ ...ProjectParams.properties, ...WebhookParams.properties })
 const DeliveryParams = Type.Object({ ...ProjectParams.properties, ...WebhookDeliveryParams.properties })
-const hookPath = (p: Params) => `/admin/webhooks/${encodeURIComponent(p.webhook_id ?? '')}`
+const hookPath = (p: Params) => `/admin/webhooks/${pathSegment(p.webhook_id ?? '')}`
 
 /**
  * The project's webhooks (issue 29): forwards to the chat service's /admin/webhooks routes with the
@@ -78,7 +78,7 @@ export async function webhookForwards (app: FastifyInstance, opts: { chat: Upstr
     querystring: WebhookDeliveryQuery,
     response: { 200: WebhookDeliveryList, ...forwardErrors(...chatErrors.adminListWebhookDeliveries) }
   })
-  forward('POST', '/webhooks/:webhook_id/deliveries/:delivery_id/retry', (p) => `${hookPath(p)}/deliveries/${encodeURIComponent(p.delivery_id ?? '')}/retry`, {
+  forward('POST', '/webhooks/:webhook_id/deliveries/:delivery_id/retry', (p) => `${hookPath(p)}/deliveries/${pathSegment(p.delivery_id ?? '')}/retry`, {
     operationId: 'retryWebhookDelivery',
     summary: 'Send a delivery again now, with a fresh count of attempts (POST /admin/webhooks/{webhook_id}/deliveries/{delivery_id}/retry)',
     params: DeliveryParams,
