@@ -52,7 +52,8 @@ export async function sessionRoutes (app: FastifyInstance, opts: SessionRouteOpt
     // An unknown name costs a hash too, so that timing does not tell which names exist.
     const valid = await verifyPassword(password, user?.password_hash ?? await decoyHash())
     if (user === undefined || !valid) throw new ApiError('invalid_credentials', 'the username or the password is wrong')
-    if (opts.failures > 0) await opts.store.release(key)
+    // The password was right: a store that fails to take the attempt back costs at most one count.
+    if (opts.failures > 0) await opts.store.release(key).catch((err: unknown) => request.log.warn({ err }, 'a successful sign-in was left counted: the rate-limit store failed'))
     const session = await createSession(app.pg, user.id, opts.ttlMs)
     app.setSessionCookie(request, reply, session.id)
     return { username: user.username, csrf_token: session.csrfToken }
