@@ -147,7 +147,8 @@ export class CatalogFile {
   }
 
   vocabulary (): Vocabulary {
-    this.#vocabulary ??= new Vocabulary((this.sql('SELECT term FROM fts_vocab').pluck().all() as string[]))
+    // The most frequent terms first: past the trie's budget, a term is matched exactly but not by typos or prefixes.
+    this.#vocabulary ??= new Vocabulary((this.sql('SELECT term FROM fts_vocab ORDER BY doc DESC, term').pluck().all() as string[]))
     return this.#vocabulary
   }
 

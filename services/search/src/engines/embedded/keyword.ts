@@ -72,7 +72,7 @@ function wordAlternatives (word: string, isLast: boolean, vocabulary: Vocabulary
     // where bm25 counts it as before, but in tier 0, so it adds no tier to rank by.
     byTier[prefix && match.term.startsWith(word) ? 0 : Math.min(match.distance, maxTier)]!.push(ftsString(match.term))
   }
-  const typed = prefix ? vocabulary.withPrefix(word, 1).length > 0 : vocabulary.has(word)
+  const typed = vocabulary.has(word) || (prefix && vocabulary.withPrefix(word, 1).length > 0)
   return { byTier: byTier.map((terms) => terms.slice(0, MAX_CANDIDATES)), typed }
 }
 

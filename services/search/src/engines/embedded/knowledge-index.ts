@@ -254,7 +254,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   #terms (): Terms {
     if (this.#termIndex === undefined) {
-      const rows = this.#sql('SELECT term, doc FROM fts_vocab').raw().all() as Array<[string, number]>
+      // The most frequent terms first: past the trie's budget, a term is matched exactly but not by typos or prefixes.
+      const rows = this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term').raw().all() as Array<[string, number]>
       this.#termIndex = { vocabulary: new Vocabulary(rows.map(([term]) => term)), chunksWith: new Map(rows) }
     }
     return this.#termIndex
