@@ -93,25 +93,27 @@ t.test('removing terms frees their nodes: words that come and go do not grow the
   t.same(vocabulary.withPrefix('head', 10), ['headset', 'headphones'], 'a term added again is found again')
 })
 
-t.test('past its node budget a vocabulary keeps terms for exact matching only, so random words cannot exhaust memory', async (t) => {
+t.test('past its node budget a vocabulary stops growing and leaves exact matches to its lookup, so random words cannot exhaust memory', async (t) => {
   const frequent = ['headphones', 'hiking', 'waterproof']
   const rare = Array.from({ length: 200 }, (_, i) => `zq${i.toString(36)}x${(i * 7919).toString(36)}`)
+  const stored = new Set([...frequent, ...rare])
   const budget = 60
-  const vocabulary = new Vocabulary([...frequent, ...rare], budget)
+  let lookups = 0
+  const vocabulary = new Vocabulary([...frequent, ...rare], budget, (term) => { lookups++; return stored.has(term) })
   t.ok(vocabulary.nodes <= budget, `${vocabulary.nodes} trie nodes within the budget of ${budget}`)
-  t.ok(vocabulary.overflow > 150, `${vocabulary.overflow} terms kept past it`)
-  t.equal(vocabulary.size, frequent.length + rare.length, 'every term is counted')
-  t.ok([...frequent, ...rare].every((term) => vocabulary.has(term)), 'and each is known exactly')
+  t.ok(vocabulary.full, 'a term was refused')
+  t.ok(vocabulary.size < 20, `${vocabulary.size} terms in the trie: the reading stopped at the first that did not fit`)
+  t.ok([...stored].every((term) => vocabulary.has(term)), 'every stored term is known exactly, through the lookup past the trie')
+  t.notOk(vocabulary.has('zqnotstored'), 'and what is not stored is not')
+  t.ok(lookups > 150, 'the lookup answered for the terms outside the trie')
   t.same(vocabulary.fuzzy('hedphones', 1), [{ term: 'headphones', distance: 1 }], 'the terms given first keep their typos')
   const last = rare.at(-1)!
-  t.same(vocabulary.fuzzy(last.slice(0, -1) + 'q', 1), [], 'a term past the budget is not reached by a typo')
+  t.same(vocabulary.fuzzy(last.slice(0, -1) + 'q', 1), [], 'a term outside the trie is not reached by a typo')
+  t.equal(vocabulary.add('zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz'), false, 'a later term that does not fit is refused too')
   const version = vocabulary.version
-  vocabulary.add(last)
-  t.equal(vocabulary.version, version, 'adding it again changes nothing')
   vocabulary.remove(last)
-  t.notOk(vocabulary.has(last), 'it can be removed')
-  t.equal(vocabulary.size, frequent.length + rare.length - 1)
-  t.ok(vocabulary.version > version, 'and the removal is a change')
-  const unbounded = new Vocabulary([...frequent, ...rare])
-  t.equal(unbounded.overflow, 0, 'the default budget holds these easily')
+  t.ok(vocabulary.version > version, 'removing a term outside the trie is a change: the lookup may have known it')
+  const unbounded = new Vocabulary([...frequent, ...rare], undefined, () => { throw new Error('not asked') })
+  t.notOk(unbounded.full, 'the default budget holds these easily')
+  t.notOk(unbounded.has('zqnotstored'), 'and a vocabulary that is not full never asks its lookup')
 })

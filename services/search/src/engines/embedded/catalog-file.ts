@@ -4,7 +4,7 @@ import { changesBetween, type Change } from './changes.js'
 import { createFts, openDatabase, prepareVectors, readMeta, statementCache, writeMeta, type Db, type Statement } from './database.js'
 import { FacetPostings } from './facets.js'
 import { FilterIndex } from './filter-index.js'
-import { Vocabulary } from './typo.js'
+import { VOCABULARY_MAX_NODES, Vocabulary } from './typo.js'
 import { VectorCodes } from './vector-codes.js'
 
 /**
@@ -147,8 +147,10 @@ export class CatalogFile {
   }
 
   vocabulary (): Vocabulary {
-    // The most frequent terms first: past the trie's budget, a term is matched exactly but not by typos or prefixes.
-    this.#vocabulary ??= new Vocabulary((this.sql('SELECT term FROM fts_vocab ORDER BY doc DESC, term').pluck().all() as string[]))
+    // The most frequent terms first, read until the trie's budget is reached: past it, a term is
+    // known through the index's own table (matched as typed, not through typos or prefixes).
+    this.#vocabulary ??= new Vocabulary(this.sql('SELECT term FROM fts_vocab ORDER BY doc DESC, term').pluck().iterate() as IterableIterator<string>,
+      VOCABULARY_MAX_NODES, (term) => this.sql('SELECT 1 FROM fts_vocab WHERE term = ?').pluck().get(term) !== undefined)
     return this.#vocabulary
   }
 

@@ -4,7 +4,7 @@ import { statementCache, type Db, type Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
 import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, chunkWords, keywordScore, similaritiesTo, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate, type ChunkWords } from './knowledge-ranking.js'
 import { KeptChunkWords } from './knowledge-words.js'
-import { Vocabulary } from './typo.js'
+import { VOCABULARY_MAX_NODES, Vocabulary } from './typo.js'
 
 interface DocumentRow { rowid: number, id: string, kind: KnowledgeKind, title: string, format: string | null, url: string | null, content: string, chunk_count: number, updated_at: string }
 interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: string, text: string, url: string | null }
@@ -13,7 +13,7 @@ interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: stri
 interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: number, /** Each rowid's place in `rowids`. */ at: Map<number, number> }
 
 /** The index's terms, for typos and prefixes, with the number of chunks holding each, for the query words' weights. */
-interface Terms { vocabulary: Vocabulary, chunksWith: Map<string, number> }
+interface Terms { vocabulary: Vocabulary, chunksWith: (term: string) => number }
 
 /** A write's chunks: the rowids it deleted, and those it inserted with the text their words come from. */
 interface WrittenChunks { deleted: number[], inserted: Array<{ rowid: number, text: string }> }
@@ -152,7 +152,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
         if (c.semantic === 0 && i !== undefined && similarities !== undefined) c.semantic = similarities[i]!
       }
     }
-    const weights = wordWeights(plan, (term) => terms.chunksWith.get(term) ?? 0, this.#chunkCount(), (prefix) => terms.vocabulary.withPrefix(prefix, PREFIX_TERMS))
+    const weights = wordWeights(plan, terms.chunksWith, this.#chunkCount(), (prefix) => terms.vocabulary.withPrefix(prefix, PREFIX_TERMS))
     const words = this.#wordsOf([...candidates.keys()])
     for (const c of candidates.values()) {
       const chunk = words.get(c.rowid)
@@ -254,9 +254,17 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   #terms (): Terms {
     if (this.#termIndex === undefined) {
-      // The most frequent terms first: past the trie's budget, a term is matched exactly but not by typos or prefixes.
-      const rows = this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term').raw().all() as Array<[string, number]>
-      this.#termIndex = { vocabulary: new Vocabulary(rows.map(([term]) => term)), chunksWith: new Map(rows) }
+      // The most frequent terms first, read until the trie's budget is reached: past it, a term and
+      // its count are read from the index's own table (matched as typed, not through typos or prefixes).
+      const termCount = this.#sql('SELECT doc FROM fts_vocab WHERE term = ?').pluck()
+      const vocabulary = new Vocabulary([], VOCABULARY_MAX_NODES, (term) => termCount.get(term) !== undefined)
+      const counts = new Map<string, number>()
+      for (const [term, doc] of this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term').raw().iterate() as IterableIterator<[string, number]>) {
+        if (!vocabulary.add(term)) break
+        counts.set(term, doc)
+      }
+      const chunksWith = (term: string) => counts.get(term) ?? (vocabulary.full ? (termCount.get(term) as number | undefined) ?? 0 : 0)
+      this.#termIndex = { vocabulary, chunksWith }
     }
     return this.#termIndex
   }

@@ -44,19 +44,28 @@ export class Vocabulary {
   #version = 0
   #nodeCount = 0
   readonly #maxNodes: number
-  /** Terms past the node budget: known exactly (has), not reached by typos or prefixes. */
-  readonly #overflow = new Set<string>()
+  readonly #lookup: ((term: string) => boolean) | undefined
+  /** Terms refused for want of nodes (none: the trie holds every term added). */
+  #refused = 0
 
   /**
-   * `maxNodes` bounds the trie (each node costs about 240 bytes): a catalog or knowledge of random
-   * words (one 60 MB upload held 600k) made millions of nodes and ran the process out of memory.
-   * Terms given first get nodes first, so callers give the most frequent first.
+   * `maxNodes` bounds the trie (each node costs about 240 bytes): a knowledge of random words (one
+   * 58 MB upload held millions) made millions of nodes and ran the process out of memory. Terms are
+   * taken in the order given, most frequent first by the callers, until one does not fit: past that,
+   * `has` asks `lookup` (the index's own table of terms), and typos and prefixes reach only the trie.
    */
-  constructor (terms: Iterable<string> = [], maxNodes = VOCABULARY_MAX_NODES) {
+  constructor (terms: Iterable<string> = [], maxNodes = VOCABULARY_MAX_NODES, lookup?: (term: string) => boolean) {
     this.#maxNodes = maxNodes
-    for (const term of terms) this.add(term)
+    this.#lookup = lookup
+    for (const term of terms) if (!this.add(term)) break
   }
 
+  /** Whether a term was refused: the trie then holds only part of the terms. */
+  get full (): boolean {
+    return this.#refused > 0
+  }
+
+  /** Terms in the trie (those past its budget, left to `lookup`, are not counted). */
   get size () {
     return this.#size
   }
@@ -66,8 +75,8 @@ export class Vocabulary {
     return this.#version
   }
 
-  add (term: string) {
-    if (this.#overflow.has(term)) return
+  /** Adds a term to the trie; false when it would pass the node budget (it is then left to `lookup`). */
+  add (term: string): boolean {
     const chars = [...term]
     let node = this.#root
     let depth = 0
@@ -77,10 +86,9 @@ export class Vocabulary {
       node = next
     }
     if (this.#nodeCount + chars.length - depth > this.#maxNodes) {
-      this.#overflow.add(term)
-      this.#size++
+      this.#refused++
       this.#version++
-      return
+      return false
     }
     for (; depth < chars.length; depth++) {
       const next: TrieNode = { code: codePoint(chars[depth]!), children: new Map() }
@@ -93,6 +101,7 @@ export class Vocabulary {
       this.#version++
     }
     node.term = term
+    return true
   }
 
   /**
@@ -100,19 +109,16 @@ export class Vocabulary {
    * the nodes of the words it has, not of every word it ever had.
    */
   remove (term: string) {
-    if (this.#overflow.delete(term)) {
-      this.#size--
-      this.#version++
-      return
-    }
     const path: TrieNode[] = [this.#root]
+    // A term outside the trie may be one `lookup` knew: its removal is a change all the same.
+    const outside = () => { if (this.full) this.#version++ }
     for (const ch of term) {
       const next = path[path.length - 1]!.children.get(ch)
-      if (next === undefined) return
+      if (next === undefined) return outside()
       path.push(next)
     }
     const node = path[path.length - 1]!
-    if (node.term === undefined) return
+    if (node.term === undefined) return outside()
     delete node.term
     this.#size--
     this.#version++
@@ -129,13 +135,8 @@ export class Vocabulary {
     return this.#nodeCount
   }
 
-  /** Terms kept past the node budget (found by `has` alone). */
-  get overflow (): number {
-    return this.#overflow.size
-  }
-
   has (term: string): boolean {
-    return this.#find(term)?.term !== undefined || this.#overflow.has(term)
+    return this.#find(term)?.term !== undefined || (this.full && this.#lookup?.(term) === true)
   }
 
   /** Terms that start with `prefix`, at most `limit` of them, shortest first. */
