@@ -239,6 +239,24 @@ t.test('a page that takes the page thread too long is skipped with the reason, a
   t.ok(loop.max < 1e9, `the event loop was never held for a second (longest ${Math.round(loop.max / 1e6)} ms)`)
 })
 
+t.test('a sitemap is parsed on the page thread, within its time: a huge one cannot hold the event loop', async (t) => {
+  // 20 MB of <url> entries, every one on another site (so none would be crawled): its parse alone takes seconds.
+  const entries = '<url><loc>https://elsewhere.example/p/0123456789abcdef0123456789abcdef</loc></url>'.repeat(250_000)
+  const huge = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`
+  const site = await startSite(t, {
+    '/robots.txt': (req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: http://${req.headers.host}/huge.xml\n`) },
+    '/huge.xml': (_req, res) => { res.writeHead(200, { 'content-type': 'application/xml' }).end(huge) },
+    '/': page('<title>Home</title><main><p>Crawled all the same.</p></main>')
+  })
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  const { urls, reasons } = await crawlAll(`${site.origin}/`, { ...local, parseTimeoutMs: 300 })
+  loop.disable()
+  t.same(urls, ['/'], 'the site is crawled')
+  t.equal(reasons['/huge.xml'], 'sitemap took longer than 0.3 s to read', 'the sitemap is skipped, its thread stopped')
+  t.ok(loop.max < 1e9, `the event loop was never held for a second (longest ${Math.round(loop.max / 1e6)} ms)`)
+})
+
 t.test('a page thread loaded and idle when its crawl ends serves the next crawl, without the parses it kept', async (t) => {
   const url = 'http://shop.test/returns'
   const html = '<html><head><title>Returns</title></head><body><main><p>Any item can be returned within thirty days.</p></main></body></html>'

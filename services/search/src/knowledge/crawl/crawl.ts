@@ -8,7 +8,7 @@ import { acquireOriginQueue } from './origin-queue.js'
 import { BOT_NAME, resolveOptions, type CrawlOptions, type ResolvedOptions } from './options.js'
 import { PageThread, type PageRead } from './page-thread.js'
 import { readRobots, type RobotsRules } from './robots.js'
-import { readSitemaps } from './sitemap.js'
+import { MAX_SITEMAP_BYTES, readSitemaps } from './sitemap.js'
 import { normaliseUrl, sameOrigin } from './url.js'
 
 /** A page the crawl delivers: HTML, on the origin, allowed by robots.txt and not marked noindex. */
@@ -136,7 +136,7 @@ class CrawlRun {
         wanted: () => !this.full(),
         page: (url) => this.discover(url),
         skip: (url, reason) => this.skip(url, reason)
-      })
+      }, async (body, url) => await this.pageThread.sitemap(body, url, MAX_SITEMAP_BYTES))
       this.progress()
       await this.fetchFrontier()
     }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { threadEntry } from '../../thread-entry.js'
 import type { Chunk } from '../types.js'
+import type { SitemapEntries } from './sitemap.js'
 
 /** A page's links as they cross threads: URLs as strings (a URL object cannot be sent). */
 export interface SentLinks { title: string, canonical?: string, links: string[], noindex: boolean, nofollow: boolean }
@@ -8,6 +9,7 @@ export interface SentLinks { title: string, canonical?: string, links: string[],
 export type PageRequest =
   | { type: 'read', id: number, html: string, url: string, robotsHeader: string | undefined, botName: string }
   | { type: 'content', id: number, title: string, url: string }
+  | { type: 'sitemap', id: number, body: Uint8Array, url: string, maxBytes: number }
   | { type: 'release', id: number }
   /** Forgets every parse kept: the thread is handed to the next crawl. */
   | { type: 'reset' }
@@ -16,6 +18,7 @@ export type PageAnswer =
   | { id: number, links: SentLinks }
   | { id: number, unreadable: true }
   | { id: number, chunks: Chunk[] | null }
+  | { id: number, sitemap: SitemapEntries | string }
   | { id: number, error: string }
 
 /** What reading a page gave: its links (its parse kept on the thread under `key`), or why there are none. */
@@ -137,6 +140,14 @@ export class PageThread {
     throw new Error(`reading ${url}: the thread answered no content`)
   }
 
+  /** A sitemap's pages and sitemaps (parseSitemap), or why it cannot be read. */
+  async sitemap (body: Buffer, url: string, maxBytes: number): Promise<SitemapEntries | string> {
+    const answer = await this.ask({ type: 'sitemap', id: this.nextId++, body, url, maxBytes })
+    if ('failed' in answer) return `sitemap ${answer.failed}`
+    if ('sitemap' in answer) return answer.sitemap
+    throw new Error(`reading ${url}: the thread answered no sitemap`)
+  }
+
   /** Starts the thread ahead of the first page, so that its start overlaps the crawl's first fetches. */
   warm (): void {
     if (!this.closed) this.thread ??= this.start()
@@ -161,13 +172,13 @@ export class PageThread {
   }
 
   /** One request at a time: its time is its own, not that of the requests before it. */
-  private ask (request: Extract<PageRequest, { type: 'read' | 'content' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
+  private ask (request: Extract<PageRequest, { type: 'read' | 'content' | 'sitemap' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
     const asked = this.queue.then(() => this.send(request))
     this.queue = asked.catch(() => {})
     return asked
   }
 
-  private async send (request: Extract<PageRequest, { type: 'read' | 'content' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
+  private async send (request: Extract<PageRequest, { type: 'read' | 'content' | 'sitemap' }>): Promise<Exclude<PageAnswer, { error: string }> | { failed: string }> {
     if (this.closed) throw new Error('the crawl is over: its page thread is closed')
     const { worker, ready } = this.thread ?? this.start()
     await ready

@@ -3,6 +3,7 @@ import { chunkPage } from '../chunk.js'
 import { FileRejected } from '../parse/file-rejected.js'
 import { loadHtml, readContent, type HtmlDocument } from '../parse/html.js'
 import { extractLinks } from './links.js'
+import { parseSitemap } from './sitemap.js'
 import type { PageAnswer, PageRequest } from './page-thread.js'
 
 /**
@@ -16,6 +17,9 @@ function answer (request: Exclude<PageRequest, { type: 'reset' }>): PageAnswer |
   if (request.type === 'release') {
     parses.delete(request.id)
     return undefined
+  }
+  if (request.type === 'sitemap') {
+    return { id: request.id, sitemap: parseSitemap(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength), request.maxBytes) }
   }
   if (request.type === 'read') {
     let document: HtmlDocument

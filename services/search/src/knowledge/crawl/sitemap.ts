@@ -1,13 +1,10 @@
-import { gunzip } from 'node:zlib'
-import { promisify } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { XMLParser } from 'fast-xml-parser'
 import { fetchBounded, type FetcherContext } from './fetcher.js'
 import { normaliseUrl, sameOrigin } from './url.js'
 
-const gunzipAsync = promisify(gunzip)
-
 /** sitemaps.org: a sitemap is at most 50 MB uncompressed; this bound holds the decompressed size too. */
-const MAX_SITEMAP_BYTES = 50 * 1024 * 1024
+export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024
 /** Sitemaps read per crawl, index files included. */
 const MAX_SITEMAPS = 50
 
@@ -22,7 +19,12 @@ export interface SitemapVisitor {
  * Reads the sitemaps robots.txt names, then /sitemap.xml, and the sitemaps their indexes name, one at
  * a time through the crawl's fetcher, passing each page URL they list to `visitor`.
  */
-export async function readSitemaps (ctx: FetcherContext, named: string[], visitor: SitemapVisitor): Promise<void> {
+/**
+ * `parse` reads a fetched sitemap's body (parseSitemap, on the crawl's page thread: a sitemap of
+ * 50 MB took 10 s to parse, which on the event loop held every project's searches).
+ */
+export async function readSitemaps (ctx: FetcherContext, named: string[], visitor: SitemapVisitor,
+  parse: (body: Buffer, url: string) => Promise<SitemapEntries | string>): Promise<void> {
   const fallback = new URL('/sitemap.xml', ctx.origin)
   const queue: URL[] = []
   const queued = new Set<string>()
@@ -48,7 +50,7 @@ export async function readSitemaps (ctx: FetcherContext, named: string[], visito
       if (!(url.href === fallback.href && outcome.status === 404)) visitor.skip(url, `sitemap ${outcome.reason}`)
       continue
     }
-    const entries = await parseSitemap(outcome.body, MAX_SITEMAP_BYTES)
+    const entries = await parse(outcome.body, url.href)
     if (typeof entries === 'string') {
       visitor.skip(url, entries)
       continue
@@ -82,11 +84,11 @@ const parser = new XMLParser({
  * (a small .gz can hold gigabytes of zeros), and a document that declares entities is refused rather
  * than expanded.
  */
-export async function parseSitemap (body: Buffer, maxBytes: number): Promise<SitemapEntries | string> {
+export function parseSitemap (body: Buffer, maxBytes: number): SitemapEntries | string {
   let xml = body
   if (body[0] === 0x1f && body[1] === 0x8b) {
     try {
-      xml = await gunzipAsync(body, { maxOutputLength: maxBytes })
+      xml = gunzipSync(body, { maxOutputLength: maxBytes })
     } catch (err) {
       return (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError
         ? `sitemap larger than ${maxBytes} bytes once decompressed`
