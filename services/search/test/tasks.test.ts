@@ -125,6 +125,26 @@ t.test('GET /tasks lists newest first, filters by status and type, pages, and ch
   t.equal((await h.app.inject({ method: 'GET', url: '/tasks' })).statusCode, 401)
 })
 
+t.test('projects take turns: one project\'s queue of tasks does not hold another\'s task until it is done', async (t) => {
+  const busy = await h.tenant('busy')
+  const other = await h.tenant('other')
+  const held = gate()
+  const started: string[] = []
+  await h.app.tasks.register('crawl', async ({ payload }) => {
+    const { name } = payload as { name: string }
+    started.push(name)
+    if (name === 'busy-1') await held.opened
+  })
+  const first = await h.app.tasks.enqueue(busy.projectId, 'crawl', { name: 'busy-1' })
+  await taskIn(h.app, busy.key, first.id, ['processing'])
+  for (const name of ['busy-2', 'busy-3', 'busy-4']) await h.app.tasks.enqueue(busy.projectId, 'crawl', { name })
+  const last = await h.app.tasks.enqueue(other.projectId, 'crawl', { name: 'other-1' })
+  held.open()
+  await taskIn(h.app, other.key, last.id, ['succeeded'])
+  await until('every task started', async () => started.length === 5 ? true : undefined)
+  t.same(started, ['busy-1', 'busy-2', 'other-1', 'busy-3', 'busy-4'], 'the other project\'s one task runs second in line, not after the whole queue')
+})
+
 t.test('another project\'s task is 404 and never listed', async (t) => {
   const shop = await h.tenant('shop')
   const other = await h.tenant('other')

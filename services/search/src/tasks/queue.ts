@@ -134,7 +134,12 @@ export class TaskQueue {
     try {
       await client.query('BEGIN')
       task = await insertTask(client, id, projectId, type, stored)
-      await this.#boss.send(queueOf(type), {}, { id, db: bossDb(client) })
+      // Turns between projects: a task's priority is minus the tasks of its type its project already
+      // has waiting, and pg-boss takes the highest priority first, then the oldest. So one project's
+      // hundred queued crawls no longer hold another's one until they are all done: that one goes next.
+      const { rows } = await client.query<{ waiting: number }>(
+        "SELECT count(*)::int AS waiting FROM search_tasks WHERE project_id = $1 AND type = $2 AND status = 'enqueued' AND id <> $3", [projectId, type, id])
+      await this.#boss.send(queueOf(type), {}, { id, db: bossDb(client), priority: -rows[0]!.waiting })
       await client.query('COMMIT')
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {})
