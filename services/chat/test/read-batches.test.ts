@@ -39,7 +39,7 @@ t.test('reads of concurrent requests share one query', async (t) => {
       { projectId: shop.projectId, chatId: ann1 }, // the same key twice
       { projectId: shop.projectId, chatId: ben1 }
     ]
-    const conversations = await Promise.all(keys.map(read))
+    const conversations = (await Promise.all(keys.map(read))).map((pages) => pages.first)
     t.equal(db.queries, 1, 'six reads started together: one query')
     t.same(conversations.map((c) => c.length), [4, 0, 2, 0, 4, 2])
     t.same(conversations[0]!.filter((m) => m.role === 'user').map((m) => m.content), ['do you ship to Norway?', 'and to Sweden?'])
@@ -47,7 +47,7 @@ t.test('reads of concurrent requests share one query', async (t) => {
     t.same(conversations[4], conversations[0])
     for (const [i, key] of keys.entries()) {
       // The team's read of a conversation holds each turn's decision too; the shopper's never does.
-      const forTeam = (await readMessages(h.db, key.projectId, key.chatId)).map(({ decision, ...message }) => message)
+      const forTeam = (await readMessages(h.db, key.projectId, key.chatId)).first.map(({ decision, ...message }) => message)
       t.same(conversations[i], forTeam, `read ${i}: what the conversation's own query reads, without the decisions`)
       t.notOk(conversations[i]!.some((m) => 'decision' in m), `read ${i}: no decision`)
     }
@@ -77,7 +77,7 @@ t.test('reads of concurrent requests share one query', async (t) => {
     })
     const first = await Promise.allSettled([read({ projectId: shop.projectId, chatId: ann1 }), read({ projectId: shop.projectId, chatId: ben1 })])
     t.same(first.map((r) => r.status), ['rejected', 'rejected'])
-    t.equal((await read({ projectId: shop.projectId, chatId: ben1 })).length, 2)
+    t.equal((await read({ projectId: shop.projectId, chatId: ben1 })).first.length, 2)
   })
 
   t.test('the routes answer concurrent requests as they answer each alone', async (t) => {

@@ -1,20 +1,23 @@
 import { Readable, pipeline } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import fastJson from 'fast-json-stringify'
 import { Type } from 'typebox'
 import { stringify } from 'csv-stringify'
 import {
-  AdminChatDetail, AdminChatList, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AdminHeaders,
-  adminChatsLimitDefault, bodyErrors, chatErrors, errorResponses, limits, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery, type AdminMessage
+  AdminChatDetail, AdminChatList, AdminChatSummary, AdminMessage, AdminChatParams, AdminChatsQuery, AdminDeleted, AdminExportQuery, AdminHeaders,
+  adminChatsLimitDefault, bodyErrors, chatErrors, errorResponses, limits, type AdminChatsQuery as ChatsQuery, type AdminExportQuery as ExportQuery
 } from '@chatsearch/contracts'
 import { ApiError, integerQuery, textProblem } from '@chatsearch/shell'
 import { adminChat, adminChatPage, adminChatsQuery, positionOf, toAdminSummary, type AdminChatRow, type ChatFilters, type ChatPosition } from '../store/admin-chats.js'
 import { deleteChat } from '../store/chats.js'
 import { messagesOfChats, readMessages } from '../store/messages.js'
 import { readInBatches, type RowBatches } from '../store/cursor.js'
+import { streamMessages } from './message-stream.js'
 
 const stringifyDetail = fastJson(AdminChatDetail)
+const stringifySummary = fastJson(AdminChatSummary)
+const stringifyAdminMessage = fastJson(AdminMessage)
 
 /**
  * A moment the listing can compare with: a valid date of the years 1–9999 (what ISO 8601 writes in
@@ -186,12 +189,15 @@ export async function adminChatRoutes (app: FastifyInstance) {
       headers: AdminHeaders,
       response: { 200: AdminChatDetail, ...errorResponses(...chatErrors.adminReadChat) }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const { projectId } = request.principal
     const chatId = request.params.chat_id
-    const [chat, messages] = await Promise.all([adminChat(app.pg, projectId, chatId), readMessages(app.pg, projectId, chatId)])
+    const [chat, pages] = await Promise.all([adminChat(app.pg, projectId, chatId), readMessages(app.pg, projectId, chatId)])
     if (chat === undefined) throw notFound(chatId)
-    return { chat: toAdminSummary(chat), messages }
+    if (pages.complete) return { chat: toAdminSummary(chat), messages: pages.first }
+    const head = `{"chat":${stringifySummary(toAdminSummary(chat))},"messages":`
+    // The same AdminChatDetail, written a page at a time: a reply typed by the schema cannot say so.
+    return await (reply as FastifyReply).type('application/json; charset=utf-8').send(streamMessages(pages, stringifyAdminMessage, head, '}'))
   })
 
   api.delete('/admin/chats/:chat_id', {

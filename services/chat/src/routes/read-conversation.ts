@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify'
-import { ReadConversationQuery, ReadConversationResponse, WidgetHeaders, chatErrors, errorResponses, widgetErrors } from '@chatsearch/contracts'
+import fastJson from 'fast-json-stringify'
+import { Message, ReadConversationQuery, ReadConversationResponse, WidgetHeaders, chatErrors, errorResponses, widgetErrors } from '@chatsearch/contracts'
 import { ApiError } from '@chatsearch/shell'
 import { findChat } from '../store/chats.js'
 import { readConversations, type ConversationKey } from '../store/messages.js'
 import { readBatches } from '../store/read-batches.js'
+import { streamMessages } from './message-stream.js'
+
+const stringifyMessage = fastJson(Message)
 
 export async function readConversationRoutes (app: FastifyInstance) {
   const readConversation = readBatches((keys: readonly ConversationKey[]) => readConversations(app.pg, keys))
@@ -18,7 +22,7 @@ export async function readConversationRoutes (app: FastifyInstance) {
       querystring: ReadConversationQuery,
       response: { 200: ReadConversationResponse, ...errorResponses(...chatErrors.readConversation, ...widgetErrors) }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const { projectId, consumerId } = request.principal
     const chatId = request.query.chat_id
     // A caller bound to one consumer reads only its chats; another's is answered as a missing one.
@@ -27,8 +31,9 @@ export async function readConversationRoutes (app: FastifyInstance) {
     }
     // A chat is created with its first turn, so no messages means no such chat in this project;
     // another project's chat is answered exactly like a missing one, revealing nothing.
-    const messages = await readConversation({ projectId, chatId })
-    if (messages.length === 0) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
-    return messages
+    const pages = await readConversation({ projectId, chatId })
+    if (pages.first.length === 0) throw new ApiError('chat_not_found', `chat ${chatId} does not exist`)
+    if (pages.complete) return pages.first
+    return await reply.type('application/json; charset=utf-8').send(streamMessages(pages, stringifyMessage))
   })
 }

@@ -41,37 +41,86 @@ function toAdminMessage (row: AdminMessageRow): AdminMessage {
   return message
 }
 
+/**
+ * Messages per read of a conversation. A chat has no length limit, so a long one is read and sent a
+ * page at a time: a page of the longest messages stays a few MB however long the chat grows.
+ */
+export const MESSAGES_PER_PAGE = 200
+
+/** A conversation's messages a page at a time, earliest first. */
+export interface MessagePages<M> {
+  /** The first page, already read: a failing query fails before any response is sent. */
+  first: M[]
+  /** True when the first page is the whole conversation. */
+  complete: boolean
+  /** The pages after the first, each read when asked for, with no connection held in between. */
+  rest: () => AsyncGenerator<M[]>
+}
+
+/** A message row with its place in the conversation, for reading the next page after it. */
+type Placed<R> = R & { seq: number }
+
+/** The pages of a conversation from its first page on, each later one read after the last seq of the one before. */
+function pagesFrom<R, M> (first: Array<Placed<R>>, page: (afterSeq: number) => Promise<Array<Placed<R>>>, toM: (row: R) => M): MessagePages<M> {
+  return {
+    first: first.map(toM),
+    complete: first.length < MESSAGES_PER_PAGE,
+    rest: async function * () {
+      let last = first
+      while (last.length === MESSAGES_PER_PAGE) {
+        last = await page(last[last.length - 1]!.seq)
+        if (last.length > 0) yield last.map(toM)
+      }
+    }
+  }
+}
+
 /** The whole conversation as the team reads it (decisions and ratings included), earliest first. */
-export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<AdminMessage[]> {
-  const { rows } = await db.query<AdminMessageRow>({
+export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<MessagePages<AdminMessage>> {
+  const page = async (afterSeq: number) => (await db.query<Placed<AdminMessageRow>>({
     name: 'read-messages',
-    text: `SELECT ${ADMIN_COLUMNS} FROM messages WHERE project_id = $1 AND chat_id = $2 ORDER BY seq`,
-    values: [projectId, chatId],
+    text: `SELECT seq, ${ADMIN_COLUMNS} FROM messages WHERE project_id = $1 AND chat_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+    values: [projectId, chatId, afterSeq, MESSAGES_PER_PAGE],
     types: isoTimestamps
-  })
-  return rows.map(toAdminMessage)
+  })).rows
+  return pagesFrom(await page(-1), page, toAdminMessage)
 }
 
 /** A conversation to read: the chat and the project it must belong to. */
 export interface ConversationKey { projectId: string, chatId: string }
 
-/**
- * The whole conversation of each key as the shopper reads it (no decisions), earliest first, in
- * one query (see readBatches): an empty list where the project has no such chat.
- */
-export async function readConversations (db: Queryable, keys: readonly ConversationKey[]): Promise<Message[][]> {
-  const { rows } = await db.query<MessageRow & { i: number }>({
-    name: 'read-conversations',
-    text: `SELECT k.i::int AS i, m.id, m.role, m.content, m.classification, m.citations, m.created_at, m.author_username
-           FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (project_id, chat_id, i)
-           JOIN messages m ON m.project_id = k.project_id AND m.chat_id = k.chat_id
-           ORDER BY k.i, m.seq`,
-    values: [keys.map((k) => k.projectId), keys.map((k) => k.chatId)],
+/** The messages of one conversation after `afterSeq`, as the shopper reads them: one page. */
+async function conversationPage (db: Queryable, projectId: string, chatId: string, afterSeq: number): Promise<Array<Placed<MessageRow>>> {
+  const { rows } = await db.query<Placed<MessageRow>>({
+    name: 'conversation-page',
+    text: `SELECT seq, id, role, content, classification, citations, created_at, author_username FROM messages
+           WHERE project_id = $1 AND chat_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+    values: [projectId, chatId, afterSeq, MESSAGES_PER_PAGE],
     types: isoTimestamps
   })
-  const conversations: Message[][] = keys.map(() => [])
-  for (const row of rows) conversations[row.i - 1]!.push(toMessage(row))
-  return conversations
+  return rows
+}
+
+/**
+ * Each key's conversation as the shopper reads it (no decisions), earliest first: the first pages of
+ * all keys in one query (see readBatches), the rest of a long one page by page. A project with no
+ * such chat gets an empty first page.
+ */
+export async function readConversations (db: Queryable, keys: readonly ConversationKey[]): Promise<Array<MessagePages<Message>>> {
+  const { rows } = await db.query<Placed<MessageRow> & { i: number }>({
+    name: 'read-conversations',
+    text: `SELECT k.i::int AS i, m.seq, m.id, m.role, m.content, m.classification, m.citations, m.created_at, m.author_username
+           FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k (project_id, chat_id, i)
+           CROSS JOIN LATERAL (
+             SELECT * FROM messages WHERE project_id = k.project_id AND chat_id = k.chat_id ORDER BY seq LIMIT $3
+           ) m
+           ORDER BY k.i, m.seq`,
+    values: [keys.map((k) => k.projectId), keys.map((k) => k.chatId), MESSAGES_PER_PAGE],
+    types: isoTimestamps
+  })
+  const firstPages: Array<Array<Placed<MessageRow>>> = keys.map(() => [])
+  for (const row of rows) firstPages[row.i - 1]!.push(row)
+  return keys.map((key, i) => pagesFrom(firstPages[i]!, async (afterSeq) => await conversationPage(db, key.projectId, key.chatId, afterSeq), toMessage))
 }
 
 /** The last `count` messages, earliest first: the context the assistant sees. */
