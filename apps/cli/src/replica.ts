@@ -3,7 +3,7 @@ import type pg from 'pg'
 import type { Task, TaskType } from '@chatsearch/contracts'
 import type { Embedder } from '@chatsearch/embeddings'
 import { migrate } from '@chatsearch/shell'
-import { knowledgeCrawl, knowledgeFiles, searchMigrations, TASK_DEFAULTS, TaskQueue } from '@chatsearch/search/tasks'
+import { crawlLimitsOf, knowledgeCrawl, knowledgeFiles, searchMigrations, TASK_DEFAULTS, TaskQueue } from '@chatsearch/search/tasks'
 import { queueTaskEnded, webhookMigrations } from '@chatsearch/webhooks'
 import type { SearchConfig } from '@chatsearch/search/tools'
 import { requireProject, withDatabase } from './database.js'
@@ -77,7 +77,7 @@ export class Replica {
     this.#running.add(type)
     this.#writer ??= await openEngine(this.#config, true)
     const writer = this.#writer
-    const handler = type === 'files' ? knowledgeFiles(writer) : knowledgeCrawl(writer, this.#config.crawlAllowPrivateNetworks ?? false)
+    const handler = type === 'files' ? knowledgeFiles(writer) : knowledgeCrawl(writer, crawlLimitsOf(this.#config))
     await this.queue.register(type, async (context) => {
       this.took.add(context.task.id)
       await handler(context)

@@ -15,7 +15,7 @@ import { searchMigrations } from './migrations.js'
 import { tasksPlugin } from './tasks/plugin.js'
 import { TASK_DEFAULTS } from './tasks/queue.js'
 import { catalogImport } from './tasks/catalog-import.js'
-import { knowledgeCrawl } from './tasks/knowledge-crawl.js'
+import { crawlLimitsOf, knowledgeCrawl } from './tasks/knowledge-crawl.js'
 import { knowledgeFiles } from './tasks/knowledge-files.js'
 import { taskRoutes } from './routes/tasks.js'
 import { adminRoutes } from './routes/admin.js'
@@ -91,7 +91,7 @@ async function register (app: FastifyInstance, config: SearchConfig) {
     ended: queueTaskEnded
   })
   await app.tasks.register('catalog_import', catalogImport(app))
-  await app.tasks.register('crawl', knowledgeCrawl(app, config.crawlAllowPrivateNetworks ?? false))
+  await app.tasks.register('crawl', knowledgeCrawl(app, crawlLimitsOf(config)))
   await app.tasks.register('files', knowledgeFiles(app))
   await app.register(async (api) => {
     api.addHook('onRequest', api.authenticate)

@@ -5,6 +5,7 @@ import type { MeilisearchOptions } from './engines/meilisearch/engine.js'
 import { OPEN_INDEXES_DEFAULT } from './engines/embedded/open-indexes.js'
 import { CATALOG_TASK_DEFAULT, type CatalogTaskThreshold } from './routes/documents.js'
 import { TASK_DEFAULTS, type TaskQueueOptions } from './tasks/queue.js'
+import { DEFAULT_CRAWL_MINUTES } from './knowledge/crawl/options.js'
 
 /** Every environment variable the search service reads; README's configuration table mirrors it. */
 export const SearchEnvSchema = Type.Object({
@@ -46,12 +47,16 @@ export const SearchEnvSchema = Type.Object({
   TASK_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: TASK_DEFAULTS.heartbeatMs }),
   /** Replicas that may take a task before it fails (a replica dying mid-task counts one). */
   TASK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: TASK_DEFAULTS.maxAttempts }),
+  /** Tasks one project may have waiting to run; past it a crawl, an upload or a catalog import task is 429 too_many_tasks (0: no limit). */
+  TASKS_WAITING_MAX: Type.Integer({ minimum: 0, maximum: 1_000_000, default: TASK_DEFAULTS.maxWaiting }),
   /** POST /documents with more items than this answers 202 and imports them as a task. */
   CATALOG_TASK_ITEMS: Type.Integer({ minimum: 0, maximum: 10_000_000, default: CATALOG_TASK_DEFAULT.items }),
   /** POST /documents with a body larger than this (bytes) answers 202 and imports it as a task. */
   CATALOG_TASK_BYTES: Type.Integer({ minimum: 0, maximum: 1024 * 1024 * 1024, default: CATALOG_TASK_DEFAULT.bytes }),
   /** Crawls may reach loopback, private and other internal addresses (tests, local development). */
-  CRAWL_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false })
+  CRAWL_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
+  /** A crawl fetches no new page after this many minutes; what it stored is kept. */
+  CRAWL_MAX_MINUTES: Type.Integer({ minimum: 1, maximum: 1440, default: DEFAULT_CRAWL_MINUTES })
 })
 export type SearchEnv = Static<typeof SearchEnvSchema>
 
@@ -86,6 +91,8 @@ export interface SearchConfig extends ServiceConfig {
   catalogTask?: CatalogTaskThreshold
   /** Crawls may reach loopback, private and other internal addresses (CRAWL_ALLOW_PRIVATE_NETWORKS). */
   crawlAllowPrivateNetworks?: boolean
+  /** A crawl's time for fetching pages (CRAWL_MAX_MINUTES); absent: DEFAULT_CRAWL_MINUTES. */
+  crawlMaxMinutes?: number
   /** How webhooks are delivered (WEBHOOK_*); absent: the defaults, internal addresses refused. */
   webhooks?: WebhookConfig
 }
@@ -132,9 +139,10 @@ export function searchConfig (env: SearchEnv, databaseUrl: string): SearchConfig
     rateLimits: { search: env.RATE_LIMIT_SEARCH, catalog: env.RATE_LIMIT_CATALOG, admin: env.RATE_LIMIT_ADMIN },
     cacheTtlS: env.SEARCH_CACHE_TTL_S,
     // Half the shutdown grace for running tasks: the rest of the app must close within it too.
-    tasks: { concurrency: env.TASK_CONCURRENCY, heartbeatMs: env.TASK_HEARTBEAT_MS, maxAttempts: env.TASK_MAX_ATTEMPTS, shutdownGraceMs: Math.floor(env.SHUTDOWN_GRACE_MS / 2) },
+    tasks: { concurrency: env.TASK_CONCURRENCY, heartbeatMs: env.TASK_HEARTBEAT_MS, maxAttempts: env.TASK_MAX_ATTEMPTS, maxWaiting: env.TASKS_WAITING_MAX, shutdownGraceMs: Math.floor(env.SHUTDOWN_GRACE_MS / 2) },
     catalogTask: { items: env.CATALOG_TASK_ITEMS, bytes: env.CATALOG_TASK_BYTES },
     crawlAllowPrivateNetworks: env.CRAWL_ALLOW_PRIVATE_NETWORKS,
+    crawlMaxMinutes: env.CRAWL_MAX_MINUTES,
     webhooks: webhookConfigOf(env)
   }
 }

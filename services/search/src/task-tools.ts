@@ -3,6 +3,6 @@
 // commands that need them (the parsers, crawler and PDF reader take about a second to load).
 export { searchMigrations } from './migrations.js'
 export { checkFile, FileRejected, type UploadedFile } from './knowledge/parse/index.js'
-export { knowledgeCrawl, type KnowledgeWriter } from './tasks/knowledge-crawl.js'
+export { crawlLimitsOf, knowledgeCrawl, type CrawlLimits, type KnowledgeWriter } from './tasks/knowledge-crawl.js'
 export { encodeFiles, knowledgeFiles } from './tasks/knowledge-files.js'
 export { TASK_DEFAULTS, TaskQueue, type TaskQueueOptions } from './tasks/queue.js'

@@ -171,6 +171,24 @@ t.test('maxPages bounds the fetches; progress counts up to the URLs it will fetc
   t.ok(progress.every((p, i) => p.done <= p.total && (i === 0 || p.done >= progress[i - 1]!.done)))
 })
 
+t.test('a crawl out of time fetches nothing more and says so; what it fetched is delivered', async (t) => {
+  const slow = (html: string): Route => async (req, res, site) => { await sleep(150); await page(html)(req, res, site) }
+  const routes: Record<string, Route> = { '/': slow(Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">${i}</a>`).join('')) }
+  for (let i = 0; i < 30; i++) routes[`/p${i}`] = slow(`<title>${i}</title><p>Page ${i} of a slow site.</p>`)
+  const site = await startSite(t, routes)
+  await loadPageThread() // its start is not the site's time
+  // The whole site takes at least 16 × 150 ms, two pages at a time.
+  const { pages, report } = await crawlAll(`${site.origin}/`, { ...local, maxDurationMs: 1000 })
+  t.equal(report.outOfTime, true)
+  t.equal(report.truncated, false, 'not cut by maxPages')
+  t.ok(pages.length >= 1 && pages.length < 31, `${pages.length} of 31 pages delivered within the time`)
+  t.equal(paths(site).filter((p) => p.startsWith('/p')).length, pages.length - 1, 'nothing fetched that was not delivered')
+
+  const whole = await crawlAll(`${site.origin}/`, { ...local, maxDurationMs: 60_000 })
+  t.equal(whole.pages.length, 31)
+  t.equal(whole.report.outOfTime, false)
+})
+
 t.test('a page whose Content-Length is over the limit is not read; one with no headers in time is given up', async (t) => {
   const site = await startSite(t, {
     '/': page('<a href="/big">big</a><a href="/silent">silent</a>'),

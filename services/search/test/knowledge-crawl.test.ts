@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
+import { knowledgeCrawl } from '../src/tasks/knowledge-crawl.js'
 import { searchHarness, send, taskIn } from './helpers.js'
 import { page, redirect, startSite, type Route } from './crawl-site.js'
 
@@ -33,7 +35,7 @@ t.test('a crawl task indexes the site\'s pages, found by knowledge search with t
   const first = await crawl({ url: `${site.origin}/` })
   t.equal(first.status, 'succeeded', JSON.stringify(first.error))
   t.equal(first.type, 'crawl')
-  t.match(first.details, { pages: 4, indexed: 4, removed: 0, truncated: false })
+  t.match(first.details, { pages: 4, indexed: 4, removed: 0, truncated: false, out_of_time: false })
   t.ok(first.progress.done > 0 && first.progress.done === first.progress.total, 'progress complete')
   t.ok(site.requests.every((r) => r.userAgent?.startsWith('ChatSearchBot/') === true), 'the crawler names itself')
 
@@ -61,6 +63,16 @@ t.test('a crawl task indexes the site\'s pages, found by knowledge search with t
   t.same(await search('winter sale jacket'), [])
   const listed = await send(h.app, shop.key, 'GET', '/knowledge/documents?kind=web')
   t.equal(listed.json().total, 3)
+
+  // A crawl out of time (CRAWL_MAX_MINUTES) keeps what it found and removes nothing it did not reach.
+  await h.app.tasks.register('crawl', knowledgeCrawl(h.app, { allowPrivateNetworks: true, maxMinutes: 0.02 }))
+  const home = routes['/']!
+  routes['/'] = async (req, res, s) => { await sleep(1500); await home(req, res, s) }
+  const late = await crawl({ url: `${site.origin}/` })
+  t.equal(late.status, 'succeeded')
+  t.match(late.details, { pages: 1, removed: 0, truncated: false, out_of_time: true }, 'the start page, then no time for the two it links')
+  t.equal((await send(h.app, shop.key, 'GET', '/knowledge/documents?kind=web')).json().total, 3, 'the pages it did not reach are kept')
+  t.equal((await search('how long does delivery take'))[0]?.title, 'Shipping')
 })
 
 t.test('a crawl that cannot be done fails with a reason; a bad body is a 400', async (t) => {

@@ -145,6 +145,32 @@ t.test('projects take turns: one project\'s queue of tasks does not hold another
   t.same(started, ['busy-1', 'busy-2', 'other-1', 'busy-3', 'busy-4'], 'the other project\'s one task runs second in line, not after the whole queue')
 })
 
+t.test('a project with TASKS_WAITING_MAX tasks waiting is refused more, even sent at once; another project is not', async (t) => {
+  const busy = await h.tenant('busy')
+  const other = await h.tenant('other')
+  const capped = await h.replica({ tasks: { ...FAST.tasks, maxWaiting: 3 } })
+  const held = gate()
+  for (const app of [h.app, capped]) await app.tasks.register('crawl', async () => { await held.opened })
+  // Each app's one crawl worker busy: what is sent next stays waiting.
+  const blockers = [await h.app.tasks.enqueue(busy.projectId, 'crawl', {}), await h.app.tasks.enqueue(busy.projectId, 'crawl', {})]
+  for (const task of blockers) await taskIn(h.app, busy.key, task.id, ['processing'])
+
+  const crawl = async (key: string) => await send(capped, key, 'POST', '/knowledge/crawl', { url: 'https://shop.example/help/' })
+  const burst = await Promise.all(Array.from({ length: 10 }, async () => await crawl(busy.key)))
+  t.same(burst.map((r) => r.statusCode).sort(), [...Array(3).fill(202), ...Array(7).fill(429)], 'three queued, however many were sent at once')
+  const refused = burst.find((r) => r.statusCode === 429)!.json()
+  t.same(refused, { statusCode: 429, error: 'Too Many Requests', code: 'too_many_tasks', message: refused.message })
+  t.match(refused.message, /3 tasks waiting/)
+  t.equal((await send(capped, busy.key, 'GET', '/tasks?status=enqueued')).json().total, 3, 'nothing half-written of the refused ones')
+  t.equal((await crawl(other.key)).statusCode, 202, 'another project still queues')
+
+  held.open()
+  for (const res of burst.filter((r) => r.statusCode === 202)) await taskIn(h.app, busy.key, res.json().task_id, ['succeeded'])
+  t.equal((await crawl(busy.key)).statusCode, 202, 'once its tasks ran, the project queues again')
+  await until('every crawl done', async () => (await send(capped, busy.key, 'GET', '/tasks?status=enqueued')).json().total === 0 ? true : undefined)
+  await capped.close()
+})
+
 t.test('another project\'s task is 404 and never listed', async (t) => {
   const shop = await h.tenant('shop')
   const other = await h.tenant('other')

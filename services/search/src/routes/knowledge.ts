@@ -110,7 +110,7 @@ export async function knowledgeRoutes (app: FastifyInstance) {
       operationId: 'crawlWebsite',
       tags: ['knowledge'],
       summary: 'Crawl a website into the project\'s knowledge, as a task',
-      description: 'Answers 202 with a `crawl` task (see GET /tasks/{id}). The crawl stays on the URL\'s origin, obeys robots.txt and follows its sitemaps, then links; each page\'s main content is indexed with its canonical URL. A re-crawl of the same URL replaces its pages and removes those it no longer finds. Internal addresses are refused at every redirect hop unless the operator set CRAWL_ALLOW_PRIVATE_NETWORKS=true.',
+      description: 'Answers 202 with a `crawl` task (see GET /tasks/{id}). The crawl stays on the URL\'s origin, obeys robots.txt and follows its sitemaps, then links; each page\'s main content is indexed with its canonical URL. A re-crawl of the same URL replaces its pages and removes those it no longer finds. Internal addresses are refused at every redirect hop unless the operator set CRAWL_ALLOW_PRIVATE_NETWORKS=true. A crawl fetches for at most CRAWL_MAX_MINUTES (60 by default): one out of time keeps what it stored, removes nothing and says `out_of_time: true` in its details. A project with TASKS_WAITING_MAX tasks waiting gets 429 `too_many_tasks`.',
       body: KnowledgeCrawlBody,
       response: { 202: TaskAccepted, ...errorResponses(...bodyErrors, ...searchErrors.crawlWebsite, ...idempotencyErrors) }
     }

@@ -41,14 +41,22 @@ async function storedIds (index: KnowledgeIndex, prefix: string): Promise<string
   }
 }
 
+/** What the operator allows a crawl (CRAWL_ALLOW_PRIVATE_NETWORKS, CRAWL_MAX_MINUTES). */
+export interface CrawlLimits { allowPrivateNetworks: boolean, maxMinutes?: number }
+
+/** The limits a service or CLI configuration gives its crawls. */
+export const crawlLimitsOf = (config: { crawlAllowPrivateNetworks?: boolean, crawlMaxMinutes?: number }): CrawlLimits =>
+  ({ allowPrivateNetworks: config.crawlAllowPrivateNetworks ?? false, ...(config.crawlMaxMinutes === undefined ? {} : { maxMinutes: config.crawlMaxMinutes }) })
+
 /**
  * Crawls a website into the project's knowledge (spec/knowledge.md): pages stored as they come, ten
  * at a time; a page without text is skipped with its reason. Once the crawl has gone through the
  * whole site (not cut by max_pages), the pages of an earlier crawl of the same start URL that it
  * neither found nor failed to fetch are removed. Run again after a replica died, it stores the same
- * pages under the same ids: unchanged ones are not embedded again.
+ * pages under the same ids: unchanged ones are not embedded again. A crawl out of time keeps what it
+ * stored and removes nothing.
  */
-export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: boolean): TaskHandler {
+export function knowledgeCrawl (app: KnowledgeWriter, limits: CrawlLimits): TaskHandler {
   return async ({ projectId, payload, progress, details, signal }) => {
     const { url, max_pages: maxPages } = payload as KnowledgeCrawlBody
     const index = await app.engine.knowledge(projectId)
@@ -85,7 +93,8 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
 
     const report = await crawl(url, {
       ...(maxPages === undefined ? {} : { maxPages }),
-      allowPrivateNetworks,
+      allowPrivateNetworks: limits.allowPrivateNetworks,
+      ...(limits.maxMinutes === undefined ? {} : { maxDurationMs: limits.maxMinutes * 60_000 }),
       signal,
       // A failed write of progress (the task taken over) also aborts `signal`, which ends the crawl.
       onProgress: ({ done, total }) => { progress(done, total).catch(() => {}) }
@@ -109,7 +118,7 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
     })
     if (pending.length > 0) await write()
 
-    if (!report.truncated) {
+    if (!report.truncated && !report.outOfTime) {
       // A page that failed this time (timeout, 5xx) keeps what an earlier crawl stored of it.
       for (const skipped of report.skipped) kept.add(pageId(prefix, skipped.url))
       for (const id of await storedIds(index, prefix)) {
@@ -120,6 +129,7 @@ export function knowledgeCrawl (app: KnowledgeWriter, allowPrivateNetworks: bool
     await details({
       ...counts,
       truncated: report.truncated,
+      out_of_time: report.outOfTime,
       skipped: skipped.slice(0, SKIPPED_SHOWN),
       skipped_more: skipped.length - Math.min(skipped.length, SKIPPED_SHOWN) + report.skippedOmitted
     })

@@ -34,6 +34,8 @@ export interface TaskQueueOptions {
   shutdownGraceMs: number
   /** How often an idle worker asks for work (pg-boss allows 500 ms at least). */
   pollMs: number
+  /** Tasks one project may have waiting to run, of all types; past it enqueue is `too_many_tasks` (0: no limit). */
+  maxWaiting: number
 }
 
 /**
@@ -42,7 +44,7 @@ export interface TaskQueueOptions {
  */
 export type TaskEnded = (db: Queryable, projectId: string, task: Task) => Promise<unknown>
 
-export const TASK_DEFAULTS: TaskQueueOptions = { concurrency: 1, heartbeatMs: 10_000, maxAttempts: 3, shutdownGraceMs: 10_000, pollMs: 2000 }
+export const TASK_DEFAULTS: TaskQueueOptions = { concurrency: 1, heartbeatMs: 10_000, maxAttempts: 3, shutdownGraceMs: 10_000, pollMs: 2000, maxWaiting: 100 }
 
 /** Finished tasks are kept this long for GET /tasks, then deleted (checked once an hour). */
 export const TASK_RETENTION_DAYS = 30
@@ -123,7 +125,11 @@ export class TaskQueue {
     }
   }
 
-  /** Stores the task and its payload and queues it, in one transaction: no task without its job. */
+  /**
+   * Stores the task and its payload and queues it, in one transaction: no task without its job.
+   * Throws `too_many_tasks` when the project already has `maxWaiting` tasks waiting: each holds its
+   * payload (a file upload, a catalog) in the database until it runs.
+   */
   async enqueue (projectId: string, type: TaskType, payload: unknown): Promise<Task> {
     const stored: StoredPayload = Buffer.isBuffer(payload)
       ? { format: 'bytes', body: payload }
@@ -133,13 +139,22 @@ export class TaskQueue {
     let task: Task
     try {
       await client.query('BEGIN')
+      // One project's enqueues one at a time, so that concurrent ones count each other: ten sent at
+      // once against a limit of three queue three, not ten.
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('search_tasks:' || $1, 0))", [projectId])
+      const { rows } = await client.query<{ waiting: number, ofType: number }>(
+        `SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE type = $2))::int AS "ofType"
+         FROM search_tasks WHERE project_id = $1 AND status = 'enqueued'`, [projectId, type])
+      const { waiting, ofType } = rows[0]!
+      const max = this.#options.maxWaiting
+      if (max > 0 && waiting >= max) {
+        throw new ApiError('too_many_tasks', `the project already has ${waiting} tasks waiting to run (at most ${max}); send this again once some have started (GET /tasks?status=enqueued)`)
+      }
       task = await insertTask(client, id, projectId, type, stored)
       // Turns between projects: a task's priority is minus the tasks of its type its project already
       // has waiting, and pg-boss takes the highest priority first, then the oldest. So one project's
       // hundred queued crawls no longer hold another's one until they are all done: that one goes next.
-      const { rows } = await client.query<{ waiting: number }>(
-        "SELECT count(*)::int AS waiting FROM search_tasks WHERE project_id = $1 AND type = $2 AND status = 'enqueued' AND id <> $3", [projectId, type, id])
-      await this.#boss.send(queueOf(type), {}, { id, db: bossDb(client), priority: -rows[0]!.waiting })
+      await this.#boss.send(queueOf(type), {}, { id, db: bossDb(client), priority: -ofType })
       await client.query('COMMIT')
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {})

@@ -43,6 +43,8 @@ export interface CrawlReport {
   skippedOmitted: number
   /** More URLs were found than maxPages allowed to fetch. */
   truncated: boolean
+  /** The crawl's time (maxDurationMs) ran out with URLs found but not fetched. */
+  outOfTime: boolean
 }
 
 const MAX_SKIPPED = 1000
@@ -56,6 +58,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml'])
  * address, unreachable), with `signal`'s reason when aborted, and with onPage's error when it throws.
  */
 export async function crawl (startUrl: string, options: CrawlOptions, onPage: (page: FetchedPage) => Promise<void>): Promise<CrawlReport> {
+  const startedAt = Date.now()
   const opts = resolveOptions(options)
   const policy: AddressPolicy = { allowPrivateNetworks: opts.allowPrivateNetworks, allowHosts: opts.allowHosts, hint: 'set CRAWL_ALLOW_PRIVATE_NETWORKS=true to crawl internal networks' }
   const start = startUrlOf(startUrl, policy)
@@ -86,7 +89,7 @@ export async function crawl (startUrl: string, options: CrawlOptions, onPage: (p
   try {
     const robots = await readRobots(ctx, BOT_NAME)
     if ('ok' in robots) throw new ApiError('invalid_request', `${start.origin} cannot be crawled: ${robots.reason}`)
-    return await new CrawlRun(ctx, opts, start, robots, stop, pageThread, onPage).run()
+    return await new CrawlRun(ctx, opts, start, robots, stop, pageThread, onPage, startedAt + opts.maxDurationMs).run()
   } finally {
     queue.release()
     await Promise.all([dispatcher.destroy(), pageThread.close()])
@@ -112,6 +115,7 @@ class CrawlRun {
   private done = 0
   private pages = 0
   private truncated = false
+  private outOfTime = false
   private readonly skipped: CrawlReport['skipped'] = []
   private skippedOmitted = 0
 
@@ -122,7 +126,9 @@ class CrawlRun {
     private readonly robots: RobotsRules,
     private readonly stop: AbortController,
     private readonly pageThread: PageThread,
-    private readonly onPage: (page: FetchedPage) => Promise<void>
+    private readonly onPage: (page: FetchedPage) => Promise<void>,
+    /** Date.now() after which nothing more is fetched. */
+    private readonly deadline: number
   ) {
     this.ctx = { ...ctx, allowed: robots.allowed }
   }
@@ -133,14 +139,21 @@ class CrawlRun {
     } else {
       this.discover(this.start)
       await readSitemaps(this.ctx, this.robots.sitemaps, {
-        wanted: () => !this.full(),
+        wanted: () => !this.full() && this.inTime(),
         page: (url) => this.discover(url),
         skip: (url, reason) => this.skip(url, reason)
       }, async (body, url) => await this.pageThread.sitemap(body, url, MAX_SITEMAP_BYTES))
       this.progress()
       await this.fetchFrontier()
     }
-    return { pages: this.pages, skipped: this.skipped, skippedOmitted: this.skippedOmitted, truncated: this.truncated }
+    return { pages: this.pages, skipped: this.skipped, skippedOmitted: this.skippedOmitted, truncated: this.truncated, outOfTime: this.outOfTime }
+  }
+
+  /** Whether the crawl may still fetch; once not, it says it ran out of time. */
+  private inTime (): boolean {
+    if (Date.now() < this.deadline) return true
+    this.outOfTime = true
+    return false
   }
 
   /** Fetches the frontier breadth first, `concurrency` pages at a time, until it is empty or maxPages were fetched. */
@@ -148,7 +161,7 @@ class CrawlRun {
     const inflight = new Set<Promise<void>>()
     let failure: { error: unknown } | undefined
     for (;;) {
-      while (failure === undefined && this.ctx.signal?.aborted !== true && inflight.size < this.opts.concurrency && this.next < this.frontier.length) {
+      while (failure === undefined && this.ctx.signal?.aborted !== true && inflight.size < this.opts.concurrency && this.next < this.frontier.length && this.inTime()) {
         const url = this.frontier[this.next++]!
         if (this.covered.has(url.href)) {
           this.done++

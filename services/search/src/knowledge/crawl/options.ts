@@ -12,6 +12,11 @@ export const DEFAULT_USER_AGENT = `${BOT_NAME}/${version} (self-hosted Chat and 
 /** spec/knowledge.md: `max_pages` defaults to 200 and is at most 5000. */
 export const DEFAULT_MAX_PAGES = 200
 export const MAX_PAGES = 5000
+/**
+ * A crawl's time for fetching pages (CRAWL_MAX_MINUTES): 5000 pages of a site that answers each in
+ * 15 s, two at a time, would otherwise hold a task slot for ten hours.
+ */
+export const DEFAULT_CRAWL_MINUTES = 60
 
 export interface CrawlProgress {
   /** Pages fetched (whatever came of them). */
@@ -31,6 +36,8 @@ export interface CrawlOptions {
   parseTimeoutMs?: number
   /** The page thread's JavaScript heap (default 512 MiB, at least 256: a parse that outgrows a small heap can abort the process rather than the thread). */
   parseMaxHeapMb?: number
+  /** No page or sitemap is fetched after this long from the start (default 60 minutes); what was fetched is kept. */
+  maxDurationMs?: number
   /** Redirects followed for one URL (default 5). */
   maxRedirects?: number
   /** Fetches at a time on the origin (default and at most 2, spec/knowledge.md). */
@@ -60,6 +67,7 @@ export function resolveOptions (options: CrawlOptions): ResolvedOptions {
     maxPageBytes: bounded(options.maxPageBytes, 5 * 1024 * 1024, 1, 100 * 1024 * 1024),
     parseTimeoutMs: bounded(options.parseTimeoutMs, PAGE_THREAD_DEFAULTS.timeoutMs, 1, 600_000),
     parseMaxHeapMb: bounded(options.parseMaxHeapMb, PAGE_THREAD_DEFAULTS.maxHeapMb, 256, 4096),
+    maxDurationMs: bounded(options.maxDurationMs, DEFAULT_CRAWL_MINUTES * 60_000, 1, 24 * 3600_000),
     maxRedirects: bounded(options.maxRedirects, 5, 0, 20),
     concurrency: bounded(options.concurrency, 2, 1, 2),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
