@@ -13,6 +13,8 @@
 //     recent query texts, so at 10k chunks, with the queries of 1k again, no query is embedded),
 //     with the ratios engine/raw and HTTP/raw; and a bare Fastify route on the same client (the
 //     cost of HTTP itself), also through fetch() for comparison.
+//  3. A hybrid search at 10k chunks right after a one-page write, against the same search with no
+//     write between (what a chat turn pays while a crawl or an upload stores pages).
 // The 10k hybrid index holds real vectors for its first chunks and those same vectors again for the
 // rest (embedding 10k chunks here takes minutes; the search's cost does not depend on the values):
 // BENCH_EMBED_ALL=1 embeds every chunk instead. Progress goes to stderr; the tables and, last, one
@@ -43,6 +45,8 @@ const BATCH = 50
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200)
 const LIMIT = 5
 const EMBED_ALL = process.env.BENCH_EMBED_ALL === '1'
+/** Searches timed right after a one-page write. */
+const AFTER_WRITE_RUNS = 40
 /** The whole run stops (and cleans up) after this long, whatever it was doing. */
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000
 
@@ -223,6 +227,20 @@ async function main () {
     raw.close()
   }
 
+  // What a search pays right after a write, as a chat turn does while a crawl or an upload stores
+  // pages: one page of the 10k hybrid index written again, then one search, in turn.
+  log('searching 10k right after one-page writes')
+  const afterWrite: number[] = []
+  for (let i = 0; i < AFTER_WRITE_RUNS; i++) {
+    const p = pages10k[i]!
+    await ingestKnowledge(large.index, [{ ...p, content: `${p.content}\nUpdated ${i}.\n` }], embedder)
+    const started = performance.now()
+    await large.index.search({ q: processQuery(queries[i]!), limit: LIMIT, hybrid: { semanticRatio: 0.5, vector: vectors[i]! } })
+    afterWrite.push(performance.now() - started)
+  }
+  const afterWriteStats = stats(afterWrite)
+  const steady = rows.find((r) => r.kind === 'hybrid' && Number(r.chunks) > 5000)
+
   console.log(`\nKnowledge ingestion (ingestKnowledge, batches of ${BATCH} pages)`)
   console.table(ingestions.map((i) => ({ mode: i.label, pages: i.pages, chunks: i.chunks, seconds: round(i.seconds, 1), 'pages/s': round(i.pages / i.seconds, 1), 'chunks/s': round(i.chunks / i.seconds, 1) })))
   if (EMBED_ALL) console.table([{ mode: `with the ${env.EMBEDDER} embedder`, pages: large10k.pages, chunks: large10k.chunks, 'pages/s': round(large10k.pages / large10k.seconds, 1), 'chunks/s': round(large10k.chunks / large10k.seconds, 1) }])
@@ -233,6 +251,7 @@ async function main () {
   console.log(`bare Fastify route on the same client: p50 ${round(bareRoute.p50)} ms, p95 ${round(bareRoute.p95)} ms`)
   console.log(`the same bare route through fetch() instead (not used above): p50 ${round(bareFetch.p50)} ms, p95 ${round(bareFetch.p95)} ms`)
   console.log(`embedding one query (part of hybrid over HTTP): p50 ${round(embedQuery.p50)} ms, p95 ${round(embedQuery.p95)} ms`)
+  console.log(`hybrid search at 10k right after a one-page write (engine, ${AFTER_WRITE_RUNS} runs): p50 ${round(afterWriteStats.p50)} ms, p95 ${round(afterWriteStats.p95)} ms; with no write between: p50 ${steady?.['engine p50 ms'] ?? '?'} ms`)
   for (const size of [1000, 10_000]) {
     const at = rows.filter((r) => Math.abs(Number(r.chunks) - size) < size / 2)
     const [kw, hy] = [at.find((r) => r.kind === 'keyword'), at.find((r) => r.kind === 'hybrid')]
@@ -244,7 +263,8 @@ async function main () {
     search: rows,
     bare: { p50: round(bareRoute.p50), p95: round(bareRoute.p95) },
     bareFetch: { p50: round(bareFetch.p50), p95: round(bareFetch.p95) },
-    embedQuery: { p50: round(embedQuery.p50), p95: round(embedQuery.p95) }
+    embedQuery: { p50: round(embedQuery.p50), p95: round(embedQuery.p95) },
+    afterWrite: { p50: round(afterWriteStats.p50), p95: round(afterWriteStats.p95) }
   }))
 }
 

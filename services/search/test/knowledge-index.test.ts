@@ -109,6 +109,11 @@ for (let i = 0; i < 40; i++) {
   }
 }
 
+// Words only one page will hold, as typed, with a typo and as a prefix: they enter the terms with it and leave with it.
+for (const q of ['quokkas refund', 'quokas', 'zephyrine delivery', 'zephyrin', 'zeph', 'delivery zephyri']) {
+  queries.push({ q, limit: 5 }, { q, limit: 50, hybrid: { semanticRatio: 0.5, vector: pick(VECTORS) } })
+}
+
 async function sameAsPlain (t: Test, index: KnowledgeIndex, db: Database.Database, when: string) {
   const engine = []
   for (const query of queries) engine.push((await index.search(query)).map((hit) => ({ documentId: hit.documentId, chunkId: hit.chunkId, score: hit.score })))
@@ -145,6 +150,14 @@ t.test('the knowledge engine finds exactly what the plain reading of its rules f
   t.ok(index.keptWords >= keptAfter, 'and the next search still has them')
   for (const id of ids.slice(20, 30)) await index.remove(id)
   await sameAsPlain(t, index, db, 'after its own writes')
+
+  const rare = { id: 'page-rare', title: 'Zephyrine care', content: '## Quokkas\n\nQuokkas and zephyrines get a refund on delivery.\n' }
+  await ingestKnowledge(index, [rare], embedder)
+  t.ok((await index.search({ q: 'quokas', limit: 5 })).some((hit) => hit.documentId === 'page-rare'), 'a new word is found through a typo')
+  await sameAsPlain(t, index, db, 'after a page of words no other page holds')
+  await index.remove('page-rare')
+  t.same(await index.search({ q: 'quokas', limit: 5 }), [], 'and not after its page is gone')
+  await sameAsPlain(t, index, db, 'after that page\'s removal')
 
   // Its own write gives new chunks the rowids of chunks it deleted: their words are the new ones.
   const lastOwn = db.prepare('SELECT max(rowid) FROM chunks').pluck().get()

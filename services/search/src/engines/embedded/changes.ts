@@ -56,11 +56,25 @@ export function changesBetween (db: Db, from: number, to: number): Change | unde
  */
 export function ftsTerms (db: Db, texts: string[]): string[] {
   if (texts.length === 0) return []
+  return [...scratchTerms(db, [texts.join('\n')]).keys()]
+}
+
+/**
+ * The terms FTS5 makes of `texts` as ftsTerms does, each with the number of texts holding it: what
+ * a write adds to (or takes from) the `doc` counts of an index's fts5vocab table.
+ */
+export function ftsTermCounts (db: Db, texts: string[]): Map<string, number> {
+  return texts.length === 0 ? new Map() : scratchTerms(db, texts)
+}
+
+/** `texts` through the scratch table, a row each: each term with the number of rows holding it. */
+function scratchTerms (db: Db, texts: string[]): Map<string, number> {
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.scratch_terms USING fts5(t, tokenize='${FTS_TOKENIZER}', detail=none, columnsize=0);
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.scratch_terms_vocab USING fts5vocab(temp, scratch_terms, 'row');
     DELETE FROM temp.scratch_terms`)
-  db.prepare('INSERT INTO temp.scratch_terms (t) VALUES (?)').run(texts.join('\n'))
-  const terms = db.prepare('SELECT term FROM temp.scratch_terms_vocab').pluck().all() as string[]
+  const insert = db.prepare('INSERT INTO temp.scratch_terms (t) VALUES (?)')
+  for (const text of texts) insert.run(text)
+  const terms = new Map(db.prepare('SELECT term, doc FROM temp.scratch_terms_vocab').raw().all() as Array<[string, number]>)
   db.exec('DELETE FROM temp.scratch_terms')
   return terms
 }

@@ -4,7 +4,8 @@ import { statementCache, type Db, type Statement } from './database.js'
 import { openKnowledgeDatabase } from './knowledge-database.js'
 import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, chunkWords, keywordScore, similaritiesTo, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate, type ChunkWords } from './knowledge-ranking.js'
 import { KeptChunkWords } from './knowledge-words.js'
-import { VOCABULARY_MAX_NODES, Vocabulary } from './typo.js'
+import { KnowledgeTerms } from './knowledge-terms.js'
+import { ftsTermCounts } from './changes.js'
 
 interface DocumentRow { rowid: number, id: string, kind: KnowledgeKind, title: string, format: string | null, url: string | null, content: string, chunk_count: number, updated_at: string }
 interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: string, text: string, url: string | null }
@@ -12,14 +13,31 @@ interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: stri
 /** Every stored chunk vector side by side, for an exact nearest-neighbour scan. */
 interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: number, /** Each rowid's place in `rowids`. */ at: Map<number, number> }
 
-/** The index's terms, for typos and prefixes, with the number of chunks holding each, for the query words' weights. */
-interface Terms { vocabulary: Vocabulary, chunksWith: (term: string) => number }
-
-/** A write's chunks: the rowids it deleted, and those it inserted with the text their words come from. */
-interface WrittenChunks { deleted: number[], inserted: Array<{ rowid: number, text: string }> }
+/** A write's chunks, deleted and inserted, each with the text its words come from (wordsText), and an inserted one with its vector. */
+interface WrittenChunks { deleted: Array<{ rowid: number, text: string }>, inserted: Array<{ rowid: number, text: string, vector?: Float32Array }> }
 
 /** The text of a chunk that its keyword score reads (see chunkWords). */
 const wordsText = (title: string, section: string, text: string) => `${title} ${section} ${text}`
+
+/**
+ * `matrix` without the `deleted` rows and with the `inserted` chunks' vectors after the others (a new
+ * chunk's rowid is above every other's), as reading it again would give; undefined, to be read
+ * again, when that does not hold or a vector is of another size. Reading 10k vectors back took
+ * 170 ms of the event loop after every write; copying them takes a few.
+ */
+function patchedMatrix (matrix: VectorMatrix, deleted: Set<number>, inserted: Array<{ rowid: number, vector?: Float32Array }>): VectorMatrix | undefined {
+  const added = inserted.filter((c) => c.vector !== undefined) as Array<{ rowid: number, vector: Float32Array }>
+  if (deleted.size === 0 && added.length === 0) return matrix
+  const dimensions = matrix.rowids.length === 0 ? added[0]?.vector.length ?? 0 : matrix.dimensions
+  const keep = matrix.rowids.flatMap((rowid, i) => deleted.has(rowid) ? [] : [i])
+  const last = keep.length === 0 ? -Infinity : matrix.rowids[keep[keep.length - 1]!]!
+  if (added.some((c, i) => c.vector.length !== dimensions || c.rowid <= (i === 0 ? last : added[i - 1]!.rowid))) return undefined
+  const data = new Float32Array((keep.length + added.length) * dimensions)
+  keep.forEach((from, to) => data.set(matrix.data.subarray(from * dimensions, (from + 1) * dimensions), to * dimensions))
+  added.forEach((c, i) => data.set(c.vector, (keep.length + i) * dimensions))
+  const rowids = [...keep.map((i) => matrix.rowids[i]!), ...added.map((c) => c.rowid)]
+  return { rowids, data, dimensions, at: new Map(rowids.map((rowid, i) => [rowid, i])) }
+}
 
 const vectorBytes = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
 
@@ -36,7 +54,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   /** The file's data_version when derived things were last known to hold: it changes with another connection's commits only. */
   #dataVersion: number
   // Derived from the file, read when first needed and forgotten whenever it changes (#forgetWritten, #forgetDerived).
-  #termIndex: Terms | undefined
+  #termIndex: KnowledgeTerms | undefined
   #vectors: VectorMatrix | undefined
   #chunkTotal: number | undefined
   readonly #kept = new KeptChunkWords()
@@ -194,16 +212,18 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
       const vector = vectors?.[position]
       const chunkRowid = insertChunk.run(rowid, position, chunk.id, chunk.section, chunk.text, chunk.url ?? null, vector === undefined || vector === null ? null : vectorBytes(vector)).lastInsertRowid
       insertFts.run(chunkRowid, document.title, chunk.section, chunk.text)
-      written.inserted.push({ rowid: Number(chunkRowid), text: wordsText(document.title, chunk.section, chunk.text) })
+      written.inserted.push({ rowid: Number(chunkRowid), text: wordsText(document.title, chunk.section, chunk.text), ...(vector === undefined || vector === null ? {} : { vector }) })
     })
   }
 
   #deleteChunks (doc: number, written: WrittenChunks) {
-    const rowids = this.#sql('SELECT rowid FROM chunks WHERE doc = ?').pluck().all(doc) as number[]
+    // Their text too, while the document still has its title: the terms they took are patched out after the write.
+    const rows = this.#sql('SELECT c.rowid, d.title, c.section, c.text FROM chunks c JOIN documents d ON d.rowid = c.doc WHERE c.doc = ?')
+      .all(doc) as Array<{ rowid: number, title: string, section: string, text: string }>
     const deleteFts = this.#sql('DELETE FROM fts WHERE rowid = ?')
-    for (const rowid of rowids) deleteFts.run(rowid)
+    for (const { rowid } of rows) deleteFts.run(rowid)
     this.#sql('DELETE FROM chunks WHERE doc = ?').run(doc)
-    written.deleted.push(...rowids)
+    for (const r of rows) written.deleted.push({ rowid: r.rowid, text: wordsText(r.title, r.section, r.text) })
   }
 
   /** The chunks with these rowids, with their document's fields. */
@@ -252,20 +272,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     return this.#vectors
   }
 
-  #terms (): Terms {
-    if (this.#termIndex === undefined) {
-      // The most frequent terms first, read until the trie's budget is reached: past it, a term and
-      // its count are read from the index's own table (matched as typed, not through typos or prefixes).
-      const termCount = this.#sql('SELECT doc FROM fts_vocab WHERE term = ?').pluck()
-      const vocabulary = new Vocabulary([], VOCABULARY_MAX_NODES, (term) => termCount.get(term) !== undefined)
-      const counts = new Map<string, number>()
-      for (const [term, doc] of this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term').raw().iterate() as IterableIterator<[string, number]>) {
-        if (!vocabulary.add(term)) break
-        counts.set(term, doc)
-      }
-      const chunksWith = (term: string) => counts.get(term) ?? (vocabulary.full ? (termCount.get(term) as number | undefined) ?? 0 : 0)
-      this.#termIndex = { vocabulary, chunksWith }
-    }
+  #terms (): KnowledgeTerms {
+    this.#termIndex ??= new KnowledgeTerms(this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term'), this.#sql('SELECT doc FROM fts_vocab WHERE term = ?'))
     return this.#termIndex
   }
 
@@ -283,16 +291,21 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   /**
-   * After a write of this connection (committed): what is derived from the whole file is read again,
-   * but the words of chunks it did not touch still hold, and those of the chunks it wrote are kept
-   * now, while their text is at hand (tokenizing a search's new candidates was most of its time
-   * beyond SQLite's); a deleted chunk's words go, as its rowid may be given to a new chunk.
+   * After a write of this connection (committed): the terms are patched with the chunks it wrote
+   * (see KnowledgeTerms), the vectors and the chunk count are read again when next needed; the words
+   * of chunks it did not touch still hold, and those of the chunks it wrote are kept now, while their
+   * text is at hand (tokenizing a search's new candidates was most of its time beyond SQLite's); a
+   * deleted chunk's words go, as its rowid may be given to a new chunk.
    */
   #forgetWritten ({ deleted, inserted }: WrittenChunks) {
-    this.#termIndex = undefined
-    this.#vectors = undefined
+    if (this.#termIndex !== undefined) {
+      const delta = ftsTermCounts(this.#db, inserted.map((c) => c.text))
+      for (const [term, chunks] of ftsTermCounts(this.#db, deleted.map((c) => c.text))) delta.set(term, (delta.get(term) ?? 0) - chunks)
+      this.#termIndex.patch(delta)
+    }
+    if (this.#vectors !== undefined) this.#vectors = patchedMatrix(this.#vectors, new Set(deleted.map((c) => c.rowid)), inserted)
     this.#chunkTotal = undefined
-    for (const rowid of deleted) this.#kept.forget(rowid)
+    for (const { rowid } of deleted) this.#kept.forget(rowid)
     for (const { rowid, text } of inserted) this.#kept.keep(rowid, chunkWords(text))
   }
 
