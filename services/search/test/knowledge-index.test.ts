@@ -9,7 +9,8 @@ import { EmbeddedKnowledgeIndex } from '../src/engines/embedded/knowledge-index.
 import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate } from '../src/engines/embedded/knowledge-ranking.js'
 import { KeptChunkWords, MAX_KEPT_WORDS } from '../src/engines/embedded/knowledge-words.js'
 import { Vocabulary } from '../src/engines/embedded/typo.js'
-import { ingestKnowledge } from '../src/knowledge/ingest.js'
+import { ingestKnowledge, storeKnowledge } from '../src/knowledge/ingest.js'
+import { validateKnowledgeBatch } from '../src/knowledge/validate.js'
 import { processQuery } from '../src/text.js'
 
 // The embedded knowledge engine keeps what it derives from its file between searches (the terms and
@@ -158,6 +159,11 @@ t.test('the knowledge engine finds exactly what the plain reading of its rules f
   await index.remove('page-rare')
   t.same(await index.search({ q: 'quokas', limit: 5 }), [], 'and not after its page is gone')
   await sameAsPlain(t, index, db, 'after that page\'s removal')
+
+  // One batch holding a page twice, another between (a crawl can deliver a page twice; the API's
+  // batches keep only the last): the second copy deletes the chunks the first inserted.
+  await storeKnowledge(index, validateKnowledgeBatch([page('page-twice')]).concat(validateKnowledgeBatch([page('page-between'), page('page-twice')])), embedder)
+  await sameAsPlain(t, index, db, 'after a batch holding one page twice')
 
   // Its own write gives new chunks the rowids of chunks it deleted: their words are the new ones.
   const lastOwn = db.prepare('SELECT max(rowid) FROM chunks').pluck().get()

@@ -13,8 +13,15 @@ interface ChunkRow { rowid: number, doc: number, chunk_id: string, section: stri
 /** Every stored chunk vector side by side, for an exact nearest-neighbour scan. */
 interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: number, /** Each rowid's place in `rowids`. */ at: Map<number, number> }
 
-/** A write's chunks, deleted and inserted, each with the text its words come from (wordsText), and an inserted one with its vector. */
-interface WrittenChunks { deleted: Array<{ rowid: number, text: string }>, inserted: Array<{ rowid: number, text: string, vector?: Float32Array }> }
+/**
+ * A write's chunks, each with the text its words come from (wordsText): those it deleted that were
+ * there before it, and those it inserted that are still there after it (a batch holding one document
+ * twice deletes the chunks its first copy inserted), in rowid order, each with its vector.
+ */
+interface WrittenChunks { deleted: Array<{ rowid: number, text: string }>, inserted: Map<number, { rowid: number, text: string, vector?: Float32Array }> }
+
+/** How often, at most, terms that could not be patched exactly (past the trie's budget) are read again: once a minute. */
+const INEXACT_TERMS_MS = 60_000
 
 /** The text of a chunk that its keyword score reads (see chunkWords). */
 const wordsText = (title: string, section: string, text: string) => `${title} ${section} ${text}`
@@ -55,6 +62,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   #dataVersion: number
   // Derived from the file, read when first needed and forgotten whenever it changes (#forgetWritten, #forgetDerived).
   #termIndex: KnowledgeTerms | undefined
+  /** The terms were patched past the trie's budget: new words did not enter it (see #terms). */
+  #termsInexact = false
   #vectors: VectorMatrix | undefined
   #chunkTotal: number | undefined
   readonly #kept = new KeptChunkWords()
@@ -78,7 +87,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   async upsert (documents: PreparedKnowledge[]): Promise<void> {
     const now = new Date().toISOString()
-    const written: WrittenChunks = { deleted: [], inserted: [] }
+    const written: WrittenChunks = { deleted: [], inserted: new Map() }
     this.#db.transaction(() => {
       for (const prepared of documents) this.#write(prepared, now, written)
     }).immediate()
@@ -86,7 +95,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   async remove (id: string): Promise<boolean> {
-    const written: WrittenChunks = { deleted: [], inserted: [] }
+    const written: WrittenChunks = { deleted: [], inserted: new Map() }
     const removed = this.#db.transaction(() => {
       const rowid = this.#sql('SELECT rowid FROM documents WHERE id = ?').pluck().get(id) as number | undefined
       if (rowid === undefined) return false
@@ -212,7 +221,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
       const vector = vectors?.[position]
       const chunkRowid = insertChunk.run(rowid, position, chunk.id, chunk.section, chunk.text, chunk.url ?? null, vector === undefined || vector === null ? null : vectorBytes(vector)).lastInsertRowid
       insertFts.run(chunkRowid, document.title, chunk.section, chunk.text)
-      written.inserted.push({ rowid: Number(chunkRowid), text: wordsText(document.title, chunk.section, chunk.text), ...(vector === undefined || vector === null ? {} : { vector }) })
+      const inserted = Number(chunkRowid)
+      written.inserted.set(inserted, { rowid: inserted, text: wordsText(document.title, chunk.section, chunk.text), ...(vector === undefined || vector === null ? {} : { vector }) })
     })
   }
 
@@ -223,7 +233,10 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     const deleteFts = this.#sql('DELETE FROM fts WHERE rowid = ?')
     for (const { rowid } of rows) deleteFts.run(rowid)
     this.#sql('DELETE FROM chunks WHERE doc = ?').run(doc)
-    for (const r of rows) written.deleted.push({ rowid: r.rowid, text: wordsText(r.title, r.section, r.text) })
+    for (const r of rows) {
+      // A chunk this write inserted and deletes again was never there for what is derived from the file.
+      if (!written.inserted.delete(r.rowid)) written.deleted.push({ rowid: r.rowid, text: wordsText(r.title, r.section, r.text) })
+    }
   }
 
   /** The chunks with these rowids, with their document's fields. */
@@ -273,7 +286,14 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   #terms (): KnowledgeTerms {
-    this.#termIndex ??= new KnowledgeTerms(this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term'), this.#sql('SELECT doc FROM fts_vocab WHERE term = ?'))
+    // Past the trie's budget a write's new words are matched as typed only; reading every term again
+    // would put the most frequent in the trie, but at a million words it takes about 0.5 s of the
+    // event loop: at most once a minute, not after every write.
+    if (this.#termIndex !== undefined && this.#termsInexact && Date.now() - this.#termIndex.readAt >= INEXACT_TERMS_MS) this.#termIndex = undefined
+    if (this.#termIndex === undefined) {
+      this.#termIndex = new KnowledgeTerms(this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term'), this.#sql('SELECT doc FROM fts_vocab WHERE term = ?'))
+      this.#termsInexact = false
+    }
     return this.#termIndex
   }
 
@@ -297,13 +317,21 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
    * text is at hand (tokenizing a search's new candidates was most of its time beyond SQLite's); a
    * deleted chunk's words go, as its rowid may be given to a new chunk.
    */
-  #forgetWritten ({ deleted, inserted }: WrittenChunks) {
-    if (this.#termIndex !== undefined) {
-      const delta = ftsTermCounts(this.#db, inserted.map((c) => c.text))
-      for (const [term, chunks] of ftsTermCounts(this.#db, deleted.map((c) => c.text))) delta.set(term, (delta.get(term) ?? 0) - chunks)
-      this.#termIndex.patch(delta)
+  #forgetWritten ({ deleted, inserted: insertedById }: WrittenChunks) {
+    const inserted = [...insertedById.values()]
+    try {
+      if (this.#termIndex !== undefined) {
+        const delta = ftsTermCounts(this.#db, inserted.map((c) => c.text))
+        for (const [term, chunks] of ftsTermCounts(this.#db, deleted.map((c) => c.text))) delta.set(term, (delta.get(term) ?? 0) - chunks)
+        if (!this.#termIndex.patch(delta)) this.#termsInexact = true
+      }
+      if (this.#vectors !== undefined) this.#vectors = patchedMatrix(this.#vectors, new Set(deleted.map((c) => c.rowid)), inserted)
+    } catch (err) {
+      // The write is committed: what could not be patched is read again from the file.
+      this.#termIndex = undefined
+      this.#vectors = undefined
+      throw err
     }
-    if (this.#vectors !== undefined) this.#vectors = patchedMatrix(this.#vectors, new Set(deleted.map((c) => c.rowid)), inserted)
     this.#chunkTotal = undefined
     for (const { rowid } of deleted) this.#kept.forget(rowid)
     for (const { rowid, text } of inserted) this.#kept.keep(rowid, chunkWords(text))
@@ -311,6 +339,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   #forgetDerived () {
     this.#termIndex = undefined
+    this.#termsInexact = false
     this.#vectors = undefined
     this.#chunkTotal = undefined
     this.#kept.clear()

@@ -13,6 +13,8 @@ import { VOCABULARY_MAX_NODES, Vocabulary } from './typo.js'
  */
 export class KnowledgeTerms {
   readonly vocabulary: Vocabulary
+  /** When the terms were read (Date.now()). */
+  readonly readAt = Date.now()
   /** Chunks holding each term in the trie. */
   readonly #counts = new Map<string, number>()
   readonly #countOf: Statement
@@ -35,8 +37,10 @@ export class KnowledgeTerms {
    * Applies a committed write: `delta` is, for each term of the chunks it inserted or deleted, the
    * chunks holding it inserted minus deleted. A term no chunk holds any more leaves the trie; a new
    * one enters it while it fits (then, like any term past the budget, it is read when asked for).
+   * False when the trie is past its budget: the counts hold, but the trie is not the one reading the
+   * terms again would give (the most frequent that fit).
    */
-  patch (delta: Map<string, number>) {
+  patch (delta: Map<string, number>): boolean {
     for (const [term, change] of delta) {
       if (change === 0) continue
       const count = this.#counts.get(term)
@@ -51,5 +55,6 @@ export class KnowledgeTerms {
         this.#counts.set(term, change)
       }
     }
+    return !this.vocabulary.full
   }
 }
