@@ -186,7 +186,7 @@ t.test('admin chat routes', async (t) => {
 
   t.test('a long conversation is sent whole, a page at a time, to the team and to the shopper', async (t) => {
     const turns = MESSAGES_PER_PAGE + 3 // 2 × MESSAGES_PER_PAGE + 6 messages: three pages, the last a short one
-    const messages = Array.from({ length: turns }, (_, i) => turn(`question ${i}`, 'question', `answer ${i}`, i === 7 ? { reason: 'unanswered', rating: 'down' } : {})).flat()
+    const messages = Array.from({ length: turns }, (_, i) => turn(`question ${i}`, 'question', `answer ${i}`, i === 107 ? { reason: 'unanswered', rating: 'down' } : {})).flat()
     const id = await seed(h.db, shop.projectId, { consumer: 'long', created: ago(20), messages })
     const contents = messages.map((m) => m.content)
 
@@ -196,7 +196,7 @@ t.test('admin chat routes', async (t) => {
     const body = team.json()
     t.match(body.chat, { chat_id: id, message_count: 2 * turns })
     t.same(body.messages.map((m: { content: string }) => m.content), contents, 'every message, in order, across the pages')
-    t.match(body.messages[15], { decision: { handoff_reason: 'unanswered' }, feedback: { rating: 'down' } }, 'decisions and ratings on a later page too')
+    t.match(body.messages[215], { decision: { handoff_reason: 'unanswered' }, feedback: { rating: 'down' } }, 'decisions and ratings on a later page too')
     t.equal(new Set(body.messages.map((m: { msg_id: string }) => m.msg_id)).size, 2 * turns, 'no message twice')
 
     const shopper = await get(app, shop.key, '/readConversation', { chat_id: id })
@@ -204,10 +204,14 @@ t.test('admin chat routes', async (t) => {
     t.equal(shopper.headers['transfer-encoding'], 'chunked')
     t.same(shopper.json(), body.messages.map(({ decision, feedback, ...m }: Record<string, unknown>) => m), 'what the team reads, without decisions or ratings')
 
-    // A conversation of exactly one page is one whole body; its rest reads nothing.
+    // A conversation of exactly one page is one whole body, as is its transcript.
     const onePage = await seed(h.db, shop.projectId, { consumer: 'long', created: ago(20), messages: messages.slice(0, MESSAGES_PER_PAGE) })
     const whole = await get(app, shop.key, '/readConversation', { chat_id: onePage })
     t.equal(whole.json().length, MESSAGES_PER_PAGE)
+    t.equal(whole.headers['content-length'], String(whole.rawPayload.length), 'sent whole, not streamed')
+    const wholeTranscript = await admin('GET', `/admin/chats/${onePage}`)
+    t.equal(wholeTranscript.json().messages.length, MESSAGES_PER_PAGE)
+    t.equal(wholeTranscript.headers['transfer-encoding'], undefined)
     await h.db.query('DELETE FROM chats WHERE id = ANY($1)', [[id, onePage]])
   })
 

@@ -60,11 +60,15 @@ export interface MessagePages<M> {
 /** A message row with its place in the conversation, for reading the next page after it. */
 type Placed<R> = R & { seq: number }
 
-/** The pages of a conversation from its first page on, each later one read after the last seq of the one before. */
-function pagesFrom<R, M> (first: Array<Placed<R>>, page: (afterSeq: number) => Promise<Array<Placed<R>>>, toM: (row: R) => M): MessagePages<M> {
+/**
+ * The pages of a conversation from its first, read with one row more than a page (so that a
+ * conversation of exactly one page is known whole), each later one read after the last seq of the one before.
+ */
+function pagesFrom<R, M> (firstRows: Array<Placed<R>>, page: (afterSeq: number) => Promise<Array<Placed<R>>>, toM: (row: R) => M): MessagePages<M> {
+  const first = firstRows.slice(0, MESSAGES_PER_PAGE)
   return {
     first: first.map(toM),
-    complete: first.length < MESSAGES_PER_PAGE,
+    complete: firstRows.length <= MESSAGES_PER_PAGE,
     rest: async function * () {
       let last = first
       while (last.length === MESSAGES_PER_PAGE) {
@@ -77,13 +81,13 @@ function pagesFrom<R, M> (first: Array<Placed<R>>, page: (afterSeq: number) => P
 
 /** The whole conversation as the team reads it (decisions and ratings included), earliest first. */
 export async function readMessages (db: Queryable, projectId: string, chatId: string): Promise<MessagePages<AdminMessage>> {
-  const page = async (afterSeq: number) => (await db.query<Placed<AdminMessageRow>>({
+  const page = async (afterSeq: number, limit = MESSAGES_PER_PAGE) => (await db.query<Placed<AdminMessageRow>>({
     name: 'read-messages',
     text: `SELECT seq, ${ADMIN_COLUMNS} FROM messages WHERE project_id = $1 AND chat_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
-    values: [projectId, chatId, afterSeq, MESSAGES_PER_PAGE],
+    values: [projectId, chatId, afterSeq, limit],
     types: isoTimestamps
   })).rows
-  return pagesFrom(await page(-1), page, toAdminMessage)
+  return pagesFrom(await page(-1, MESSAGES_PER_PAGE + 1), page, toAdminMessage)
 }
 
 /** A conversation to read: the chat and the project it must belong to. */
@@ -103,7 +107,7 @@ async function conversationPage (db: Queryable, projectId: string, chatId: strin
 
 /**
  * Each key's conversation as the shopper reads it (no decisions), earliest first: the first pages of
- * all keys in one query (see readBatches), the rest of a long one page by page. A project with no
+ * all keys in one query (see readBatches), the rest of a longer one page by page. A project with no
  * such chat gets an empty first page.
  */
 export async function readConversations (db: Queryable, keys: readonly ConversationKey[]): Promise<Array<MessagePages<Message>>> {
@@ -115,7 +119,7 @@ export async function readConversations (db: Queryable, keys: readonly Conversat
              SELECT * FROM messages WHERE project_id = k.project_id AND chat_id = k.chat_id ORDER BY seq LIMIT $3
            ) m
            ORDER BY k.i, m.seq`,
-    values: [keys.map((k) => k.projectId), keys.map((k) => k.chatId), MESSAGES_PER_PAGE],
+    values: [keys.map((k) => k.projectId), keys.map((k) => k.chatId), MESSAGES_PER_PAGE + 1],
     types: isoTimestamps
   })
   const firstPages: Array<Array<Placed<MessageRow>>> = keys.map(() => [])

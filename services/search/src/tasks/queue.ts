@@ -139,18 +139,20 @@ export class TaskQueue {
     let task: Task
     try {
       await client.query('BEGIN')
-      // One project's enqueues one at a time, so that concurrent ones count each other: ten sent at
-      // once against a limit of three queue three, not ten.
+      task = await insertTask(client, id, projectId, type, stored)
+      // Then one project's enqueues one at a time, so that concurrent ones count each other (ten sent
+      // at once against a limit of three queue three, not ten). Taken after the payload is written,
+      // the lock is held only for the count and the commit: each statement reads what committed
+      // before it, and this transaction's own task.
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('search_tasks:' || $1, 0))", [projectId])
       const { rows } = await client.query<{ waiting: number, ofType: number }>(
         `SELECT count(*)::int AS waiting, (count(*) FILTER (WHERE type = $2))::int AS "ofType"
-         FROM search_tasks WHERE project_id = $1 AND status = 'enqueued'`, [projectId, type])
+         FROM search_tasks WHERE project_id = $1 AND status = 'enqueued' AND id <> $3`, [projectId, type, id])
       const { waiting, ofType } = rows[0]!
       const max = this.#options.maxWaiting
       if (max > 0 && waiting >= max) {
         throw new ApiError('too_many_tasks', `the project already has ${waiting} tasks waiting to run (at most ${max}); send this again once some have started (GET /tasks?status=enqueued)`)
       }
-      task = await insertTask(client, id, projectId, type, stored)
       // Turns between projects: a task's priority is minus the tasks of its type its project already
       // has waiting, and pg-boss takes the highest priority first, then the oldest. So one project's
       // hundred queued crawls no longer hold another's one until they are all done: that one goes next.
