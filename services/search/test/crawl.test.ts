@@ -171,6 +171,18 @@ t.test('maxPages bounds the fetches; progress counts up to the URLs it will fetc
   t.ok(progress.every((p, i) => p.done <= p.total && (i === 0 || p.done >= progress[i - 1]!.done)))
 })
 
+t.test('a page and another naming it canonical, fetched at once, deliver it once whichever ends first', async (t) => {
+  const slowly = (ms: number, html: string): Route => async (req, res, site) => { await sleep(ms); await page(html)(req, res, site) }
+  const site = await startSite(t, {
+    '/': page('<a href="/alias">alias</a><a href="/target">target</a>'),
+    '/alias': page('<link rel="canonical" href="/target"><title>Alias</title>'),
+    '/target': slowly(300, '<title>Target</title>')
+  })
+  const { pages, reasons } = await crawlAll(`${site.origin}/`)
+  t.same(pages.map((p) => new URL(p.url).pathname).sort(), ['/', '/target'], 'the target once, delivered from the alias that ended first')
+  t.same(reasons, { '/target': `duplicate of ${site.origin}/target (its canonical URL), already crawled` })
+})
+
 t.test('a crawl out of time fetches nothing more and says so; what it fetched is delivered', async (t) => {
   const slow = (html: string): Route => async (req, res, site) => { await sleep(150); await page(html)(req, res, site) }
   const routes: Record<string, Route> = { '/': slow(Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">${i}</a>`).join('')) }

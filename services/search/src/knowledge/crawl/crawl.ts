@@ -110,6 +110,11 @@ class CrawlRun {
   private readonly seen = new Set<string>()
   /** Canonical and final URLs whose content was delivered or fetched: not fetched again. */
   private readonly covered = new Set<string>()
+  /**
+   * Canonical URLs delivered (or being delivered): a page is delivered once, whichever comes first of
+   * it and a page naming it canonical, even when both were fetched at once.
+   */
+  private readonly delivered = new Set<string>()
   private readonly frontier: URL[] = []
   private next = 0
   private done = 0
@@ -216,12 +221,13 @@ class CrawlRun {
     const canonical = found.canonical !== undefined && sameOrigin(found.canonical, this.start) ? found.canonical : final
     const notDelivered = found.noindex
       ? 'marked noindex'
-      : canonical.href !== final.href && this.covered.has(canonical.href) ? `duplicate of ${canonical.href} (its canonical URL), already crawled` : undefined
+      : this.delivered.has(canonical.href) ? `duplicate of ${canonical.href} (its canonical URL), already crawled` : undefined
     if (notDelivered !== undefined) {
       if (key !== undefined) this.pageThread.release(key)
       return this.skip(url, notDelivered)
     }
     this.covered.add(canonical.href)
+    this.delivered.add(canonical.href)
     this.seen.add(canonical.href)
 
     // The parse is the thread's until its content is asked for once, or let go when onPage returns.
