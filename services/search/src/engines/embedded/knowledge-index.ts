@@ -311,8 +311,9 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   /**
-   * After a write of this connection (committed): the terms are patched with the chunks it wrote
-   * (see KnowledgeTerms), the vectors and the chunk count are read again when next needed; the words
+   * After a write of this connection (committed): the terms and the vectors are patched with the
+   * chunks it wrote and deleted (see KnowledgeTerms, patchedMatrix), the chunk count is read again
+   * when next needed; the words
    * of chunks it did not touch still hold, and those of the chunks it wrote are kept now, while their
    * text is at hand (tokenizing a search's new candidates was most of its time beyond SQLite's); a
    * deleted chunk's words go, as its rowid may be given to a new chunk.
@@ -326,11 +327,12 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
         if (!this.#termIndex.patch(delta)) this.#termsInexact = true
       }
       if (this.#vectors !== undefined) this.#vectors = patchedMatrix(this.#vectors, new Set(deleted.map((c) => c.rowid)), inserted)
-    } catch (err) {
-      // The write is committed: what could not be patched is read again from the file.
+    } catch {
+      // The write is committed and stays so: what could not be patched is read again from the file
+      // by the next search, as after another process's write (failing the write would make its
+      // caller believe nothing was stored).
       this.#termIndex = undefined
       this.#vectors = undefined
-      throw err
     }
     this.#chunkTotal = undefined
     for (const { rowid } of deleted) this.#kept.forget(rowid)
