@@ -14,7 +14,7 @@ import { CommandError } from './errors.js'
 export type LocalTaskType = Extract<TaskType, 'crawl' | 'files'>
 export const runsHere = (type: TaskType): type is LocalTaskType => type === 'crawl' || type === 'files'
 
-export const isFinished = (task: Task) => task.status === 'succeeded' || task.status === 'failed'
+export const isFinished = (task: Task) => task.status === 'succeeded' || task.status === 'failed' || task.status === 'canceled'
 
 /** The queue's connections: pg-boss's workers and maintenance, heartbeats, and the command's own reads. */
 const POOL_SIZE = 4

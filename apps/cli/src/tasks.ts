@@ -24,3 +24,12 @@ export async function showTask (env: NodeJS.ProcessEnv, config: SearchConfig, pr
     return await interruptible((signal) => untilEnd(replica, projectId, id, progress, signal))
   })
 }
+
+/** Cancels a task of the project that has not ended, as POST /tasks/{id}/cancel does; what it had done stays. */
+export async function cancelTask (env: NodeJS.ProcessEnv, config: SearchConfig, projectId: string, id: string): Promise<Task> {
+  return await withReplica(env, config, projectId, async (replica) => {
+    const task = await replica.queue.cancel(projectId, id)
+    if (task === undefined) throw new CommandError(`no task ${id} in project ${projectId}`)
+    return task
+  })
+}

@@ -137,6 +137,20 @@ t.test('knowledge add, list and delete; tasks', async (t) => {
     t.match(followed.stdout, /\(files\) succeeded[^]*indexed 1 file: 0 new or changed, 1 unchanged/)
   })
 
+  await t.test('tasks --cancel: a queued task never runs; an ended one cannot be canceled', async (t) => {
+    const queued = await json('knowledge', 'add', project.id, markdown, '--url', 'https://shop.example/help', '--no-wait')
+    const canceled = await run('tasks', project.id, queued.task_id, '--cancel')
+    t.equal(canceled.code, 0, canceled.stderr)
+    t.match(canceled.stdout, new RegExp(`^task ${queued.task_id} \\(files\\) canceled`))
+    t.match(await json('tasks', project.id, queued.task_id), { status: 'canceled', started_at: null })
+    const followed = await run('tasks', project.id, queued.task_id, '--wait')
+    t.equal(followed.code, 1)
+    t.match(followed.stderr, new RegExp(`^error: task ${queued.task_id} was canceled at [0-9T:.-]+Z; what it had done stays\n$`))
+    const ended = await run('tasks', project.id, crawl.id, '--cancel')
+    t.same(ended, { code: 1, stdout: '', stderr: `error: task ${crawl.id} already succeeded: nothing is left to cancel\n` })
+    t.match((await run('tasks', project.id, '--cancel')).stderr, /--cancel cancels one task: give its id/)
+  })
+
   await t.test('Ctrl-C hands the task back to the queue whole', async (t) => {
     let release = () => {}
     const slow = await startSite(t, new Promise<void>((resolve) => { release = resolve }))

@@ -38,6 +38,7 @@ export const errorCatalog = {
   request_timeout: { status: 408, title: 'Request Timeout', when: 'the request\'s headers or body did not arrive in time' },
   member_exists: { status: 409, title: 'Conflict', when: 'console: the user is already a member of the project' },
   last_owner: { status: 409, title: 'Conflict', when: 'console: the change would leave the project without an owner' },
+  task_finished: { status: 409, title: 'Conflict', when: 'the task to cancel already succeeded or failed' },
   idempotency_key_in_use: { status: 409, title: 'Conflict', when: 'a request with the same Idempotency-Key is still running' },
   payload_too_large: { status: 413, title: 'Payload Too Large', when: 'the body is larger than the endpoint accepts' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type', when: 'the body is not sent as application/json (or NDJSON where accepted), or declares a charset other than UTF-8, or a Content-Encoding (bodies are read uncompressed)' },
@@ -146,6 +147,7 @@ export const searchErrors = {
   searchKnowledge: ['missing_parameters', 'hybrid_search_disabled'],
   listTasks: [],
   getTask: ['task_not_found'],
+  cancelTask: ['task_not_found', 'task_finished'],
   adminSearchAnalytics: []
 } as const satisfies Record<string, readonly ErrorCode[]>
 

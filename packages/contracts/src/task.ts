@@ -7,7 +7,9 @@ import { Timestamp, timestampOrNull } from './timestamp.js'
 export const TaskType = Type.Union([Type.Literal('crawl'), Type.Literal('files'), Type.Literal('catalog_import')])
 export type TaskType = Static<typeof TaskType>
 
-export const TaskStatus = Type.Union([Type.Literal('enqueued'), Type.Literal('processing'), Type.Literal('succeeded'), Type.Literal('failed')])
+export const TaskStatus = Type.Union([Type.Literal('enqueued'), Type.Literal('processing'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('canceled')], {
+  description: '`enqueued` → `processing` → `succeeded` or `failed`; `canceled` by POST /tasks/{id}/cancel before it ended (what it had done stays)'
+})
 export type TaskStatus = Static<typeof TaskStatus>
 
 /** Long work of a project, run by any replica of the search service. */
@@ -23,7 +25,7 @@ export const Task = Type.Object({
   error: Type.Union([ErrorBody, Type.Null()], { description: 'Why the task failed, when `status` is `failed`' }),
   enqueued_at: Timestamp,
   started_at: timestampOrNull('When a replica first took the task; null while enqueued'),
-  finished_at: timestampOrNull('When the task succeeded or failed')
+  finished_at: timestampOrNull('When the task succeeded, failed or was canceled')
 }, { additionalProperties: false })
 export type Task = Static<typeof Task>
 

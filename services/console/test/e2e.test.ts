@@ -1,12 +1,14 @@
 // The console's user story in a real browser (Debian's chromium driven by playwright-core), against
 // the real console, chat and search services on one real PostgreSQL: sign in, create a project, issue
 // credentials and use them with the services (a widget key from its origin only), import a catalog and follow its task, add knowledge,
+// stop a crawl that does not end,
 // try the playground (its chat, and its search sorted, highlighted and narrowed by a facet value found by typing), read the shopper's ratings of the replies and answer a handed-off conversation
 // as a person (the shopper's client reads it), see analytics, revoke a credential and see it stop working. Every page is also saved as a
 // screenshot at 1280 and 375 pixels wide (E2E_SHOTS, default a temporary folder) and checked for
 // horizontal scrolling at 375.
 import t from 'tap'
 import { readFile, writeFile } from 'node:fs/promises'
+import { createServer, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { createProject } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
@@ -21,7 +23,8 @@ const MARKUP_DESCRIPTION = 'A bright lantern for the tent. <img src=x onerror="a
 t.test('a team member walks the console in a browser', { skip: browserSkip, timeout: 300_000 }, async (t) => {
   const h = await harness(t)
   // A catalog of more than 50 items is imported as a task here, so that its progress is seen.
-  const stack = await services(t, h, { catalogTask: { items: 50, bytes: 8 * 1024 * 1024 } })
+  // Crawls may reach 127.0.0.1, where a site that never answers keeps one running until it is stopped.
+  const stack = await services(t, h, { catalogTask: { items: 50, bytes: 8 * 1024 * 1024 }, crawlAllowPrivateNetworks: true })
   const app = await h.app({ chatUrl: stack.chatUrl, searchUrl: stack.searchUrl })
   const consoleUrl = await app.listen({ host: '127.0.0.1', port: 0 })
   await h.user('alice')
@@ -198,6 +201,30 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     t.equal(await page.getByLabel('Answer', { exact: true }).inputValue(), 'Not yet: we ship within the United States only.', 'the stored answer, to edit')
     await page.getByRole('button', { name: 'Cancel editing' }).click()
     await snapshot('knowledge')
+
+    // A crawl of a site that never answers is stopped from its progress: canceled, in the list too.
+    const held: ServerResponse[] = []
+    const silent = createServer((_req, res) => { held.push(res) })
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    t.teardown(() => {
+      for (const res of held) res.destroy()
+      silent.close()
+    })
+    const silentUrl = `http://127.0.0.1:${(silent.address() as { port: number }).port}/`
+    await page.getByLabel('Start page URL').fill(silentUrl)
+    await page.getByRole('button', { name: 'Crawl', exact: true }).click()
+    await page.getByText(`Crawl of ${silentUrl} started.`).waitFor()
+    const progress = page.getByRole('region', { name: /^Crawl [\w-]+$/ })
+    const stopButton = progress.getByRole('button', { name: /^Stop crawl / })
+    await stopButton.click()
+    await progress.getByRole('group', { name: 'Stop this crawl? What it has done stays.' }).getByRole('button', { name: 'Yes, stop' }).click()
+    await progress.getByText('Crawl: canceled').waitFor()
+    t.equal(await stopButton.count(), 0, 'no Stop once it ended')
+    const recent = page.locator('section', { has: page.getByRole('heading', { name: 'Recent tasks', level: 2 }) })
+    await recent.getByRole('button', { name: 'Refresh' }).click()
+    await recent.locator('.badge.status-canceled').first().waitFor()
+    t.equal(await recent.getByRole('button', { name: /^Stop / }).count(), 0, 'nothing left to stop in the list')
+    t.ok(held.length > 0, 'the crawl had asked the site for its first URL')
 
     // Playground: the assistant answers from the knowledge, streamed into the page.
     await page.goto(`${projectUrl}/playground`)

@@ -36,6 +36,7 @@ t.test('the OpenAPI document describes every console route completely', async (t
     'POST /api/projects/{project_id}/widget/identity-secret': 'rotateIdentitySecret',
     'GET /api/projects/{project_id}/tasks': 'listTasks',
     'GET /api/projects/{project_id}/tasks/{id}': 'getTask',
+    'POST /api/projects/{project_id}/tasks/{id}/cancel': 'cancelTask',
     'POST /api/projects/{project_id}/search': 'search',
     'POST /api/projects/{project_id}/autocomplete': 'autocomplete',
     'POST /api/projects/{project_id}/facet-search': 'facetSearch',

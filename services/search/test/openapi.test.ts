@@ -33,6 +33,7 @@ t.test('the OpenAPI document describes every route completely', async (t) => {
     'POST /knowledge/crawl': 'crawlWebsite',
     'POST /knowledge/files': 'uploadKnowledgeFiles',
     'GET /tasks/{id}': 'getTask',
+    'POST /tasks/{id}/cancel': 'cancelTask',
     'GET /tasks': 'listTasks',
     'GET /admin/analytics': 'adminSearchAnalytics',
     'GET /healthz': 'liveness',

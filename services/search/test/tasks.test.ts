@@ -189,6 +189,91 @@ t.test('another project\'s task is 404 and never listed', async (t) => {
   }
 })
 
+t.test('a waiting task canceled never runs and frees its place; an ended task is 409, another project\'s 404', async (t) => {
+  const shop = await h.tenant('shop')
+  const other = await h.tenant('other')
+  const held = gate()
+  const ran: string[] = []
+  await h.app.tasks.register('files', async ({ task }) => {
+    ran.push(task.id)
+    await held.opened
+  })
+  const running = await h.app.tasks.enqueue(shop.projectId, 'files', { n: 1 })
+  await taskIn(h.app, shop.key, running.id, ['processing'])
+  const waiting = await h.app.tasks.enqueue(shop.projectId, 'files', { n: 2 })
+  const cancel = async (key: string, id: string) => await send(h.app, key, 'POST', `/tasks/${id}/cancel`)
+
+  const foreign = await cancel(other.key, waiting.id)
+  t.equal(foreign.statusCode, 404, 'another project\'s task')
+  t.equal(foreign.json().code, 'task_not_found')
+  const res = await cancel(shop.key, waiting.id)
+  t.equal(res.statusCode, 200)
+  const canceled = res.json() as Task
+  t.equal(canceled.status, 'canceled')
+  t.equal(canceled.started_at, null, 'it never started')
+  t.type(canceled.finished_at, 'string')
+  t.equal(canceled.error, null)
+  const payloads = await h.db.query('SELECT count(*)::int AS n FROM search_task_payloads WHERE task_id = $1', [waiting.id])
+  t.equal(payloads.rows[0].n, 0, 'its payload is dropped')
+  t.equal((await send(h.app, shop.key, 'GET', '/tasks?status=enqueued')).json().total, 0, 'nothing left waiting')
+  const again = await cancel(shop.key, waiting.id)
+  t.equal(again.statusCode, 200, 'canceling twice answers the task as it is')
+  t.same(again.json(), canceled)
+
+  held.open()
+  t.equal((await taskIn(h.app, shop.key, running.id, ['succeeded', 'failed'])).status, 'succeeded')
+  const next = await h.app.tasks.enqueue(shop.projectId, 'files', { n: 3 })
+  await taskIn(h.app, shop.key, next.id, ['succeeded'])
+  t.same(ran, [running.id, next.id], 'the canceled task never ran; the one after it did')
+  t.equal((await getTask(h.app, shop.key, waiting.id)).status, 'canceled')
+  t.same((await send(h.app, shop.key, 'GET', '/tasks?status=canceled')).json().results.map((task: Task) => task.id), [waiting.id])
+
+  const ended = await cancel(shop.key, running.id)
+  t.equal(ended.statusCode, 409)
+  t.same(ended.json(), { statusCode: 409, error: 'Conflict', code: 'task_finished', message: `task ${running.id} already succeeded: nothing is left to cancel` })
+  for (const id of ['00000000-0000-4000-8000-000000000000', 'tsk_nothing']) t.equal((await cancel(shop.key, id)).json().code, 'task_not_found', id)
+})
+
+t.test('a running task canceled stops: at once on its replica, at its next heartbeat on another; it stays canceled', async (t) => {
+  const shop = await h.tenant()
+  const replica = await h.replica()
+  let hold = true
+  const runs = new Map<string, { app: string, reason?: string }>()
+  for (const [name, app] of [['first', h.app], ['second', replica]] as const) {
+    await app.tasks.register('crawl', async ({ task, signal, progress }) => {
+      if (!hold) return
+      runs.set(task.id, { app: name })
+      await progress(1, 10)
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+      runs.get(task.id)!.reason = (signal.reason as Error).message
+    })
+  }
+  // The first app is woken by its own enqueue; the second takes the other task at its next poll.
+  const tasks = [await h.app.tasks.enqueue(shop.projectId, 'crawl', {}), await h.app.tasks.enqueue(shop.projectId, 'crawl', {})]
+  for (const task of tasks) await taskIn(h.app, shop.key, task.id, ['processing'])
+  await until('both apps running one', async () => runs.size === 2 ? true : undefined)
+  const on = (app: string) => [...runs].find(([, run]) => run.app === app)![0]
+
+  const local = await send(h.app, shop.key, 'POST', `/tasks/${on('first')}/cancel`)
+  t.equal(local.json().status, 'canceled')
+  t.equal(runs.get(on('first'))!.reason, 'the task was canceled', 'this replica\'s run is stopped before the answer')
+  const remote = await send(h.app, shop.key, 'POST', `/tasks/${on('second')}/cancel`)
+  t.equal(remote.json().status, 'canceled')
+  const reason = await until('the other replica\'s run stopped', async () => runs.get(on('second'))!.reason)
+  t.match(reason, /no longer this run/, 'the other replica finds out at its next heartbeat')
+
+  hold = false
+  await sleep(3 * (FAST.tasks!.heartbeatMs ?? 0))
+  for (const task of tasks) {
+    const now = await getTask(h.app, shop.key, task.id)
+    t.equal(now.status, 'canceled', 'the stopped run did not end it otherwise')
+    t.same(now.progress, { done: 1, total: 10 }, 'what it had done stays')
+  }
+  const after = [await h.app.tasks.enqueue(shop.projectId, 'crawl', {}), await replica.tasks.enqueue(shop.projectId, 'crawl', {})]
+  for (const task of after) t.equal((await taskIn(h.app, shop.key, task.id, ['succeeded', 'failed'])).status, 'succeeded', 'the workers take work again')
+  await replica.close()
+})
+
 t.test('finished tasks are deleted after the retention period, unfinished ones never', async (t) => {
   const shop = await h.tenant()
   const ids = []

@@ -20,8 +20,9 @@ export async function withTaskBar (follow: (progress: TaskProgress) => Promise<T
   }
 }
 
-/** A followed task at its end: what it did, or its error (exit code 1) when it failed. */
+/** A followed task at its end: what it did, or its error (exit code 1) when it failed or was canceled. */
 export function printEnded (task: Task, print: CommandContext['print']) {
   if (task.status === 'failed') throw new CommandError(`task ${task.id} failed: ${task.error?.message ?? 'no reason was recorded'}`)
+  if (task.status === 'canceled') throw new CommandError(`task ${task.id} was canceled at ${task.finished_at ?? 'an unknown time'}; what it had done stays`)
   print(task, describeTask(task, { times: false }))
 }

@@ -8,7 +8,7 @@ import { printEnded, withTaskBar } from './follow.js'
 import { integer } from './integer.js'
 import { pageText } from './page.js'
 
-type TasksOptions = TaskQuery & { wait?: true }
+type TasksOptions = TaskQuery & { wait?: true, cancel?: true }
 
 export function taskCommands (program: Command, { env, print }: CommandContext) {
   program.command('tasks')
@@ -20,16 +20,23 @@ export function taskCommands (program: Command, { env, print }: CommandContext) 
     .option('--limit <n>', `list at most this many (up to ${limits.searchLimitMax})`, integer(0, limits.searchLimitMax), limits.searchLimitDefault)
     .option('--offset <n>', 'tasks to skip', integer(0, Number.MAX_SAFE_INTEGER), 0)
     .option('--wait', 'with a task id: follow it to its end, progress on stderr; a crawl or files task still queued runs here')
+    .option('--cancel', 'with a task id: cancel it if it has not ended (a running one stops at its next step; what it had done stays)')
     .action(async (projectId: string, taskId: string | undefined, options: TasksOptions) => {
-      const { listTasks, showTask } = await import('../tasks.js')
+      const { cancelTask, listTasks, showTask } = await import('../tasks.js')
       const { searchSettings } = await import('../engine.js')
       if (taskId === undefined) {
-        if (options.wait === true) throw new UsageError('--wait follows one task: give its id')
+        if (options.wait === true || options.cancel === true) throw new UsageError(`${options.wait === true ? '--wait follows' : '--cancel cancels'} one task: give its id`)
         const list = await listTasks(env, searchSettings(env), projectId, options)
         print(list, pageText(list.results.map(taskLine), list, 'task'))
         return
       }
       if (options.status !== undefined || options.type !== undefined) throw new UsageError('--status and --type filter the list: not with a task id')
+      if (options.cancel === true) {
+        if (options.wait === true) throw new UsageError('--cancel and --wait: one or the other')
+        const task = await cancelTask(env, searchSettings(env), projectId, taskId)
+        print(task, describeTask(task, { times: true }))
+        return
+      }
       if (options.wait !== true) {
         const task = await showTask(env, searchSettings(env), projectId, taskId, { wait: false, progress: () => {} })
         print(task, describeTask(task, { times: true }))

@@ -64,6 +64,13 @@ export async function searchForwards (app: FastifyInstance, opts: { search: Upst
     params: IdParams(TaskParams.properties.id),
     response: { 200: Task, ...forwardErrors(...searchErrors.getTask) }
   })
+  simple('POST', '/tasks/:id/cancel', (p) => `/tasks/${id(p)}/cancel`, {
+    operationId: 'cancelTask',
+    tags: ['tasks'],
+    summary: 'Cancels a task that has not ended; what it had done stays (POST /tasks/{id}/cancel)',
+    params: IdParams(TaskParams.properties.id),
+    response: { 200: Task, ...changeErrors(...searchErrors.cancelTask) }
+  })
   simple('POST', '/search', () => '/search', {
     operationId: 'search',
     tags: ['search'],

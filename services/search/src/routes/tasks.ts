@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { Task, TaskList, TaskListQuery, TaskParams, errorResponses, limits, searchErrors } from '@chatsearch/contracts'
+import { Task, TaskList, TaskListQuery, TaskParams, bodyErrors, errorResponses, limits, searchErrors } from '@chatsearch/contracts'
 import { ApiError, integerQuery } from '@chatsearch/shell'
 import { TASK_RETENTION_DAYS } from '../tasks/queue.js'
 
@@ -12,6 +12,22 @@ export async function taskRoutes (app: FastifyInstance) {
     schema: { operationId: 'getTask', tags: ['tasks'], summary: 'One task of the project: its status, progress and outcome', params: TaskParams, response: { 200: Task, ...errorResponses(...searchErrors.getTask) } }
   }, async (request) => {
     const task = await app.tasks.get(request.principal.projectId, request.params.id)
+    if (task === undefined) throw new ApiError('task_not_found', `no task ${request.params.id} in this project`)
+    return task
+  })
+
+  api.post('/tasks/:id/cancel', {
+    config: { rateLimit: 'catalog' },
+    schema: {
+      operationId: 'cancelTask',
+      tags: ['tasks'],
+      summary: 'Cancels a task that has not ended',
+      description: 'A waiting task never runs; a running one stops at its next step (a page, a file, a slice of items), at once on the replica that receives this and within `TASK_HEARTBEAT_MS` on another. What it had done stays: pages, files and items already stored are not removed, and a crawl removes no page it did not reach. Answers the task, `canceled`; a task already canceled is answered as it is, one that succeeded or failed is `409 task_finished`. No webhook is sent for a canceled task.',
+      params: TaskParams,
+      response: { 200: Task, ...errorResponses(...bodyErrors, ...searchErrors.cancelTask) }
+    }
+  }, async (request) => {
+    const task = await app.tasks.cancel(request.principal.projectId, request.params.id)
     if (task === undefined) throw new ApiError('task_not_found', `no task ${request.params.id} in this project`)
     return task
   })

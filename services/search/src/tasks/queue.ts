@@ -5,7 +5,7 @@ import type pg from 'pg'
 import PgBoss from 'pg-boss'
 import { errorBody, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
 import { ApiError, type Queryable } from '@chatsearch/shell'
-import { beat, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type StoredPayload, type TaskFilter } from './store.js'
+import { beat, cancelTask, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type StoredPayload, type TaskFilter } from './store.js'
 
 export interface TaskContext {
   task: Task
@@ -16,7 +16,7 @@ export interface TaskContext {
   progress: (done: number, total: number) => Promise<void>
   /** Replaces the task's `details` (what was done, what was skipped and why). */
   details: (details: Record<string, unknown>) => Promise<void>
-  /** Aborted when the service shuts down or another replica took the task over: stop soon. */
+  /** Aborted when the service shuts down, the task was canceled or another replica took it over: stop soon. */
   signal: AbortSignal
 }
 
@@ -177,6 +177,37 @@ export class TaskQueue {
   }
 
   /**
+   * Cancels a waiting or running task of the project; what it had done stays. A waiting one never
+   * runs. A running one's signal is aborted at once when this replica runs it, else at its runner's
+   * next write or heartbeat (within `heartbeatMs`). A task already canceled is answered as it is;
+   * one that succeeded or failed is `task_finished`. Undefined: the project has no such task.
+   */
+  async cancel (projectId: string, id: string): Promise<Task | undefined> {
+    const client = await this.#pool.connect()
+    let canceled: Task | undefined
+    try {
+      await client.query('BEGIN')
+      const found = await cancelTask(client, projectId, id)
+      if (found !== undefined && 'ended' in found) {
+        if (found.ended.status !== 'canceled') throw new ApiError('task_finished', `task ${id} already ${found.ended.status}: nothing is left to cancel`)
+        canceled = found.ended
+      } else if (found !== undefined) {
+        // Its job would be fetched only to find the task no longer waiting: taken out of the queue now.
+        if (found.was === 'enqueued') await this.#boss.cancel(queueOf(found.type), id, { db: bossDb(client) })
+        canceled = found.task
+      }
+      await client.query('COMMIT')
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
+    } finally {
+      client.release()
+    }
+    for (const running of this.#running.values()) if (running.id === id) running.controller.abort(new Error('the task was canceled'))
+    return canceled
+  }
+
+  /**
    * Stops taking work, lets running tasks finish for the grace period, then hands the others back
    * (aborting their signal) so that another replica, or this one after a restart, runs them again.
    */
@@ -208,7 +239,7 @@ export class TaskQueue {
     const controller = new AbortController()
     const running: Running = { id, runner, controller, handedBack: false }
     this.#running.set(runner, running)
-    const lost = () => controller.abort(new Error('another replica took the task over'))
+    const lost = () => controller.abort(new Error('the task is no longer this run\'s: canceled, or taken over by another replica'))
     const heartbeat = setInterval(() => {
       beat(this.#pool, id, runner).then((mine) => { if (!mine) lost() }, (err: unknown) => this.#log.warn({ err, task: id }, 'task heartbeat failed'))
     }, this.#options.heartbeatMs)

@@ -105,6 +105,28 @@ export async function finishTask (db: Queryable, id: string, runner: string, err
   return ended
 }
 
+/** What `cancelTask` found: the task canceled now (with the status it had), or one that had already ended. */
+export type Canceled = { task: Task, type: TaskType, was: 'enqueued' | 'processing' } | { ended: Task }
+
+/**
+ * Ends a waiting or running task as canceled and drops its payload; a runner that holds it finds
+ * out at its next write or heartbeat (updateOwned answers false). Undefined when the project has no
+ * such task.
+ */
+export async function cancelTask (db: Queryable, projectId: string, id: string): Promise<Canceled | undefined> {
+  if (!UUID.test(id)) return undefined
+  // The row is locked first, so that the status it had (enqueued or processing) is the one it
+  // leaves: a runner's claim or end waits for this transaction, then finds the task canceled.
+  const { rows: [found] } = await db.query<{ status: TaskStatus }>('SELECT status FROM search_tasks WHERE project_id = $1 AND id = $2 FOR UPDATE', [projectId, id])
+  if (found === undefined) return undefined
+  if (found.status !== 'enqueued' && found.status !== 'processing') return { ended: (await findTask(db, projectId, id))! }
+  const { rows } = await db.query<TaskRow>(
+    `UPDATE search_tasks SET status = 'canceled', finished_at = now(), runner = NULL, heartbeat_at = NULL
+     WHERE id = $1 RETURNING ${COLUMNS}`, [id])
+  await db.query('DELETE FROM search_task_payloads WHERE task_id = $1', [id])
+  return { task: taskOf(rows[0]!), type: rows[0]!.type, was: found.status }
+}
+
 /** A task this runner stops before its end (shutdown): waiting again, this attempt not counted. */
 export const handBack = (db: Queryable, id: string, runner: string) =>
   updateOwned(db, id, runner, "status = 'enqueued', runner = NULL, heartbeat_at = NULL, attempts = attempts - 1", [])

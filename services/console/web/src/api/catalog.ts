@@ -29,3 +29,5 @@ export const listCandidates = (id: string, page: { limit: number, offset: number
 
 export const getTask = (id: string, taskId: string, signal?: AbortSignal) => get<Task>(projectPath(id, 'tasks', taskId), signal)
 export const listTasks = (id: string) => get<TaskList>(projectPath(id, 'tasks') + '?limit=20')
+/** Cancels a task that has not ended; what it had done stays. */
+export const cancelTask = (id: string, taskId: string) => post<Task>(projectPath(id, 'tasks', taskId, 'cancel'), {})

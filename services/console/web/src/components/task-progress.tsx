@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import { getTask } from '../api/catalog.js'
+import { cancelTask, getTask } from '../api/catalog.js'
 import { messageOf } from '../api/client.js'
 import type { Task } from '../api/types.js'
+import { useAction } from '../hooks.js'
+import { ConfirmButton } from './confirm-button.js'
 
 const POLL_MS = 1000
 const taskNames: Record<Task['type'], string> = { crawl: 'Crawl', files: 'File upload', catalog_import: 'Catalog import' }
@@ -13,10 +15,14 @@ function detailsOf (task: Task): string[] {
     .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${String(value)}`)
 }
 
+/** Whether a task succeeded, failed or was canceled: until then it can be canceled. */
+export const hasEnded = (task: Task) => task.status === 'succeeded' || task.status === 'failed' || task.status === 'canceled'
+
 /** Follows a task until it ends, showing its progress; `onEnd` runs once when it has. */
 export function TaskProgress ({ projectId, taskId, onEnd }: { projectId: string, taskId: string, onEnd?: (task: Task) => void }) {
   const [task, setTask] = useState<Task | undefined>()
   const [error, setError] = useState<string | undefined>()
+  const stop = useAction()
 
   useEffect(() => {
     const abort = new AbortController()
@@ -25,7 +31,7 @@ export function TaskProgress ({ projectId, taskId, onEnd }: { projectId: string,
       try {
         const next = await getTask(projectId, taskId, abort.signal)
         setTask(next)
-        if (next.status === 'succeeded' || next.status === 'failed') {
+        if (hasEnded(next)) {
           onEnd?.(next)
           return
         }
@@ -51,14 +57,21 @@ export function TaskProgress ({ projectId, taskId, onEnd }: { projectId: string,
       <p role='status' aria-live='polite'>
         {task === undefined ? `Task ${taskId} started…` : `${name}: ${task.status}${total > 0 ? ` (${done} of ${total})` : ''}`}
       </p>
-      {task !== undefined && task.status !== 'failed' && (
+      {task !== undefined && !hasEnded(task) && (
+        <ConfirmButton
+          label='Stop' target={`${name.toLowerCase()} ${taskId}`} question={`Stop this ${name.toLowerCase()}? What it has done stays.`}
+          onConfirm={() => stop.run(async () => { setTask(await cancelTask(projectId, taskId)) })}
+        />
+      )}
+      {stop.error !== undefined && <p role='alert' class='alert'>{stop.error}</p>}
+      {task !== undefined && task.status !== 'failed' && task.status !== 'canceled' && (
         total > 0
           ? <progress max={total} value={done} aria-label={`${name} progress`} />
           : task.status !== 'succeeded' && <progress aria-label={`${name} progress`} />
       )}
       {task?.error != null && <p role='alert' class='alert'>{task.error.message}</p>}
       {error !== undefined && <p role='alert' class='alert'>{error}</p>}
-      {task !== undefined && (task.status === 'succeeded' || task.status === 'failed') && detailsOf(task).length > 0 && (
+      {task !== undefined && hasEnded(task) && detailsOf(task).length > 0 && (
         <ul class='task-details'>{detailsOf(task).map((line) => <li key={line}>{line}</li>)}</ul>
       )}
     </section>
