@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import type { Embedder } from '@chatsearch/embeddings'
-import type { KnowledgeIndex, KnowledgeQuery } from '../src/engine/port.js'
+import type { KnowledgeIndex, KnowledgeQuery, PreparedKnowledge } from '../src/engine/port.js'
 import { EmbeddedKnowledgeIndex } from '../src/engines/embedded/knowledge-index.js'
 import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, keywordScore, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate } from '../src/engines/embedded/knowledge-ranking.js'
 import { KeptChunkWords, MAX_KEPT_WORDS } from '../src/engines/embedded/knowledge-words.js'
@@ -180,6 +180,47 @@ t.test('the knowledge engine finds exactly what the plain reading of its rules f
   await ingestKnowledge(other, [page('page-new')], embedder)
   t.equal(db.prepare('SELECT max(rowid) FROM chunks').pluck().get(), last, 'the new chunks took the deleted ones\' rowids')
   await sameAsPlain(t, index, db, 'after another process\'s writes')
+})
+
+t.test('a first search reads the terms between turns of the event loop, with the writes made meanwhile', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'knowledge-index-test-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const file = join(dir, 'project.knowledge.sqlite')
+  const index = new EmbeddedKnowledgeIndex(file, EMBEDDER)
+  const other = new EmbeddedKnowledgeIndex(file, EMBEDDER)
+  const db = new Database(file, { readonly: true })
+  t.teardown(() => { db.close(); index.close(); other.close() })
+  await ingestKnowledge(index, Array.from({ length: 40 }, (_, i) => page(`page-${i}`)), embedder)
+
+  /** A write as storeKnowledge prepares it, to be made later in one synchronous step. */
+  const prepared = async (document: { id: string, title: string, content: string }) => {
+    let documents: PreparedKnowledge[] = []
+    const capture = { storedHashes: async () => new Map(), upsert: async (d: PreparedKnowledge[]) => { documents = d }, count: async () => 0 } as unknown as KnowledgeIndex
+    await storeKnowledge(capture, validateKnowledgeBatch([document]), embedder)
+    return documents
+  }
+  const quokkas = await prepared({ id: 'page-quokkas', title: 'Quokka care', content: 'Quokkas get a refund on delivery.' })
+  const zephyrs = await prepared({ id: 'page-zephyrs', title: 'Zephyrine care', content: 'Zephyrines get a refund on delivery.' })
+
+  let turned = false
+  setImmediate(() => { turned = true })
+  const first = index.search({ q: 'quokas', limit: 5 })
+  // Committed after the terms' rows were read and before the trie is built from them.
+  await index.upsert(quokkas)
+  const hits = await first
+  t.ok(turned, 'the event loop turned while the terms were read')
+  t.same(hits.map((hit) => hit.documentId), ['page-quokkas'], 'the write made meanwhile is in the terms: its new word is found through a typo')
+
+  // Another process's write meanwhile: what was read is of an older file, and is read again.
+  await index.remove('page-quokkas')
+  const reopened = new EmbeddedKnowledgeIndex(file, EMBEDDER)
+  t.teardown(() => reopened.close())
+  const again = reopened.search({ q: 'zephyrin', limit: 5 })
+  await other.upsert(zephyrs)
+  t.same((await again).map((hit) => hit.documentId), ['page-zephyrs'], 'another process\'s write meanwhile is found too')
+  t.same(await reopened.search({ q: 'quokas', limit: 5 }), [], 'and the removed page\'s word is gone')
+  await sameAsPlain(t, reopened, db, 'after terms read between turns')
+  await sameAsPlain(t, index, db, 'the first index, after terms read between turns')
 })
 
 t.test('kept words: past the cap, the chunks searched least recently go first', async (t) => {

@@ -23,6 +23,10 @@ interface WrittenChunks { deleted: Array<{ rowid: number, text: string }>, inser
 /** How often, at most, terms that could not be patched exactly (past the trie's budget) are read again: once a minute. */
 const INEXACT_TERMS_MS = 60_000
 
+/** The index's terms with the chunks holding each, most frequent first; the chunks holding one term (KnowledgeTerms). */
+const TERMS_BY_FREQUENCY = 'SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term'
+const TERM_COUNT = 'SELECT doc FROM fts_vocab WHERE term = ?'
+
 /** The text of a chunk that its keyword score reads (see chunkWords). */
 const wordsText = (title: string, section: string, text: string) => `${title} ${section} ${text}`
 
@@ -64,6 +68,10 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   #termIndex: KnowledgeTerms | undefined
   /** The terms were patched past the trie's budget: new words did not enter it (see #terms). */
   #termsInexact = false
+  /** Terms being read between turns of the event loop (#readTerms), with the changes of writes meanwhile. */
+  #termsReading: { changes: Array<Map<string, number>>, done: Promise<void> } | undefined
+  /** Counts the times everything derived was forgotten: terms read across it are of an older file. */
+  #generation = 0
   #vectors: VectorMatrix | undefined
   #chunkTotal: number | undefined
   readonly #kept = new KeptChunkWords()
@@ -148,6 +156,8 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   async search (query: KnowledgeQuery): Promise<ChunkHit[]> {
+    this.#refresh()
+    if (this.#termsToRead()) await this.#readTerms()
     // One read transaction: the vectors held in memory and the chunks they point to are of the same
     // commit, even when another process (the admin CLI) writes between the two.
     return this.#db.transaction(() => {
@@ -285,16 +295,42 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     return this.#vectors
   }
 
+  /**
+   * Whether the terms are to be read: never yet, or patched past the trie's budget a minute ago or
+   * more. Past its budget a write's new words are matched as typed only; reading every term again
+   * would put the most frequent in the trie, but at a million words that takes 300-700 ms: at most
+   * once a minute, not after every write.
+   */
+  #termsToRead (): boolean {
+    return this.#termIndex === undefined || (this.#termsInexact && Date.now() - this.#termIndex.readAt >= INEXACT_TERMS_MS)
+  }
+
+  /**
+   * Reads the terms between turns of the event loop (KnowledgeTerms.readBetweenTurns), one reading
+   * for all the searches that wait for it; writes meanwhile are applied to it. What forgets
+   * everything derived meanwhile (another process's write, a failed patch) discards it: the search
+   * then reads the terms in one go (#terms).
+   */
+  async #readTerms (): Promise<void> {
+    if (this.#termsReading === undefined) {
+      const changes: Array<Map<string, number>> = []
+      const generation = this.#generation
+      const done = KnowledgeTerms.readBetweenTurns(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), changes).then((terms) => {
+        if (this.#generation !== generation) return
+        this.#termIndex = terms
+        this.#termsInexact = changes.length > 0 && terms.vocabulary.full
+      }).finally(() => { this.#termsReading = undefined })
+      this.#termsReading = { changes, done }
+    }
+    await this.#termsReading.done
+  }
+
   #terms (): KnowledgeTerms {
-    // Past the trie's budget a write's new words are matched as typed only; reading every term again
-    // would put the most frequent in the trie, but at a million words it takes about 0.5 s of the
-    // event loop: at most once a minute, not after every write.
-    if (this.#termIndex !== undefined && this.#termsInexact && Date.now() - this.#termIndex.readAt >= INEXACT_TERMS_MS) this.#termIndex = undefined
-    if (this.#termIndex === undefined) {
-      this.#termIndex = new KnowledgeTerms(this.#sql('SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term'), this.#sql('SELECT doc FROM fts_vocab WHERE term = ?'))
+    if (this.#termsToRead()) {
+      this.#termIndex = KnowledgeTerms.read(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT))
       this.#termsInexact = false
     }
-    return this.#termIndex
+    return this.#termIndex!
   }
 
   #chunkCount (): number {
@@ -321,16 +357,18 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   #forgetWritten ({ deleted, inserted: insertedById }: WrittenChunks) {
     const inserted = [...insertedById.values()]
     try {
-      if (this.#termIndex !== undefined) {
+      if (this.#termIndex !== undefined || this.#termsReading !== undefined) {
         const delta = ftsTermCounts(this.#db, inserted.map((c) => c.text))
         for (const [term, chunks] of ftsTermCounts(this.#db, deleted.map((c) => c.text))) delta.set(term, (delta.get(term) ?? 0) - chunks)
-        if (!this.#termIndex.patch(delta)) this.#termsInexact = true
+        if (this.#termIndex?.patch(delta) === false) this.#termsInexact = true
+        this.#termsReading?.changes.push(delta)
       }
       if (this.#vectors !== undefined) this.#vectors = patchedMatrix(this.#vectors, new Set(deleted.map((c) => c.rowid)), inserted)
     } catch {
       // The write is committed and stays so: what could not be patched is read again from the file
       // by the next search, as after another process's write (failing the write would make its
       // caller believe nothing was stored).
+      this.#generation++
       this.#termIndex = undefined
       this.#vectors = undefined
     }
@@ -340,6 +378,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   #forgetDerived () {
+    this.#generation++
     this.#termIndex = undefined
     this.#termsInexact = false
     this.#vectors = undefined

@@ -1,5 +1,9 @@
+import { setImmediate as turn } from 'node:timers/promises'
 import type { Statement } from './database.js'
 import { VOCABULARY_MAX_NODES, Vocabulary } from './typo.js'
+
+/** Terms put in the trie between two turns of the event loop by `readBetweenTurns` (about 5 ms). */
+const TERMS_PER_TURN = 2000
 
 /**
  * A knowledge index's terms, for typos and prefixes (`vocabulary`), with the number of chunks
@@ -19,14 +23,44 @@ export class KnowledgeTerms {
   readonly #counts = new Map<string, number>()
   readonly #countOf: Statement
 
-  /** `all` reads `term, doc` most frequent first; `one` reads the `doc` of one term. */
-  constructor (all: Statement, one: Statement) {
+  /** `one` reads the `doc` of one term. */
+  private constructor (one: Statement) {
     this.#countOf = one
     this.vocabulary = new Vocabulary([], VOCABULARY_MAX_NODES, (term) => this.#countOf.pluck().get(term) !== undefined)
-    for (const [term, doc] of all.raw().iterate() as IterableIterator<[string, number]>) {
-      if (!this.vocabulary.add(term)) break
-      this.#counts.set(term, doc)
+  }
+
+  /** The terms `all` reads (`term, doc`, most frequent first), in one go. */
+  static read (all: Statement, one: Statement): KnowledgeTerms {
+    const terms = new KnowledgeTerms(one)
+    for (const [term, doc] of all.raw().iterate() as IterableIterator<[string, number]>) if (!terms.#add(term, doc)) break
+    return terms
+  }
+
+  /**
+   * The same terms, put in the trie a slice at a time between turns of the event loop, so that
+   * other requests are served meanwhile: at a 40k-word vocabulary the trie takes about 90 ms to
+   * build, at a million words (its budget) 300-700 ms. Reading the rows stays one step (SQLite sorts
+   * them all to answer the first; an iterator cannot stay open across turns, as the connection
+   * serves other statements meanwhile); no more rows are read than the trie has nodes, as each term
+   * takes one at least. `changes` are deltas (see patch) of writes committed after the rows were
+   * read, applied once the trie is built: the caller keeps pushing to it until then.
+   */
+  static async readBetweenTurns (all: Statement, one: Statement, changes: Array<Map<string, number>>): Promise<KnowledgeTerms> {
+    const rows: Array<[string, number]> = []
+    for (const row of all.raw().iterate() as IterableIterator<[string, number]>) if (rows.push(row) >= VOCABULARY_MAX_NODES) break
+    const terms = new KnowledgeTerms(one)
+    for (let from = 0; from < rows.length; from += TERMS_PER_TURN) {
+      await turn()
+      if (rows.slice(from, from + TERMS_PER_TURN).some(([term, doc]) => !terms.#add(term, doc))) break
     }
+    for (const delta of changes) terms.patch(delta)
+    return terms
+  }
+
+  #add (term: string, doc: number): boolean {
+    if (!this.vocabulary.add(term)) return false
+    this.#counts.set(term, doc)
+    return true
   }
 
   /** Chunks holding `term`: 0 for a term the index does not hold. Bound, to be passed as a function. */
