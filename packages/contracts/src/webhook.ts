@@ -6,9 +6,9 @@ import { Timestamp } from './timestamp.js'
 
 /** The events an endpoint can subscribe to. */
 export const WebhookEventType = Type.Union([
-  Type.Literal('chat.handoff'), Type.Literal('chat.answered_by_team'), Type.Literal('feedback.created'), Type.Literal('task.succeeded'), Type.Literal('task.failed')
+  Type.Literal('chat.handoff'), Type.Literal('chat.answered_by_team'), Type.Literal('feedback.created'), Type.Literal('task.succeeded'), Type.Literal('task.failed'), Type.Literal('task.canceled')
 ], {
-  description: '`chat.handoff`: a turn was handed off to the team; `chat.answered_by_team`: a team member answered a chat; `feedback.created`: a customer rated a reply; `task.succeeded` / `task.failed`: a crawl, file or catalog import task ended'
+  description: '`chat.handoff`: a turn was handed off to the team; `chat.answered_by_team`: a team member answered a chat; `feedback.created`: a customer rated a reply; `task.succeeded` / `task.failed` / `task.canceled`: a crawl, file or catalog import task ended, or was canceled (POST /tasks/{id}/cancel)'
 })
 export type WebhookEventType = Static<typeof WebhookEventType>
 /** What a delivery carries: a subscribed event, or `ping`, the console's "send test event". */

@@ -22,9 +22,9 @@ export async function queueEvent (db: Queryable, projectId: string, event: Webho
   return (await insertDeliveries(db, projectId, event, data)).length
 }
 
-/** A task that ended, as `task.succeeded` or `task.failed` with the task as GET /tasks/{id} shows it. */
+/** A task that ended, as `task.succeeded`, `task.failed` or `task.canceled` with the task as GET /tasks/{id} shows it. */
 export const queueTaskEnded = (db: Queryable, projectId: string, task: Task) =>
-  queueEvent(db, projectId, task.status === 'succeeded' ? 'task.succeeded' : 'task.failed', task)
+  queueEvent(db, projectId, task.status === 'succeeded' ? 'task.succeeded' : task.status === 'canceled' ? 'task.canceled' : 'task.failed', task)
 
 /**
  * A service's side of webhooks: `emit` queues an event for the project's subscribed endpoints,

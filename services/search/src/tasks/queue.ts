@@ -39,8 +39,8 @@ export interface TaskQueueOptions {
 }
 
 /**
- * Told of each task that ended, in the transaction that ends it (the webhooks' `task.succeeded` and
- * `task.failed`): what it writes commits with the task's end, or neither does.
+ * Told of each task that ended, in the transaction that ends it (the webhooks' `task.succeeded`,
+ * `task.failed` and `task.canceled`): what it writes commits with the task's end, or neither does.
  */
 export type TaskEnded = (db: Queryable, projectId: string, task: Task) => Promise<unknown>
 
@@ -194,6 +194,7 @@ export class TaskQueue {
       } else if (found !== undefined) {
         // Its job would be fetched only to find the task no longer waiting: taken out of the queue now.
         if (found.was === 'enqueued') await this.#boss.cancel(queueOf(found.type), id, { db: bossDb(client) })
+        await this.#ended?.(client, projectId, found.task)
         canceled = found.task
       }
       await client.query('COMMIT')

@@ -14,7 +14,8 @@ const EVENTS: Array<{ type: WebhookEventType, what: string }> = [
   { type: 'chat.answered_by_team', what: 'a team member answers a conversation' },
   { type: 'feedback.created', what: 'a customer rates a reply' },
   { type: 'task.succeeded', what: 'a crawl, file or catalog import finishes' },
-  { type: 'task.failed', what: 'a crawl, file or catalog import fails' }
+  { type: 'task.failed', what: 'a crawl, file or catalog import fails' },
+  { type: 'task.canceled', what: 'a crawl, file or catalog import is canceled' }
 ]
 const PAGE = 20
 
