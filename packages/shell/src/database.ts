@@ -28,6 +28,22 @@ export function createPool (databaseUrl: string, max = 10): pg.Pool {
   return pool
 }
 
+/** Runs `work` in a transaction on one client of the pool: all or nothing. */
+export async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw err
+  } finally {
+    client.release()
+  }
+}
+
 /** Readiness: the database answers a query (a pool that cannot connect throws or hangs until timed out). */
 export async function pingDatabase (pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1')

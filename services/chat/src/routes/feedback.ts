@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { FeedbackBody, FeedbackResponse, WidgetHeaders, bodyErrors, chatErrors, errorResponses, idempotencyErrors, widgetErrors } from '@chatsearch/contracts'
-import { ApiError } from '@chatsearch/shell'
-import { inTransaction } from '../store/chats.js'
+import { ApiError, inTransaction } from '@chatsearch/shell'
 import { rateMessage } from '../store/feedback.js'
 
 /** A customer rates an assistant reply (issue 29): kept with the message for the project's team. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import type { ChatSummary, Citation, Classification, TurnDecision } from '@chatsearch/contracts'
-import { jsonForDatabase, type Queryable } from '@chatsearch/shell'
+import { inTransaction, jsonForDatabase, type Queryable } from '@chatsearch/shell'
 import { isoTimestamps } from './timestamps.js'
 
 export interface ChatRow {
@@ -114,22 +114,6 @@ async function insertTurn (client: pg.PoolClient, projectId: string, chatId: str
       replyMsgId, turn.reply, jsonForDatabase(turn.citations), replyAt, turn.handoff,
       turn.decision === undefined ? null : jsonForDatabase(turn.decision)])
   return { userMsgId, replyMsgId }
-}
-
-/** Runs `work` in a transaction on one client of the pool: all or nothing. */
-export async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
-    const result = await work(client)
-    await client.query('COMMIT')
-    return result
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw err
-  } finally {
-    client.release()
-  }
 }
 
 /** Creates a chat holding its first turn, all or nothing. */

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { createProject } from '@chatsearch/auth'
 import type { ConsoleProject, Member, ProjectRole } from '@chatsearch/contracts'
-import type { Queryable } from '@chatsearch/shell'
+import { inTransaction, type Queryable } from '@chatsearch/shell'
 
 /** The user's role in the project, or undefined when they are not a member (or there is no such project). */
 export async function roleIn (db: Queryable, projectId: string, userId: number): Promise<ProjectRole | undefined> {
@@ -21,19 +21,11 @@ export async function projectsOf (db: Queryable, userId: number): Promise<Consol
 
 /** A new project with its creator as owner, in one transaction. */
 export async function createOwnedProject (pool: pg.Pool, userId: number, name: string): Promise<ConsoleProject> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
+  return await inTransaction(pool, async (client) => {
     const project = await createProject(client, name)
     await client.query('INSERT INTO project_members (project_id, user_id, role) VALUES ($1, $2, $3)', [project.id, userId, 'owner'])
-    await client.query('COMMIT')
     return { ...project, role: 'owner' }
-  } catch (err) {
-    await client.query('ROLLBACK')
-    throw err
-  } finally {
-    client.release()
-  }
+  })
 }
 
 export async function renameProject (db: Queryable, projectId: string, userId: number, name: string): Promise<ConsoleProject> {
@@ -68,9 +60,7 @@ export async function addMember (db: Queryable, projectId: string, username: str
  * only owner (a project keeps one). Serialised per project by locking its owners' rows.
  */
 export async function removeMember (pool: pg.Pool, projectId: string, username: string): Promise<'removed' | 'no_member' | 'last_owner'> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
+  return await inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ username: string, role: ProjectRole }>(
       `SELECT u.username, m.role FROM project_members m JOIN console_users u ON u.id = m.user_id
        WHERE m.project_id = $1 FOR UPDATE OF m`, [projectId])
@@ -82,12 +72,6 @@ export async function removeMember (pool: pg.Pool, projectId: string, username: 
     else {
       await client.query('DELETE FROM project_members m USING console_users u WHERE m.project_id = $1 AND m.user_id = u.id AND u.username = $2', [projectId, username])
     }
-    await client.query('COMMIT')
     return outcome
-  } catch (err) {
-    await client.query('ROLLBACK')
-    throw err
-  } finally {
-    client.release()
-  }
+  })
 }

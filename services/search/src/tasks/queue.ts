@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type pg from 'pg'
 import PgBoss from 'pg-boss'
 import { errorBody, type ErrorBody, type Task, type TaskType } from '@chatsearch/contracts'
-import { ApiError, type Queryable } from '@chatsearch/shell'
+import { ApiError, inTransaction, type Queryable } from '@chatsearch/shell'
 import { beat, cancelTask, claimTask, failOrphan, pruneFinished, finishTask, findTask, handBack, insertTask, listTasks, recoverStale, setDetails, setProgress, type StoredPayload, type TaskFilter } from './store.js'
 
 export interface TaskContext {
@@ -135,11 +135,8 @@ export class TaskQueue {
       ? { format: 'bytes', body: payload }
       : { format: 'json', body: Buffer.from(JSON.stringify(payload)) }
     const id = randomUUID()
-    const client = await this.#pool.connect()
-    let task: Task
-    try {
-      await client.query('BEGIN')
-      task = await insertTask(client, id, projectId, type, stored)
+    const task = await inTransaction(this.#pool, async (client) => {
+      const task = await insertTask(client, id, projectId, type, stored)
       // Then one project's enqueues one at a time, so that concurrent ones count each other (ten sent
       // at once against a limit of three queue three, not ten). Taken after the payload is written,
       // the lock is held only for the count and the commit: each statement reads what committed
@@ -157,13 +154,8 @@ export class TaskQueue {
       // has waiting, and pg-boss takes the highest priority first, then the oldest. So one project's
       // hundred queued crawls no longer hold another's one until they are all done: that one goes next.
       await this.#boss.send(queueOf(type), {}, { id, db: bossDb(client), priority: -ofType })
-      await client.query('COMMIT')
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    } finally {
-      client.release()
-    }
+      return task
+    })
     this.#wake(type)
     return task
   }
@@ -183,27 +175,18 @@ export class TaskQueue {
    * one that succeeded or failed is `task_finished`. Undefined: the project has no such task.
    */
   async cancel (projectId: string, id: string): Promise<Task | undefined> {
-    const client = await this.#pool.connect()
-    let canceled: Task | undefined
-    try {
-      await client.query('BEGIN')
+    const canceled = await inTransaction(this.#pool, async (client) => {
       const found = await cancelTask(client, projectId, id)
-      if (found !== undefined && 'ended' in found) {
+      if (found === undefined) return undefined
+      if ('ended' in found) {
         if (found.ended.status !== 'canceled') throw new ApiError('task_finished', `task ${id} already ${found.ended.status}: nothing is left to cancel`)
-        canceled = found.ended
-      } else if (found !== undefined) {
-        // Its job would be fetched only to find the task no longer waiting: taken out of the queue now.
-        if (found.was === 'enqueued') await this.#boss.cancel(queueOf(found.type), id, { db: bossDb(client) })
-        await this.#ended?.(client, projectId, found.task)
-        canceled = found.task
+        return found.ended
       }
-      await client.query('COMMIT')
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    } finally {
-      client.release()
-    }
+      // Its job would be fetched only to find the task no longer waiting: taken out of the queue now.
+      if (found.was === 'enqueued') await this.#boss.cancel(queueOf(found.type), id, { db: bossDb(client) })
+      await this.#ended?.(client, projectId, found.task)
+      return found.task
+    })
     for (const running of this.#running.values()) if (running.id === id) running.controller.abort(new Error('the task was canceled'))
     return canceled
   }
@@ -298,20 +281,12 @@ export class TaskQueue {
       await finishTask(this.#pool, id, runner, error)
       return
     }
-    const client = await this.#pool.connect()
-    try {
-      await client.query('BEGIN')
+    await inTransaction(this.#pool, async (client) => {
       if (await finishTask(client, id, runner, error)) {
         const task = await findTask(client, projectId, id)
         if (task !== undefined) await told(client, projectId, task)
       }
-      await client.query('COMMIT')
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    } finally {
-      client.release()
-    }
+    })
   }
 
   /** Puts the tasks of dead replicas back in the queue, or fails those that died too often. */
@@ -321,9 +296,7 @@ export class TaskQueue {
       const pruned = await pruneFinished(this.#pool, TASK_RETENTION_DAYS)
       if (pruned > 0) this.#log.info({ pruned }, `task queue: deleted the tasks finished more than ${TASK_RETENTION_DAYS} days ago`)
     }
-    const client = await this.#pool.connect()
-    try {
-      await client.query('BEGIN')
+    const requeued = await inTransaction(this.#pool, async (client) => {
       const { requeued, failed } = await recoverStale(client, 3 * this.#options.heartbeatMs, this.#options.maxAttempts,
         errorBody('task_failed', `the task was interrupted ${this.#options.maxAttempts} times: the service running it stopped`))
       for (const { id, type } of requeued) {
@@ -338,16 +311,11 @@ export class TaskQueue {
         const task = this.#ended === undefined ? undefined : await findTask(client, projectId, id)
         if (task !== undefined) await this.#ended?.(client, projectId, task)
       }
-      await client.query('COMMIT')
-      for (const { id, type } of requeued) {
-        this.#log.warn({ task: id, type }, 'task taken over from a replica that stopped')
-        this.#wake(type)
-      }
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    } finally {
-      client.release()
+      return requeued
+    })
+    for (const { id, type } of requeued) {
+      this.#log.warn({ task: id, type }, 'task taken over from a replica that stopped')
+      this.#wake(type)
     }
   }
 }
