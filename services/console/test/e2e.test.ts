@@ -8,10 +8,10 @@
 // horizontal scrolling at 375.
 import t from 'tap'
 import { readFile, writeFile } from 'node:fs/promises'
-import { createServer, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { createProject } from '@chatsearch/auth'
 import { harness, PASSWORD } from './helpers.js'
+import { silentSite } from '@chatsearch/testkit/silent-site'
 import { services } from './support/stack.js'
 import { browserPage, browserSkip, DESKTOP, MOBILE } from './support/browser.js'
 
@@ -203,14 +203,8 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await snapshot('knowledge')
 
     // A crawl of a site that never answers is stopped from its progress: canceled, in the list too.
-    const held: ServerResponse[] = []
-    const silent = createServer((_req, res) => { held.push(res) })
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    t.teardown(() => {
-      for (const res of held) res.destroy()
-      silent.close()
-    })
-    const silentUrl = `http://127.0.0.1:${(silent.address() as { port: number }).port}/`
+    const silent = await silentSite(t)
+    const silentUrl = silent.url
     await page.getByLabel('Start page URL').fill(silentUrl)
     await page.getByRole('button', { name: 'Crawl', exact: true }).click()
     await page.getByText(`Crawl of ${silentUrl} started.`).waitFor()
@@ -224,7 +218,7 @@ t.test('a team member walks the console in a browser', { skip: browserSkip, time
     await recent.getByRole('button', { name: 'Refresh' }).click()
     await recent.locator('.badge.status-canceled').first().waitFor()
     t.equal(await recent.getByRole('button', { name: /^Stop / }).count(), 0, 'nothing left to stop in the list')
-    t.ok(held.length > 0, 'the crawl had asked the site for its first URL')
+    t.ok(silent.asked() > 0, 'the crawl had asked the site for its first URL')
 
     // Playground: the assistant answers from the knowledge, streamed into the page.
     await page.goto(`${projectUrl}/playground`)

@@ -1,6 +1,5 @@
-import { createServer, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import t from 'tap'
+import { silentSite } from '@chatsearch/testkit/silent-site'
 import { webhookReceiver } from '@chatsearch/testkit/webhook-receiver'
 import { WEBHOOK_DEFAULTS, verifySignature } from '@chatsearch/webhooks'
 import { searchHarness, send, taskIn } from './helpers.js'
@@ -37,14 +36,8 @@ t.test('a task that ends tells the project\'s webhooks: task.succeeded, task.fai
   t.match(JSON.parse(hook.received[1]!.body), { type: 'task.failed', data: { id: bad, status: 'failed', error: { code: failed.error?.code } } })
 
   // A crawl of a site that never answers, canceled while it runs.
-  const held: ServerResponse[] = []
-  const silent = createServer((_req, res) => { held.push(res) })
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => {
-    for (const res of held) res.destroy()
-    silent.close()
-  })
-  const stuck = (await send(h.app, shop.key, 'POST', '/knowledge/crawl', { url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/` })).json().task_id as string
+  const silent = await silentSite(t)
+  const stuck = (await send(h.app, shop.key, 'POST', '/knowledge/crawl', { url: silent.url })).json().task_id as string
   await taskIn(h.app, shop.key, stuck, ['processing'])
   const canceled = (await send(h.app, shop.key, 'POST', `/tasks/${stuck}/cancel`)).json()
   t.equal(canceled.status, 'canceled')
