@@ -223,6 +223,32 @@ t.test('a first search reads the terms between turns of the event loop, with the
   await sameAsPlain(t, index, db, 'the first index, after terms read between turns')
 })
 
+t.test('terms patched past the trie\'s budget are read again at most once a minute: a frequent new word then enters it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'knowledge-index-test-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  // A budget of 200 nodes against some 300 words of one chunk each (the default is 300,000 nodes).
+  const index = new EmbeddedKnowledgeIndex(join(dir, 'project.knowledge.sqlite'), EMBEDDER, { maxNodes: 200, rereadMs: 60_000 })
+  t.teardown(() => index.close())
+  const letters = random(11)
+  const rare = () => Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(letters() * 26))).join('')
+  await ingestKnowledge(index, Array.from({ length: 30 }, (_, i) => ({ id: `rare-${i}`, title: rare(), content: Array.from({ length: 10 }, rare).join(' ') })), embedder)
+  await index.search({ q: 'anything', limit: 5 })
+
+  // A new word in five chunks, more than any other holds; the trie is full, so the patch leaves it out.
+  await ingestKnowledge(index, Array.from({ length: 5 }, (_, i) => ({ id: `quokkas-${i}`, title: `Quokkas ${i}`, content: `Quokkas eat leaves ${i}.` })), embedder)
+  const found = async (q: string) => (await index.search({ q, limit: 10 })).map((hit) => hit.documentId).sort()
+  const quokkaPages = Array.from({ length: 5 }, (_, i) => `quokkas-${i}`)
+  t.same(await found('quokkas'), quokkaPages, 'matched as typed')
+  t.same(await found('quokas'), [], 'past the budget, not through a typo')
+
+  const now = Date.now
+  t.teardown(() => { Date.now = now })
+  Date.now = () => now() + 59_000
+  t.same(await found('quokas'), [], 'not read again within the minute')
+  Date.now = () => now() + 61_000
+  t.same(await found('quokas'), quokkaPages, 'read again after it: the most frequent word is in the trie')
+})
+
 t.test('kept words: past the cap, the chunks searched least recently go first', async (t) => {
   const kept = new KeptChunkWords()
   const words = Array.from({ length: 1000 }, (_, i) => `word${i}`)

@@ -5,6 +5,7 @@ import { openKnowledgeDatabase } from './knowledge-database.js'
 import { CANDIDATES, COLUMN_WEIGHTS, PREFIX_TERMS, chunkWords, keywordScore, similaritiesTo, planKnowledgeQuery, rankCandidates, wordWeights, type Candidate, type ChunkWords } from './knowledge-ranking.js'
 import { KeptChunkWords } from './knowledge-words.js'
 import { KnowledgeTerms } from './knowledge-terms.js'
+import { VOCABULARY_MAX_NODES } from './typo.js'
 import { ftsTermCounts } from './changes.js'
 
 interface DocumentRow { rowid: number, id: string, kind: KnowledgeKind, title: string, format: string | null, url: string | null, content: string, chunk_count: number, updated_at: string }
@@ -20,8 +21,9 @@ interface VectorMatrix { rowids: number[], data: Float32Array, dimensions: numbe
  */
 interface WrittenChunks { deleted: Array<{ rowid: number, text: string }>, inserted: Map<number, { rowid: number, text: string, vector?: Float32Array }> }
 
-/** How often, at most, terms that could not be patched exactly (past the trie's budget) are read again: once a minute. */
-const INEXACT_TERMS_MS = 60_000
+/** The typo trie of a knowledge index's terms: its budget, and how often, at most, terms patched past it are read again (see #termsToRead). */
+export interface KnowledgeTermLimits { maxNodes: number, rereadMs: number }
+const TERM_LIMITS: KnowledgeTermLimits = { maxNodes: VOCABULARY_MAX_NODES, rereadMs: 60_000 }
 
 /** The index's terms with the chunks holding each, most frequent first; the chunks holding one term (KnowledgeTerms). */
 const TERMS_BY_FREQUENCY = 'SELECT term, doc FROM fts_vocab ORDER BY doc DESC, term'
@@ -75,8 +77,11 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   #vectors: VectorMatrix | undefined
   #chunkTotal: number | undefined
   readonly #kept = new KeptChunkWords()
+  readonly #termLimits: KnowledgeTermLimits
 
-  constructor (file: string, embedder: string) {
+  /** `termLimits` other than the defaults: for tests, which cannot fill a trie of 300,000 nodes quickly. */
+  constructor (file: string, embedder: string, termLimits = TERM_LIMITS) {
+    this.#termLimits = termLimits
     this.#db = openKnowledgeDatabase(file)
     this.#statements = statementCache(this.#db)
     this.#embedder = embedder
@@ -302,7 +307,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
    * once a minute, not after every write.
    */
   #termsToRead (): boolean {
-    return this.#termIndex === undefined || (this.#termsInexact && Date.now() - this.#termIndex.readAt >= INEXACT_TERMS_MS)
+    return this.#termIndex === undefined || (this.#termsInexact && Date.now() - this.#termIndex.readAt >= this.#termLimits.rereadMs)
   }
 
   /**
@@ -315,7 +320,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
     if (this.#termsReading === undefined) {
       const changes: Array<Map<string, number>> = []
       const generation = this.#generation
-      const done = KnowledgeTerms.readBetweenTurns(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), changes).then((terms) => {
+      const done = KnowledgeTerms.readBetweenTurns(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), changes, this.#termLimits.maxNodes).then((terms) => {
         if (this.#generation !== generation) return
         this.#termIndex = terms
         this.#termsInexact = changes.length > 0 && terms.vocabulary.full
@@ -327,7 +332,7 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   #terms (): KnowledgeTerms {
     if (this.#termsToRead()) {
-      this.#termIndex = KnowledgeTerms.read(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT))
+      this.#termIndex = KnowledgeTerms.read(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), this.#termLimits.maxNodes)
       this.#termsInexact = false
     }
     return this.#termIndex!

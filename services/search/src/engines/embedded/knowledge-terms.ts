@@ -23,15 +23,15 @@ export class KnowledgeTerms {
   readonly #counts = new Map<string, number>()
   readonly #countOf: Statement
 
-  /** `one` reads the `doc` of one term. */
-  private constructor (one: Statement) {
+  /** `one` reads the `doc` of one term; `maxNodes` is the trie's budget. */
+  private constructor (one: Statement, maxNodes: number) {
     this.#countOf = one
-    this.vocabulary = new Vocabulary([], VOCABULARY_MAX_NODES, (term) => this.#countOf.pluck().get(term) !== undefined)
+    this.vocabulary = new Vocabulary([], maxNodes, (term) => this.#countOf.pluck().get(term) !== undefined)
   }
 
   /** The terms `all` reads (`term, doc`, most frequent first), in one go. */
-  static read (all: Statement, one: Statement): KnowledgeTerms {
-    const terms = new KnowledgeTerms(one)
+  static read (all: Statement, one: Statement, maxNodes = VOCABULARY_MAX_NODES): KnowledgeTerms {
+    const terms = new KnowledgeTerms(one, maxNodes)
     for (const [term, doc] of all.raw().iterate() as IterableIterator<[string, number]>) if (!terms.#add(term, doc)) break
     return terms
   }
@@ -45,10 +45,10 @@ export class KnowledgeTerms {
    * takes one at least. `changes` are deltas (see patch) of writes committed after the rows were
    * read, applied once the trie is built: the caller keeps pushing to it until then.
    */
-  static async readBetweenTurns (all: Statement, one: Statement, changes: Array<Map<string, number>>): Promise<KnowledgeTerms> {
+  static async readBetweenTurns (all: Statement, one: Statement, changes: Array<Map<string, number>>, maxNodes = VOCABULARY_MAX_NODES): Promise<KnowledgeTerms> {
     const rows: Array<[string, number]> = []
-    for (const row of all.raw().iterate() as IterableIterator<[string, number]>) if (rows.push(row) >= VOCABULARY_MAX_NODES) break
-    const terms = new KnowledgeTerms(one)
+    for (const row of all.raw().iterate() as IterableIterator<[string, number]>) if (rows.push(row) >= maxNodes) break
+    const terms = new KnowledgeTerms(one, maxNodes)
     for (let from = 0; from < rows.length; from += TERMS_PER_TURN) {
       await turn()
       if (rows.slice(from, from + TERMS_PER_TURN).some(([term, doc]) => !terms.#add(term, doc))) break
