@@ -145,6 +145,23 @@ t.test('pageAnswer: the sentence after the one that matches comes before sentenc
   t.match(reply, /the app says Unknown resource\. Use an app password instead\./, 'the fix that follows the problem is quoted with it')
 })
 
+t.test('pageAnswer: a sentence added for the words it adds comes with the sentence after it, or its whole section when short', async (t) => {
+  const times = passage({ documentId: 'shipping', section: 'Shipping › Times', text: 'Standard orders ship within two days. Tracking links arrive by email.', score: 0.8 })
+  const rates = passage({ documentId: 'rates', section: 'Shipping › Rates', score: 0.6, text: 'Rates are set per zone. If you offer free shipping, select Free as the rate. If shipping is charged, enter the price for each zone.' })
+  const message = 'How long does standard shipping take, and can I offer free shipping?'
+  t.match(answer(message, [times, rates]).text, /• Shipping › Rates: "Rates are set per zone\. If you offer free shipping, select Free as the rate\. If shipping is charged, enter the price for each zone\."/,
+    'another section this short is one answer: quoted whole')
+  const long = passage({
+    documentId: 'rates',
+    section: 'Shipping › Rates',
+    score: 0.6,
+    text: 'Rates are set per zone. ' + 'Each zone lists the countries it covers and the carriers that serve it, with their own delivery estimates. '.repeat(3) +
+      'If you offer free shipping, select Free as the rate. Customers then see no charge at checkout. Zones without a rate are not offered at all.'
+  })
+  t.match(answer(message, [times, long]).text, /• Shipping › Rates: "If you offer free shipping, select Free as the rate\. Customers then see no charge at checkout\."$/,
+    'in a longer one, the sentence after it, as after the best sentence')
+})
+
 t.test('pageAnswer: a quoted list keeps its items on their own lines; sentences of one paragraph stay on one', async (t) => {
   const fans = passage({ documentId: 'cooling', title: 'Cooling', section: 'Cooling › Fans', score: 0.7, text: 'The fan reacts to the temperature in the following way:\nbelow 50°C, the fan does not spin at all\nat 50°C, the fan turns on at a low speed\nat 60°C, the fan speed increases to a medium speed\nThe case has no fan of its own.' })
   t.match(answer('how does the fan react to the temperature?', [fans]).text,

@@ -22,6 +22,13 @@ const NEXT_SENTENCE_ROOM = 400
 const LIST_MAX = 400
 /** Characters of a procedure (the best sentence of a "how do I …?" and the steps after it) quoted at most. */
 const PROCEDURE_MAX = 600
+/**
+ * Characters of a passage quoted whole when a sentence of it is quoted for a word of the message it
+ * adds (not the best sentence's passage): chosen for one word, such a sentence comes without the
+ * context the best one gets (the sentence after it, the steps, the list), and a section this short is
+ * read as one answer ("If you offer free shipping, select … If shipping is charged, input …").
+ */
+const SHORT_PASSAGE = 400
 /** Pairs one answer quotes at most. */
 const MAX_FAQS = 2
 
@@ -180,8 +187,10 @@ export function sentenceCandidates (message: string, wanted: string[], pages: An
  * The sentences of the answering pages that answer the message, quoted as written with their pages
  * cited: the best on the sentence model (sentenceCandidates), the sentence after it while short,
  * sentences that add words they lack (of its passage, or of another whose headings name one of the
- * message's words), for "how do I …?" the steps after it while they fit in PROCEDURE_MAX, the one before
- * it when it opens with "It"/"This", and the list a sentence ending in ":" introduces.
+ * message's words), each with the sentence after it while short, for "how do I …?" the steps after
+ * it while they fit in PROCEDURE_MAX, the one before it when it opens with "It"/"This", the list a
+ * sentence ending in ":" introduces, and the whole of another passage they quote from when it is
+ * short (SHORT_PASSAGE).
  */
 export function pageAnswer (message: string, wanted: string[], pages: Answering[], closeness?: Map<string, number>): Reply {
   const candidates: SentenceCandidate[] = sentenceCandidates(message, wanted, pages, closeness)
@@ -194,6 +203,7 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
   // generic error. Use an app password instead."): quoted before sentences that add other words.
   if (!asksHow(message) && next !== undefined && start.text.length + next.text.length <= NEXT_SENTENCE_ROOM) chosen.push(next)
   const held = new Set(chosen.flatMap((c) => [...c.words]))
+  const adding: SentenceCandidate[] = []
   while (chosen.length < MAX_SENTENCES) {
     let best: { candidate: SentenceCandidate, gain: number } | undefined
     for (const c of candidates) {
@@ -204,6 +214,7 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
     }
     if (best === undefined) break
     chosen.push(best.candidate)
+    adding.push(best.candidate)
     for (const w of best.candidate.words) held.add(w)
   }
   if (asksHow(message)) {
@@ -218,6 +229,18 @@ export function pageAnswer (message: string, wanted: string[], pages: Answering[
   }
   const previous = candidates.find((c) => c.passage === start.passage && c.index === start.index - 1)
   if (previous !== undefined && !chosen.includes(previous) && chosen.length < MAX_SENTENCES && /^(?:it|its|this|these|that|those|they|their|such)\b/i.test(start.text)) chosen.push(previous)
+
+  // A sentence added for its words comes with the sentence after it while short, as the best one
+  // does: chosen for a word, it is often the condition or the subject of what follows.
+  for (const added of adding) {
+    const after = candidates.find((c) => c.passage === added.passage && c.index === added.index + 1)
+    if (after !== undefined && !chosen.includes(after) && added.text.length + after.text.length <= NEXT_SENTENCE_ROOM) chosen.push(after)
+  }
+  // Another short section a sentence is quoted from is quoted whole.
+  for (const c of [...chosen]) {
+    if (c.passage === start.passage || c.passage.text.length > SHORT_PASSAGE) continue
+    for (const o of candidates) if (o.passage === c.passage && !chosen.includes(o)) chosen.push(o)
+  }
 
   const used = pages.filter((p) => chosen.some((c) => c.passage === p.passage))
   const withList = (c: SentenceCandidate) => {
