@@ -211,13 +211,27 @@ t.test('a first search reads the terms between turns of the event loop, with the
   t.ok(turned, 'the event loop turned while the terms were read')
   t.same(hits.map((hit) => hit.documentId), ['page-quokkas'], 'the write made meanwhile is in the terms: its new word is found through a typo')
 
+  // An empty index: its reading takes no turn, and a write queued before the search's step that puts
+  // it to use is in it all the same.
+  const empty = new EmbeddedKnowledgeIndex(join(dir, 'empty.knowledge.sqlite'), EMBEDDER)
+  t.teardown(() => empty.close())
+  const writing = Promise.resolve().then(async () => await empty.upsert(quokkas))
+  const firstOfEmpty = empty.search({ q: 'quokas', limit: 5 })
+  await Promise.all([writing, firstOfEmpty])
+  t.same((await empty.search({ q: 'quokas', limit: 5 })).map((hit) => hit.documentId), ['page-quokkas'], 'the write is in the terms')
+
   // Another process's write meanwhile: what was read is of an older file, and is read again.
   await index.remove('page-quokkas')
   const reopened = new EmbeddedKnowledgeIndex(file, EMBEDDER)
   t.teardown(() => reopened.close())
   const again = reopened.search({ q: 'zephyrin', limit: 5 })
   await other.upsert(zephyrs)
+  // A second search meanwhile sees the other process's write and forgets what was derived: the
+  // reading under way, of the file before that write, must not be put to use after it.
+  const second = reopened.search({ q: 'zephyrin', limit: 5 })
   t.same((await again).map((hit) => hit.documentId), ['page-zephyrs'], 'another process\'s write meanwhile is found too')
+  t.same((await second).map((hit) => hit.documentId), ['page-zephyrs'], 'by the search that noticed it as well')
+  t.same((await reopened.search({ q: 'zephyrin', limit: 5 })).map((hit) => hit.documentId), ['page-zephyrs'], 'and by the next one')
   t.same(await reopened.search({ q: 'quokas', limit: 5 }), [], 'and the removed page\'s word is gone')
   await sameAsPlain(t, reopened, db, 'after terms read between turns')
   await sameAsPlain(t, index, db, 'the first index, after terms read between turns')
@@ -232,6 +246,7 @@ t.test('terms patched past the trie\'s budget are read again at most once a minu
   const letters = random(11)
   const rare = () => Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(letters() * 26))).join('')
   await ingestKnowledge(index, Array.from({ length: 30 }, (_, i) => ({ id: `rare-${i}`, title: rare(), content: Array.from({ length: 10 }, rare).join(' ') })), embedder)
+  const readAt = Date.now()
   await index.search({ q: 'anything', limit: 5 })
 
   // A new word in five chunks, more than any other holds; the trie is full, so the patch leaves it out.
@@ -243,10 +258,15 @@ t.test('terms patched past the trie\'s budget are read again at most once a minu
 
   const now = Date.now
   t.teardown(() => { Date.now = now })
-  Date.now = () => now() + 59_000
+  Date.now = () => readAt + 59_000
   t.same(await found('quokas'), [], 'not read again within the minute')
-  Date.now = () => now() + 61_000
-  t.same(await found('quokas'), quokkaPages, 'read again after it: the most frequent word is in the trie')
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(await found('quokas'), [], 'nor after a turn of the event loop')
+  Date.now = () => readAt + 61_000
+  t.same(await found('quokas'), [], 'after it, the search that starts the reading does not wait for it')
+  // The reading takes one turn of the event loop per 2,000 terms: one here.
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(await found('quokas'), quokkaPages, 'read again: the most frequent word is in the trie')
 })
 
 t.test('kept words: past the cap, the chunks searched least recently go first', async (t) => {

@@ -162,7 +162,11 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
 
   async search (query: KnowledgeQuery): Promise<ChunkHit[]> {
     this.#refresh()
-    if (this.#termsToRead()) await this.#readTerms()
+    // Never read: this search waits for them. Past the trie's budget and a minute old: read again
+    // while this and the next searches use the terms as they are (a failed reading is tried again
+    // by a later search).
+    if (this.#termIndex === undefined) await this.#readTerms()
+    else if (this.#termsStale()) this.#readTerms().catch(() => {})
     // One read transaction: the vectors held in memory and the chunks they point to are of the same
     // commit, even when another process (the admin CLI) writes between the two.
     return this.#db.transaction(() => {
@@ -301,41 +305,49 @@ export class EmbeddedKnowledgeIndex implements KnowledgeIndex {
   }
 
   /**
-   * Whether the terms are to be read: never yet, or patched past the trie's budget a minute ago or
-   * more. Past its budget a write's new words are matched as typed only; reading every term again
-   * would put the most frequent in the trie, but at a million words that takes 300-700 ms: at most
-   * once a minute, not after every write.
+   * Whether the terms, patched past the trie's budget, were read a minute ago or more. Past its
+   * budget a write's new words are matched as typed only; reading every term again would put the
+   * most frequent in the trie, but at a million words that takes 300-700 ms: at most once a minute,
+   * not after every write.
    */
-  #termsToRead (): boolean {
-    return this.#termIndex === undefined || (this.#termsInexact && Date.now() - this.#termIndex.readAt >= this.#termLimits.rereadMs)
+  #termsStale (): boolean {
+    return this.#termIndex !== undefined && this.#termsInexact && Date.now() - this.#termIndex.readAt >= this.#termLimits.rereadMs
   }
 
   /**
    * Reads the terms between turns of the event loop (KnowledgeTerms.readBetweenTurns), one reading
-   * for all the searches that wait for it; writes meanwhile are applied to it. What forgets
-   * everything derived meanwhile (another process's write, a failed patch) discards it: the search
-   * then reads the terms in one go (#terms).
+   * for all the searches that wait for it. The writes made meanwhile are applied to it in the step
+   * that puts it to use, and from then on patch it as any write does. What forgets everything derived
+   * meanwhile (another process's write, a failed patch) discards it: a search then reads the terms
+   * in one go (#terms).
    */
   async #readTerms (): Promise<void> {
     if (this.#termsReading === undefined) {
       const changes: Array<Map<string, number>> = []
       const generation = this.#generation
-      const done = KnowledgeTerms.readBetweenTurns(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), changes, this.#termLimits.maxNodes).then((terms) => {
+      const reading = KnowledgeTerms.readBetweenTurns(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), this.#termLimits.maxNodes)
+      const done = reading.then((terms) => {
+        this.#termsReading = undefined
         if (this.#generation !== generation) return
+        let exact = true
+        for (const delta of changes) exact = terms.patch(delta) && exact
         this.#termIndex = terms
-        this.#termsInexact = changes.length > 0 && terms.vocabulary.full
-      }).finally(() => { this.#termsReading = undefined })
+        this.#termsInexact = !exact
+      }, (err: unknown) => {
+        this.#termsReading = undefined
+        throw err
+      })
       this.#termsReading = { changes, done }
     }
     await this.#termsReading.done
   }
 
   #terms (): KnowledgeTerms {
-    if (this.#termsToRead()) {
+    if (this.#termIndex === undefined) {
       this.#termIndex = KnowledgeTerms.read(this.#sql(TERMS_BY_FREQUENCY), this.#sql(TERM_COUNT), this.#termLimits.maxNodes)
       this.#termsInexact = false
     }
-    return this.#termIndex!
+    return this.#termIndex
   }
 
   #chunkCount (): number {

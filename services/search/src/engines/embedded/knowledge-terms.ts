@@ -41,19 +41,19 @@ export class KnowledgeTerms {
    * other requests are served meanwhile: at a 40k-word vocabulary the trie takes about 90 ms to
    * build, at a million words (its budget) 300-700 ms. Reading the rows stays one step (SQLite sorts
    * them all to answer the first; an iterator cannot stay open across turns, as the connection
-   * serves other statements meanwhile); no more rows are read than the trie has nodes, as each term
-   * takes one at least. `changes` are deltas (see patch) of writes committed after the rows were
-   * read, applied once the trie is built: the caller keeps pushing to it until then.
+   * serves other statements meanwhile); no more rows are read than one past the trie's nodes, as
+   * each term takes one at least. The writes committed after the rows were read are for the caller
+   * to apply (patch), in the same step as it puts these terms to use: a write between the two would
+   * otherwise be in neither.
    */
-  static async readBetweenTurns (all: Statement, one: Statement, changes: Array<Map<string, number>>, maxNodes = VOCABULARY_MAX_NODES): Promise<KnowledgeTerms> {
+  static async readBetweenTurns (all: Statement, one: Statement, maxNodes = VOCABULARY_MAX_NODES): Promise<KnowledgeTerms> {
     const rows: Array<[string, number]> = []
-    for (const row of all.raw().iterate() as IterableIterator<[string, number]>) if (rows.push(row) >= maxNodes) break
+    for (const row of all.raw().iterate() as IterableIterator<[string, number]>) if (rows.push(row) > maxNodes) break
     const terms = new KnowledgeTerms(one, maxNodes)
     for (let from = 0; from < rows.length; from += TERMS_PER_TURN) {
       await turn()
       if (rows.slice(from, from + TERMS_PER_TURN).some(([term, doc]) => !terms.#add(term, doc))) break
     }
-    for (const delta of changes) terms.patch(delta)
     return terms
   }
 
