@@ -28,19 +28,24 @@ export function createPool (databaseUrl: string, max = 10): pg.Pool {
   return pool
 }
 
-/** Runs `work` in a transaction on one client of the pool: all or nothing. */
+/**
+ * Runs `work` in a transaction on one client of the pool: all or nothing. A client whose ROLLBACK
+ * failed (its connection lost) is not given back to the pool, which would hand it out still inside
+ * the transaction: it is closed.
+ */
 export async function inTransaction<T> (pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect()
+  let broken: Error | undefined
   try {
     await client.query('BEGIN')
     const result = await work(client)
     await client.query('COMMIT')
     return result
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => {})
+    await client.query('ROLLBACK').catch((rollbackFailed: unknown) => { broken = rollbackFailed instanceof Error ? rollbackFailed : new Error('ROLLBACK failed') })
     throw err
   } finally {
-    client.release()
+    client.release(broken)
   }
 }
 

@@ -256,7 +256,8 @@ t.test('a running task canceled stops: at once on its replica, at its next heart
 
   const local = await send(h.app, shop.key, 'POST', `/tasks/${on('first')}/cancel`)
   t.equal(local.json().status, 'canceled')
-  t.equal(runs.get(on('first'))!.reason, 'the task was canceled', 'this replica\'s run is stopped before the answer')
+  // By the cancel itself, or by a heartbeat that waited for the cancel's lock and was answered at the same time.
+  t.match(runs.get(on('first'))!.reason, /canceled/, 'this replica\'s run is stopped before the answer')
   const remote = await send(h.app, shop.key, 'POST', `/tasks/${on('second')}/cancel`)
   t.equal(remote.json().status, 'canceled')
   const reason = await until('the other replica\'s run stopped', async () => runs.get(on('second'))!.reason)

@@ -6,7 +6,8 @@ import { scoreOf, WEIGHTS } from './relevance-weights.js'
 
 /**
  * Extractive answers from the project's knowledge (decision 13): an FAQ pair is answered with its
- * answer verbatim; a page with the one to three of its sentences that answer the message, as written,
+ * answer verbatim; a page with the one to three of its sentences that answer the message (with the context
+ * pageAnswer adds: the sentence after, the steps, a list, a short section whole), as written,
  * chosen by the fitted sentence model (sentenceCandidates: the message's words each holds and its
  * headings add, rare words, the shape the question asks for, closeness in meaning, its passage's
  * relevance), with the neighbouring sentences as context. Nothing
@@ -14,7 +15,7 @@ import { scoreOf, WEIGHTS } from './relevance-weights.js'
  * relevance scale's decision (evidence.ts), not this file's.
  */
 
-/** Sentences an answer quotes at most. */
+/** Sentences an answer chooses at most, before the context pageAnswer adds to them (the sentence after, steps, lists, short sections). */
 const MAX_SENTENCES = 3
 /** The best sentence and the one after it are quoted together when they are this short together. */
 const NEXT_SENTENCE_ROOM = 400

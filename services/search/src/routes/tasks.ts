@@ -22,7 +22,7 @@ export async function taskRoutes (app: FastifyInstance) {
       operationId: 'cancelTask',
       tags: ['tasks'],
       summary: 'Cancels a task that has not ended',
-      description: 'A waiting task never runs; a running one stops at its next step (a page, a file, a slice of items), at once on the replica that receives this and within `TASK_HEARTBEAT_MS` on another. What it had done stays: pages, files and items already stored are not removed, and a crawl removes no page it did not reach. Answers the task, `canceled`; a task already canceled is answered as it is, one that succeeded or failed is `409 task_finished`. The project\'s webhooks subscribed to `task.canceled` are told.',
+      description: 'A waiting task never runs; a running one stops at its next step (a page, a file, a slice of items), at once on the replica that receives this (unless it took the task in that very moment) and within `TASK_HEARTBEAT_MS` otherwise. What it had done stays: pages, files and items already stored are not removed, and a crawl removes no page it did not reach. Answers the task, `canceled`; a task already canceled is answered as it is, one that succeeded or failed is `409 task_finished`. The project\'s webhooks subscribed to `task.canceled` are told.',
       params: TaskParams,
       response: { 200: Task, ...errorResponses(...bodyErrors, ...searchErrors.cancelTask) }
     }

@@ -119,9 +119,11 @@ export function knowledgeCrawl (app: KnowledgeWriter, limits: CrawlLimits): Task
     if (pending.length > 0) await write()
 
     if (!report.truncated && !report.outOfTime) {
-      // A page that failed this time (timeout, 5xx) keeps what an earlier crawl stored of it.
+      // A page that failed this time (timeout, 5xx) keeps what an earlier crawl stored of it. A
+      // crawl canceled once its pages were fetched removes none, or no more.
       for (const skipped of report.skipped) kept.add(pageId(prefix, skipped.url))
       for (const id of await storedIds(index, prefix)) {
+        signal.throwIfAborted()
         if (!kept.has(id) && await index.remove(id)) counts.removed++
       }
     }

@@ -73,13 +73,17 @@ export interface ClaimedTask { task: Task, projectId: string, payload: StoredPay
  * live replica runs it): pg-boss delivering a job twice must not run it twice.
  */
 export async function claimTask (db: Queryable, id: string, runner: string): Promise<ClaimedTask | undefined> {
-  const { rows } = await db.query<TaskRow & { project_id: string }>(
-    `UPDATE search_tasks SET status = 'processing', started_at = COALESCE(started_at, now()), heartbeat_at = now(),
-       runner = $2, attempts = attempts + 1
-     WHERE id = $1 AND status = 'enqueued' RETURNING ${COLUMNS}, project_id`, [id, runner])
-  if (rows[0] === undefined) return undefined
-  const payload = await db.query<StoredPayload>('SELECT format, body FROM search_task_payloads WHERE task_id = $1', [id])
-  return { task: taskOf(rows[0]), projectId: rows[0].project_id, payload: payload.rows[0] }
+  // The payload is read in the statement that claims the task: read after it, a cancel committed
+  // in between (which drops the payload) would leave the run with none.
+  const { rows } = await db.query<TaskRow & { project_id: string, format: StoredPayload['format'] | null, body: Buffer | null }>(
+    `WITH claimed AS (
+       UPDATE search_tasks SET status = 'processing', started_at = COALESCE(started_at, now()), heartbeat_at = now(),
+         runner = $2, attempts = attempts + 1
+       WHERE id = $1 AND status = 'enqueued' RETURNING ${COLUMNS}, project_id)
+     SELECT claimed.*, p.format, p.body FROM claimed LEFT JOIN search_task_payloads p ON p.task_id = claimed.id`, [id, runner])
+  const row = rows[0]
+  if (row === undefined) return undefined
+  return { task: taskOf(row), projectId: row.project_id, payload: row.format === null || row.body === null ? undefined : { format: row.format, body: row.body } }
 }
 
 /** The update of a running task by its runner; false when the task is no longer this runner's. */

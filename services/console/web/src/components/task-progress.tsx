@@ -30,7 +30,8 @@ export function TaskProgress ({ projectId, taskId, onEnd }: { projectId: string,
     const poll = async () => {
       try {
         const next = await getTask(projectId, taskId, abort.signal)
-        setTask(next)
+        // A reading sent before a cancel may be answered after it: an ended task stays ended.
+        setTask((shown) => shown !== undefined && hasEnded(shown) ? shown : next)
         if (hasEnded(next)) {
           onEnd?.(next)
           return
@@ -59,7 +60,7 @@ export function TaskProgress ({ projectId, taskId, onEnd }: { projectId: string,
       </p>
       {task !== undefined && !hasEnded(task) && (
         <ConfirmButton
-          label='Stop' target={`${name.toLowerCase()} ${taskId}`} question={`Stop this ${name.toLowerCase()}? What it has done stays.`}
+          label='Stop' target={`${name.toLowerCase()} ${taskId}`} question={`Stop this ${name.toLowerCase()}? What it has done stays.`} disabled={stop.pending}
           onConfirm={() => stop.run(async () => { setTask(await cancelTask(projectId, taskId)) })}
         />
       )}

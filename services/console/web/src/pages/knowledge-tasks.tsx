@@ -34,7 +34,7 @@ export function RecentTasks ({ projectId, version }: { projectId: string, versio
                     <td data-label='Actions' class='actions'>
                       {!hasEnded(t) && (
                         <ConfirmButton
-                          label='Stop' target={`${t.type.replace('_', ' ')} ${t.id}`} question='Stop this task? What it has done stays.'
+                          label='Stop' target={`${t.type.replace('_', ' ')} ${t.id}`} question='Stop this task? What it has done stays.' disabled={action.pending}
                           onConfirm={() => action.run(() => cancelTask(projectId, t.id), `Task ${t.id} canceled.`).then(() => tasks.reload())}
                         />
                       )}
